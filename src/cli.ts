@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+// Entry point: parses the command line and hands over to a mode. Every failure a user can cause ends here
+// as one line on stderr and a documented exit code, never a stack trace.
+import { parseArgs } from 'node:util';
+import { EXIT, UserError } from './persistence/errors.js';
+import { runHeadless } from './modes/headless.js';
+import { runDemo } from './modes/demo.js';
+import { HELP, VERSION } from './modes/help.js';
+
+const COMMON = {
+  json: { type: 'boolean' },
+  auto: { type: 'boolean' },
+  'auto-approve': { type: 'boolean' },
+  'max-iterations': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const RUN_OPTIONS = {
+  ...COMMON,
+  goal: { type: 'string', short: 'g' },
+  resume: { type: 'boolean' },
+  fresh: { type: 'boolean' },
+  cwd: { type: 'string', short: 'C' },
+} as const;
+
+const DEMO_OPTIONS = { json: COMMON.json, help: COMMON.help, keep: { type: 'boolean' } } as const;
+
+function parseMaxIterations(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1 || n > 100) throw new UserError(`--max-iterations must be a whole number from 1 to 100 (got "${text}")`);
+  return n;
+}
+
+function parsed<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    const msg = err instanceof Error ? err.message.split('\n')[0] : String(err);
+    throw new UserError(`${msg}; see \`agent-collab --help\``);
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === '--version' || command === '-v' || command === 'version') {
+    process.stdout.write(`${VERSION}\n`);
+    return EXIT.done;
+  }
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    process.stdout.write(HELP);
+    return EXIT.done;
+  }
+  switch (command) {
+    case 'run': {
+      const { values } = parsed(() => parseArgs({ args: rest, options: RUN_OPTIONS, strict: true }));
+      if (values.help) {
+        process.stdout.write(HELP);
+        return EXIT.done;
+      }
+      if (values.resume && values.fresh) throw new UserError('--resume and --fresh cannot be used together; pick one');
+      return runHeadless({
+        cwd: values.cwd ?? process.cwd(),
+        goal: values.goal,
+        auto: values.auto ?? false,
+        autoApprove: values['auto-approve'],
+        json: values.json ?? false,
+        maxIterations: parseMaxIterations(values['max-iterations']),
+        resume: values.resume ? 'resume' : values.fresh ? 'fresh' : 'ask',
+      });
+    }
+    case 'demo': {
+      const { values } = parsed(() => parseArgs({ args: rest, options: DEMO_OPTIONS, strict: true }));
+      if (values.help) {
+        process.stdout.write(HELP);
+        return EXIT.done;
+      }
+      return runDemo({ json: values.json ?? false, keep: values.keep ?? false });
+    }
+    default:
+      throw new UserError(`unknown command "${command}"; see \`agent-collab --help\``);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    if (err instanceof UserError) {
+      process.stderr.write(`agent-collab: ${err.message}\n`);
+      process.exitCode = err.exitCode;
+    } else {
+      const msg = err instanceof Error ? err.message : String(err);
+      process.stderr.write(`agent-collab: internal error: ${msg.split('\n')[0]} (set AGENT_COLLAB_DEBUG=1 for details)\n`);
+      if (process.env.AGENT_COLLAB_DEBUG) process.stderr.write(`${err instanceof Error ? err.stack : ''}\n`);
+      process.exitCode = 1;
+    }
+  },
+);

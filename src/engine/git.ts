@@ -1,0 +1,87 @@
+// Git operations the engine needs: find the repo, keep agent-collab's files out of it, commit steps.
+import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { execa } from 'execa';
+import { UserError } from '../persistence/errors.js';
+import type { GitOps } from './ports.js';
+
+const RUN_TRAILER = 'Agent-Collab-Run';
+const MAX_SUBJECT = 72;
+
+async function git(cwd: string, args: string[]): Promise<{ stdout: string; exitCode: number; stderr: string }> {
+  const r = await execa('git', args, { cwd, reject: false, stdin: 'ignore', env: { GIT_TERMINAL_PROMPT: '0' } });
+  if (r.failed && r.exitCode === undefined) throw new UserError('git was not found on PATH; install git and try again');
+  return { stdout: String(r.stdout), stderr: String(r.stderr), exitCode: r.exitCode ?? 1 };
+}
+
+function firstLine(text: string): string {
+  return (
+    text
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l && !l.startsWith('hint:')) ?? 'unknown error'
+  );
+}
+
+/** The top of the git work tree containing `cwd`, or a UserError saying how to get one. */
+export async function findRepoRoot(cwd: string): Promise<string> {
+  const r = await git(cwd, ['rev-parse', '--show-toplevel']);
+  if (r.exitCode !== 0) throw new UserError(`${cwd} is not inside a git repository; cd into your project or run \`git init\` first`);
+  return r.stdout.trim();
+}
+
+/** Adds agent-collab's work dir to .git/info/exclude so it never shows up in `git status` or a commit. */
+export async function excludeWorkdir(repoRoot: string, workdirRel: string): Promise<void> {
+  const r = await git(repoRoot, ['rev-parse', '--git-path', 'info/exclude']);
+  if (r.exitCode !== 0) return;
+  const file = path.resolve(repoRoot, r.stdout.trim());
+  const pattern = `/${workdirRel.replace(/^\/+|\/+$/g, '')}/`;
+  const existing = await readFile(file, 'utf8').catch(() => '');
+  if (existing.split('\n').some((l) => l.trim() === pattern)) return;
+  await mkdir(path.dirname(file), { recursive: true });
+  await appendFile(file, `${existing && !existing.endsWith('\n') ? '\n' : ''}# agent-collab's own files\n${pattern}\n`);
+}
+
+export function stepSubject(step: number, summary: string): string {
+  const prefix = `[Step ${step}] `;
+  const oneLine = summary.replace(/\s+/g, ' ').trim() || `step ${step}`;
+  const room = MAX_SUBJECT - prefix.length;
+  return prefix + (oneLine.length <= room ? oneLine : `${oneLine.slice(0, room - 1).trimEnd()}…`);
+}
+
+export class Git implements GitOps {
+  constructor(
+    private readonly repoRoot: string,
+    private readonly workdirRel: string,
+  ) {}
+
+  /** The hash of this run's commit for `step`, if it was already made. */
+  async findStepCommit(runId: string, step: number): Promise<string | null> {
+    const r = await git(this.repoRoot, ['log', '--fixed-strings', `--grep=${RUN_TRAILER}: ${runId}`, '--format=%H%x1f%s%x1e', '-n', '200']);
+    if (r.exitCode !== 0) return null; // e.g. no commits yet
+    for (const rec of r.stdout.split('\x1e')) {
+      const [hash, subject] = rec.trim().split('\x1f');
+      if (hash && subject?.startsWith(`[Step ${step}] `)) return hash;
+    }
+    return null;
+  }
+
+  async commitStep({ runId, step, summary }: { runId: string; step: number; summary: string }): Promise<string | null> {
+    const existing = await this.findStepCommit(runId, step);
+    if (existing) return existing;
+    const add = await git(this.repoRoot, ['add', '-A']);
+    if (add.exitCode !== 0) throw new Error(`git add failed: ${firstLine(add.stderr)}`);
+    // agent-collab's own files never go into a step commit, even where the user tracks them.
+    await git(this.repoRoot, ['reset', '-q', '--', this.workdirRel]);
+    const diff = await git(this.repoRoot, ['diff', '--cached', '--quiet']);
+    if (diff.exitCode === 0) return null;
+    const commit = await git(this.repoRoot, ['commit', '-q', '-m', stepSubject(step, summary), '-m', `${RUN_TRAILER}: ${runId}`]);
+    if (commit.exitCode !== 0) {
+      const why = firstLine(commit.stderr || commit.stdout);
+      const hint = /identity|user\.email|user\.name/i.test(commit.stderr) ? '; set it with `git config user.name …` and `git config user.email …`, then press Enter to retry' : '; fix it, then press Enter to retry';
+      throw new Error(`git commit of step ${step} failed: ${why}${hint}`);
+    }
+    const head = await git(this.repoRoot, ['rev-parse', 'HEAD']);
+    return head.stdout.trim();
+  }
+}

@@ -1,0 +1,351 @@
+// The workflow state machine: a pure function from (state, event) to (state, effects).
+import type { Effect, EngineEvent } from './events.js';
+import { parseVerdict } from './verdict.js';
+import { summarizeStepAnswer } from './plan-steps.js';
+import type { Action, Awaiting, Phase, Role, WorkflowState } from './types.js';
+
+type FailureKindOrEngine = Extract<Awaiting, { kind: 'failure' }>['failure'];
+
+export interface TransitionOptions {
+  /** Base iteration cap (`workflow.max_iterations`). */
+  maxIterations: number;
+  /** `workflow.auto_approve`: in auto mode, an approved plan goes to execution without the person's go. */
+  autoApprove: boolean;
+}
+
+export interface TransitionResult {
+  state: WorkflowState;
+  effects: Effect[];
+}
+
+/** An event that is not allowed in the current phase. The state is unchanged. */
+export class InvalidEventError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidEventError';
+  }
+}
+
+const TERMINAL: ReadonlySet<Phase> = new Set(['DONE', 'CANCELLED']);
+const RUNNING: ReadonlySet<Phase> = new Set(['REFINE_GOAL', 'WRITE_PLAN', 'REVIEW', 'RESPOND', 'APPROVED', 'EXECUTE']);
+
+export function isTerminal(phase: Phase): boolean {
+  return TERMINAL.has(phase);
+}
+
+export function roleOf(action: Action): Role {
+  return action.kind === 'review' ? 'reviewer' : 'planner';
+}
+
+function reject(state: WorkflowState, event: EngineEvent, why: string): never {
+  throw new InvalidEventError(`"${event.type}" is not allowed in phase ${state.phase}: ${why}`);
+}
+
+/** The effect that performs an action: an agent round, or agent-collab's own commit. */
+export function effectFor(action: Action): Effect {
+  return action.kind === 'commit_step' ? { type: 'commit_step', step: action.step, summary: action.summary } : { type: 'run_agent', role: roleOf(action), action };
+}
+
+/** Puts the next agent round in motion (auto mode) or waits for the person's go (manual mode, or a pause). */
+function schedule(s: WorkflowState, action: Action, effects: Effect[] = []): TransitionResult {
+  if (s.mode === 'auto' && !s.pauseRequested) {
+    return { state: { ...s, inflight: action, awaiting: null }, effects: [...effects, effectFor(action)] };
+  }
+  const paused = s.pauseRequested;
+  const state: WorkflowState = { ...s, mode: 'manual', pauseRequested: false, inflight: null, awaiting: { kind: 'go', action } };
+  return { state, effects: paused ? [...effects, { type: 'notify', notice: { kind: 'info', message: 'Paused: auto mode is off; press Enter for the next round.' } }] : effects };
+}
+
+/** Runs an action right away, whatever the mode: the person has just said so. */
+function runNow(s: WorkflowState, action: Action, effects: Effect[] = []): TransitionResult {
+  return { state: { ...s, inflight: action, awaiting: null, pauseRequested: false }, effects: [...effects, effectFor(action)] };
+}
+
+/** After the pause point: if a pause was requested while a round ran, the mode becomes manual. */
+function settle(s: WorkflowState): WorkflowState {
+  return s.pauseRequested ? { ...s, mode: 'manual', pauseRequested: false } : s;
+}
+
+function requireIdle(s: WorkflowState, e: EngineEvent): void {
+  if (s.inflight) reject(s, e, `an agent round (${s.inflight.kind}) is still running; wait for it, or press S to stop it`);
+}
+
+function requireAwaiting<K extends NonNullable<WorkflowState['awaiting']>['kind']>(
+  s: WorkflowState,
+  e: EngineEvent,
+  kind: K,
+): Extract<NonNullable<WorkflowState['awaiting']>, { kind: K }> {
+  requireIdle(s, e);
+  if (s.awaiting?.kind !== kind) reject(s, e, s.awaiting ? `the workflow is waiting for ${s.awaiting.kind}, not ${kind}` : 'nothing is waiting for it');
+  return s.awaiting as Extract<NonNullable<WorkflowState['awaiting']>, { kind: K }>;
+}
+
+function requireInflight(s: WorkflowState, e: Extract<EngineEvent, { action: Action }>): void {
+  if (!s.inflight || s.inflight.kind !== e.action.kind) {
+    reject(s, e, `no ${e.action.kind} round is running (stale result ignored)`);
+  }
+}
+
+function firstOpenStep(s: WorkflowState): number | null {
+  return s.steps.find((st) => !st.done)?.n ?? null;
+}
+
+function finishExecution(s: WorkflowState, effects: Effect[]): TransitionResult {
+  return {
+    state: { ...s, phase: 'DONE', inflight: null, awaiting: null, currentStep: null, pauseRequested: false },
+    effects: [...effects, { type: 'log', title: 'Run finished', lines: [`${s.steps.length} step(s) executed`] }],
+  };
+}
+
+function approve(s: WorkflowState, effects: Effect[], how: string): TransitionResult {
+  return {
+    state: { ...s, phase: 'APPROVED', inflight: null, awaiting: null, unclearCount: 0 },
+    effects: [...effects, { type: 'set_plan_status', status: 'approved' }, { type: 'log', title: how }, { type: 'load_steps' }],
+  };
+}
+
+function onReviewAnswer(s: WorkflowState, text: string): TransitionResult {
+  const parsed = parseVerdict(text);
+  if (parsed.kind === 'unparseable') {
+    const notice: Effect = { type: 'notify', notice: { kind: 'verdict', iteration: s.iteration + 1, verdict: 'UNCLEAR', marker: false } };
+    const logged: Effect = { type: 'log', title: `Reviewer answer unclear (${parsed.reason})` };
+    if (s.unclearCount === 0) {
+      // Re-ask once, at once: it is the same round.
+      return runNow({ ...s, unclearCount: 1 }, { kind: 'review', reask: true }, [notice, logged]);
+    }
+    return {
+      state: settle({ ...s, inflight: null, unclearCount: s.unclearCount + 1, awaiting: { kind: 'unclear_verdict', text, action: { kind: 'review', reask: true } } }),
+      effects: [notice, logged],
+    };
+  }
+  return applyVerdict(s, parsed.kind === 'approved' ? 'APPROVED' : 'CHANGES_REQUIRED', text, parsed.kind === 'approved' || parsed.marker);
+}
+
+function applyVerdict(s: WorkflowState, verdict: 'APPROVED' | 'CHANGES_REQUIRED', text: string, marker: boolean): TransitionResult {
+  const iteration = s.iteration + 1;
+  const next: WorkflowState = { ...s, iteration, lastVerdict: verdict, unclearCount: 0, inflight: null };
+  const effects: Effect[] = [
+    { type: 'write_comments', text, verdict, iteration },
+    { type: 'notify', notice: { kind: 'verdict', iteration, verdict, marker } },
+  ];
+  if (verdict === 'APPROVED') return approve(next, effects, `Reviewer approved the plan (iteration ${iteration})`);
+  effects.push({ type: 'log', title: `Reviewer requested changes (iteration ${iteration}/${s.maxIterations})` });
+  if (iteration >= next.maxIterations) {
+    return {
+      state: settle({ ...next, phase: 'REVIEW', awaiting: { kind: 'arbitration', iteration } }),
+      effects: [...effects, { type: 'log', title: `Iteration cap reached (${iteration}); waiting for the person to decide` }],
+    };
+  }
+  return schedule({ ...next, phase: 'RESPOND' }, { kind: 'respond' }, effects);
+}
+
+function onAgentDone(s: WorkflowState, e: Extract<EngineEvent, { type: 'agent_done' }>): TransitionResult {
+  requireInflight(s, e);
+  const action = s.inflight as Action;
+  const base = settle({ ...s, inflight: null });
+  switch (action.kind) {
+    case 'refine':
+      return { state: { ...base, refinedGoal: e.text.trim() || s.refinedGoal, awaiting: { kind: 'goal' } }, effects: [] };
+    case 'write_plan':
+    case 'respond': {
+      if (!e.text.trim()) {
+        return failed(s, 'planner', action, 'agent_error', 'the planner answered with an empty plan; press Enter to ask again');
+      }
+      const effects: Effect[] = [
+        { type: 'write_plan', text: e.text, iteration: s.iteration },
+        { type: 'log', title: action.kind === 'write_plan' ? 'Planner wrote the plan' : `Planner revised the plan (after iteration ${s.iteration})` },
+      ];
+      return schedule({ ...base, phase: 'REVIEW' }, { kind: 'review' }, effects);
+    }
+    case 'review':
+      return onReviewAnswer({ ...s, inflight: null }, e.text);
+    case 'execute_step': {
+      const title = s.steps.find((st) => st.n === action.step)?.title ?? `step ${action.step}`;
+      const summary = summarizeStepAnswer(e.text, title);
+      const commit: Action = { kind: 'commit_step', step: action.step, summary };
+      return { state: { ...s, inflight: commit }, effects: [{ type: 'commit_step', step: action.step, summary }] };
+    }
+    case 'commit_step':
+      return reject(s, e, 'a commit is not an agent round');
+  }
+}
+
+function failed(s: WorkflowState, role: Role | null, action: Action | null, failure: FailureKindOrEngine, message: string): TransitionResult {
+  return {
+    state: { ...s, inflight: null, pauseRequested: false, mode: 'manual', awaiting: { kind: 'failure', role, failure, message, action } },
+    effects: [{ type: 'log', title: `${role ?? 'engine'} failed (${failure})`, lines: [message] }],
+  };
+}
+
+function onStepsLoaded(s: WorkflowState, e: Extract<EngineEvent, { type: 'steps_loaded' }>, opts: TransitionOptions): TransitionResult {
+  if (s.phase !== 'APPROVED' && s.phase !== 'EXECUTE') reject(s, e, 'steps are loaded only after approval');
+  const withSteps: WorkflowState = { ...s, steps: e.steps };
+  if (e.steps.length === 0) {
+    return failed(withSteps, null, null, 'engine', "plan.md has no steps under '## Steps' (lines like `1. [ ] …`); edit the plan, then press Enter");
+  }
+  const next = firstOpenStep(withSteps);
+  if (next === null) return finishExecution({ ...withSteps, phase: 'EXECUTE' }, []);
+  const action: Action = { kind: 'execute_step', step: next };
+  if (s.phase === 'EXECUTE') return schedule({ ...withSteps, currentStep: next }, action);
+  if (opts.autoApprove && s.mode === 'auto' && !s.pauseRequested) {
+    return runNow({ ...withSteps, phase: 'EXECUTE', currentStep: next }, action, [{ type: 'log', title: 'Execution started (auto-approved)' }]);
+  }
+  // The person approves execution with their go.
+  return { state: settle({ ...withSteps, inflight: null, awaiting: { kind: 'go', action } }), effects: [] };
+}
+
+function onStepCommitted(s: WorkflowState, e: Extract<EngineEvent, { type: 'step_committed' }>): TransitionResult {
+  if (s.inflight?.kind !== 'commit_step' || s.inflight.step !== e.step) reject(s, e, `step ${e.step} is not being committed`);
+  const steps = s.steps.map((st) => (st.n === e.step ? { ...st, done: true, commit: e.commit } : st));
+  const effects: Effect[] = [
+    { type: 'mark_step_done', step: e.step, commit: e.commit },
+    { type: 'log', title: `Step ${e.step} done`, lines: [e.commit ? `commit ${e.commit.slice(0, 7)}` : 'no changes: nothing committed'] },
+  ];
+  const next: WorkflowState = settle({ ...s, steps, inflight: null });
+  const open = firstOpenStep(next);
+  if (open === null) return finishExecution(next, effects);
+  return schedule({ ...next, currentStep: open }, { kind: 'execute_step', step: open }, effects);
+}
+
+/** Applies one event. Throws InvalidEventError when the event is not allowed now; the state is then unchanged. */
+export function transition(s: WorkflowState, e: EngineEvent, opts: TransitionOptions): TransitionResult {
+  if (TERMINAL.has(s.phase)) reject(s, e, 'the run is finished; start a new one');
+  switch (e.type) {
+    case 'start': {
+      if (s.phase !== 'INIT') reject(s, e, 'the run has already started');
+      return { state: { ...s, phase: 'REFINE_GOAL', goal: e.goal.trim(), awaiting: { kind: 'goal' } }, effects: [{ type: 'log', title: 'Run started', lines: e.goal.trim() ? [`goal: ${e.goal.trim()}`] : [] }] };
+    }
+    case 'user_message': {
+      if (s.phase !== 'REFINE_GOAL') reject(s, e, 'messages to the planner are for goal refinement');
+      requireAwaiting(s, e, 'goal');
+      const text = e.text.trim();
+      if (!text) reject(s, e, 'the message is empty');
+      const goal = s.goal || text;
+      return runNow({ ...s, goal }, { kind: 'refine', message: text });
+    }
+    case 'goal_ready': {
+      if (s.phase !== 'REFINE_GOAL') reject(s, e, 'the goal can be confirmed only during goal refinement');
+      requireAwaiting(s, e, 'goal');
+      const goal = (e.goal ?? s.goal).trim();
+      if (!goal) reject(s, e, 'state a goal first');
+      const next: WorkflowState = { ...s, goal, phase: 'WRITE_PLAN', iteration: 0, maxIterations: opts.maxIterations, lastVerdict: null, unclearCount: 0, steps: [], currentStep: null };
+      return schedule(next, { kind: 'write_plan' }, [{ type: 'log', title: 'Goal is ready', lines: [goal] }]);
+    }
+    case 'go': {
+      requireIdle(s, e);
+      const w = s.awaiting;
+      if (w?.kind === 'go') {
+        const phase: Phase = w.action.kind === 'execute_step' ? 'EXECUTE' : s.phase;
+        const extra: Effect[] = s.phase === 'APPROVED' && phase === 'EXECUTE' ? [{ type: 'log', title: 'Execution started (approved by the person)' }] : [];
+        return runNow({ ...s, phase }, w.action, extra);
+      }
+      if (w?.kind === 'failure') {
+        if (w.action) return runNow(s, w.action);
+        if (s.phase === 'APPROVED' || s.phase === 'EXECUTE') return { state: { ...s, awaiting: null }, effects: [{ type: 'load_steps' }] };
+      }
+      return reject(s, e, w ? `the workflow is waiting for ${w.kind}, not a go` : 'nothing is waiting for a go');
+    }
+    case 'set_mode': {
+      if (!RUNNING.has(s.phase)) reject(s, e, 'no run is in progress');
+      const next: WorkflowState = { ...s, mode: e.mode, pauseRequested: false };
+      if (e.mode === 'auto' && !s.inflight && s.awaiting?.kind === 'go') {
+        const phase: Phase = s.awaiting.action.kind === 'execute_step' ? 'EXECUTE' : s.phase;
+        return runNow({ ...next, phase }, s.awaiting.action);
+      }
+      return { state: next, effects: [] };
+    }
+    case 'pause': {
+      if (s.mode !== 'auto') reject(s, e, 'auto mode is not on');
+      if (s.inflight) return { state: { ...s, pauseRequested: true }, effects: [] };
+      return { state: { ...s, mode: 'manual', pauseRequested: false }, effects: [] };
+    }
+    case 'stop': {
+      if (!RUNNING.has(s.phase)) reject(s, e, 'nothing to stop');
+      return {
+        state: { ...s, phase: 'REFINE_GOAL', inflight: null, awaiting: { kind: 'goal' }, mode: 'manual', pauseRequested: false, currentStep: null, unclearCount: 0 },
+        effects: [{ type: 'stop_agents' }, { type: 'set_plan_status', status: 'draft' }, { type: 'log', title: `Stopped in ${s.phase}; back to goal refinement (plan kept)` }],
+      };
+    }
+    case 'cancel': {
+      if (s.phase === 'INIT' && !s.goal) reject(s, e, 'nothing has started');
+      return {
+        state: { ...s, phase: 'CANCELLED', inflight: null, awaiting: null, pauseRequested: false },
+        effects: [{ type: 'stop_agents' }, { type: 'log', title: `Run cancelled in ${s.phase}` }, { type: 'archive' }],
+      };
+    }
+    case 'arbitrate': {
+      requireAwaiting(s, e, 'arbitration');
+      const cleared: WorkflowState = { ...s, awaiting: null };
+      switch (e.choice) {
+        case 'force_approve':
+          return approve(cleared, [], `Plan force-approved by the person at iteration ${s.iteration}`);
+        case 'continue': {
+          const rounds = e.rounds ?? 0;
+          if (!Number.isInteger(rounds) || rounds < 1) reject(s, e, 'continue needs a whole number of rounds ≥ 1');
+          const next: WorkflowState = { ...cleared, phase: 'RESPOND', maxIterations: s.iteration + rounds };
+          return schedule(next, { kind: 'respond' }, [{ type: 'log', title: `Person allowed ${rounds} more round(s)` }]);
+        }
+        case 'edit':
+          return { state: { ...cleared, awaiting: { kind: 'manual_edit' } }, effects: [{ type: 'log', title: 'Person is editing the plan by hand' }] };
+        case 'cancel':
+          return transition({ ...cleared }, { type: 'cancel' }, opts);
+      }
+      return reject(s, e, 'unknown choice');
+    }
+    case 'edit_done': {
+      requireAwaiting(s, e, 'manual_edit');
+      const next: WorkflowState = { ...s, awaiting: null, phase: 'REVIEW', maxIterations: Math.max(s.maxIterations, s.iteration + 1) };
+      return schedule(next, { kind: 'review' }, [{ type: 'log', title: 'Plan edited by the person; sent to review' }]);
+    }
+    case 'answer': {
+      const w = requireAwaiting(s, e, 'question');
+      if (!e.text.trim()) reject(s, e, 'the answer is empty');
+      return runNow(s, { ...w.action, answer: e.text.trim() } as Action, [{ type: 'log', title: `Person answered the ${w.role}`, lines: [e.text.trim()] }]);
+    }
+    case 'unclear_choice': {
+      const w = requireAwaiting(s, e, 'unclear_verdict');
+      if (e.choice === 'retry') return runNow({ ...s, unclearCount: 1 }, w.action);
+      return applyVerdict({ ...s, awaiting: null }, 'CHANGES_REQUIRED', `[CHANGES_REQUIRED]\n\n${w.text}`, false);
+    }
+    case 'session': {
+      if (s.sessions[e.role] === e.sessionId) return { state: s, effects: [] };
+      return { state: { ...s, sessions: { ...s.sessions, [e.role]: e.sessionId } }, effects: [] };
+    }
+    case 'usage': {
+      const u = s.usage;
+      return {
+        state: {
+          ...s,
+          usage: {
+            inputTokens: u.inputTokens + e.inputTokens,
+            outputTokens: u.outputTokens + e.outputTokens,
+            cachedTokens: u.cachedTokens + e.cachedTokens,
+            costUsd: u.costUsd + e.costUsd,
+            durationMs: u.durationMs + e.durationMs,
+            calls: u.calls + 1,
+          },
+        },
+        effects: [],
+      };
+    }
+    case 'agent_done':
+      return onAgentDone(s, e);
+    case 'agent_question': {
+      requireInflight(s, e);
+      return {
+        state: { ...s, inflight: null, pauseRequested: false, awaiting: { kind: 'question', role: e.role, text: e.text, action: s.inflight as Action } },
+        effects: [{ type: 'log', title: `The ${e.role} asked a question`, lines: [e.text] }],
+      };
+    }
+    case 'agent_failed': {
+      requireInflight(s, e);
+      return failed(s, e.role, s.inflight as Action, e.kind, e.message);
+    }
+    case 'steps_loaded':
+      return onStepsLoaded(s, e, opts);
+    case 'step_committed':
+      return onStepCommitted(s, e);
+    case 'engine_failed':
+      return failed(s, null, e.action, 'engine', e.message);
+  }
+}

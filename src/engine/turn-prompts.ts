@@ -1,0 +1,71 @@
+// Builds the prompt of each agent round from the templates and the current files.
+import type { Prompts, WorkflowFiles } from './ports.js';
+import type { Action, WorkflowState } from './types.js';
+
+const NONE = '(none)';
+
+const REASK =
+  'Your previous answer could not be read as a verdict. Answer again. The FIRST line of your answer must be exactly ' +
+  '`[APPROVED]` or `[CHANGES_REQUIRED]`, nothing else on that line.\n\n';
+
+function previousSteps(state: WorkflowState, upTo: number): string {
+  const done = state.steps.filter((st) => st.n < upTo && st.done);
+  if (done.length === 0) return NONE;
+  return done.map((st) => `- Step ${st.n}: ${st.title}${st.commit ? ` (commit ${st.commit.slice(0, 7)})` : ' (no changes)'}`).join('\n');
+}
+
+export async function buildTurnPrompt(prompts: Prompts, files: WorkflowFiles, s: WorkflowState, action: Action): Promise<string> {
+  if ('answer' in action && action.answer) {
+    return `The person answered your question:\n\n${action.answer}\n\nContinue with the task you were given, and give your complete answer in the form it asked for.`;
+  }
+  switch (action.kind) {
+    case 'refine':
+      return prompts.render('refine_goal', {
+        goal: s.goal,
+        conversation: s.refinedGoal ? `Your previous restatement of the goal:\n\n${s.refinedGoal}` : NONE,
+        message: action.message,
+      });
+    case 'write_plan':
+      return prompts.render('write_plan', { goal: s.goal, refined_goal: s.refinedGoal ?? NONE });
+    case 'review': {
+      const text = await prompts.render('review_plan', {
+        goal: s.goal,
+        plan_content: (await files.readPlan()) ?? NONE,
+        iteration: s.iteration + 1,
+        max_iterations: s.maxIterations,
+        previous_comments: s.iteration > 0 ? ((await files.readComments()) ?? NONE) : NONE,
+      });
+      return action.reask ? REASK + text : text;
+    }
+    case 'respond':
+      return prompts.render('respond_comments', {
+        goal: s.goal,
+        plan_content: (await files.readPlan()) ?? NONE,
+        comments_content: (await files.readComments()) ?? NONE,
+        iteration: s.iteration,
+      });
+    case 'execute_step': {
+      const step = s.steps.find((st) => st.n === action.step);
+      return prompts.render('execute_step', {
+        goal: s.goal,
+        plan_content: (await files.readPlan()) ?? NONE,
+        step_number: action.step,
+        step_title: step?.title ?? `step ${action.step}`,
+        previous_steps: previousSteps(s, action.step),
+      });
+    }
+    case 'commit_step':
+      throw new Error('a commit has no prompt');
+  }
+}
+
+/** A new session's first prompt after the old one was lost: the context from the files, then the task. */
+export async function recoveryPrompt(prompts: Prompts, files: WorkflowFiles, s: WorkflowState, task: string): Promise<string> {
+  return prompts.render('recover_context', {
+    goal: s.goal,
+    plan_content: (await files.readPlan()) ?? NONE,
+    comments_content: (await files.readComments()) ?? NONE,
+    phase: s.phase,
+    task,
+  });
+}

@@ -1,0 +1,160 @@
+// Headless mode: drives the engine with no TTY. Without --auto each invocation lets one agent round through;
+// anything else that needs a person ends the process with exit code 3 and says how to continue.
+import type { Writable } from 'node:stream';
+import type { Engine } from '../engine/runner.js';
+import type { Agent, Awaiting, Role, WorkflowState } from '../engine/types.js';
+import { EXIT, UserError } from '../persistence/errors.js';
+import { askYesNo } from './ask.js';
+import { createPrinter } from './printer.js';
+import { openSession, type Session } from './session.js';
+
+export interface HeadlessOptions {
+  cwd: string;
+  goal?: string;
+  auto: boolean;
+  autoApprove?: boolean;
+  json: boolean;
+  maxIterations?: number;
+  resume: 'resume' | 'fresh' | 'ask';
+  agents?: Partial<Record<Role, Agent>>;
+  homeDir?: string;
+  stdout?: Writable;
+  stderr?: Writable;
+  /** Handle SIGINT/SIGTERM (the CLI does; tests driving it in-process don't). */
+  handleSignals?: boolean;
+  /** Answer to the "Resume? [Y/n]" question when stdin is a terminal; tests inject it. */
+  ask?: (question: string) => Promise<boolean>;
+}
+
+export async function runHeadless(opts: HeadlessOptions): Promise<number> {
+  const stdout = opts.stdout ?? process.stdout;
+  const stderr = opts.stderr ?? process.stderr;
+  const session = await openSession({
+    cwd: opts.cwd,
+    homeDir: opts.homeDir,
+    agents: opts.agents,
+    overrides: { workflow: { max_iterations: opts.maxIterations, auto_approve: opts.autoApprove } },
+  });
+  const print = createPrinter({ json: opts.json, out: stdout, err: stderr });
+  try {
+    if (session.corrupt) {
+      print.notice(`state.json could not be read (${session.corrupt.reason}); it was moved to ${session.corrupt.movedTo} and a new run starts`);
+    }
+    const state = await chooseState(session, opts, print.notice);
+    if (typeof state === 'number') return state;
+    return await drive(session, state, opts, print);
+  } finally {
+    await session.close();
+  }
+}
+
+async function chooseState(session: Session, opts: HeadlessOptions, notice: (m: string) => void): Promise<WorkflowState | number> {
+  const saved = session.saved;
+  if (saved.kind === 'unfinished') {
+    const s = saved.state;
+    let resume = opts.resume === 'resume';
+    if (opts.resume === 'ask') {
+      const question = `Unfinished session found (phase ${s.phase}, iteration ${s.iteration}). Resume? [Y/n]`;
+      const ask = opts.ask ?? (process.stdin.isTTY ? askYesNo : null);
+      if (!ask) {
+        notice(`${question.replace(' Resume? [Y/n]', '')}: rerun with --resume to continue it, or --fresh to archive it and start over`);
+        return EXIT.needsHuman;
+      }
+      resume = await ask(question);
+    }
+    if (resume) return s;
+    notice(`Archived the unfinished run to ${await session.archiveSaved(s)}`);
+  } else if (saved.kind === 'finished') {
+    notice(`Archived the previous ${saved.state.phase === 'DONE' ? 'finished' : 'cancelled'} run to ${await session.archiveSaved(saved.state)}`);
+  }
+  if (opts.resume === 'resume' && saved.kind !== 'unfinished' && !opts.goal) {
+    throw new UserError('there is no unfinished run to resume here; start one with --goal "…"');
+  }
+  if (!opts.goal?.trim()) throw new UserError('--goal is required to start a run, e.g. agent-collab run --goal "add a --verbose flag"');
+  return session.newRun(opts.goal, opts.auto ? 'auto' : 'manual');
+}
+
+function exitCodeFor(w: Awaiting): number {
+  return w.kind === 'failure' && w.role !== null ? EXIT.agentFailure : EXIT.needsHuman;
+}
+
+function hintFor(w: Awaiting): string {
+  switch (w.kind) {
+    case 'go':
+      return w.action.kind === 'execute_step'
+        ? 'the plan is approved; rerun with --resume to run the next step, --resume --auto to run them all, or add --auto-approve'
+        : 'waiting for your go; rerun with --resume for the next round, or --resume --auto to run until approval';
+    case 'goal':
+      return 'the run is at goal refinement; rerun with --resume --goal "…" to write a plan for that goal';
+    case 'arbitration':
+      return `the iteration cap was reached (${w.iteration}); decide in the UI (force approve / continue / edit / cancel)`;
+    case 'question':
+      return `the ${w.role} asks: ${w.text.split('\n')[0]}`;
+    case 'unclear_verdict':
+      return 'the reviewer twice gave no readable verdict; look at it in the UI';
+    case 'manual_edit':
+      return 'the plan is being edited by hand; finish in the UI';
+    case 'failure':
+      return `${w.message}; rerun with --resume to retry`;
+  }
+}
+
+async function drive(session: Session, state: WorkflowState, opts: HeadlessOptions, print: ReturnType<typeof createPrinter>): Promise<number> {
+  const engine = session.engineFor(state);
+  let goes = opts.auto ? 0 : 1;
+  let goalGiven = false;
+  let settle!: (code: number) => void;
+  const outcome = new Promise<number>((resolve) => (settle = resolve));
+
+  const onAwaiting = (w: Awaiting): void => {
+    if (w.kind === 'go' && goes > 0) {
+      goes--;
+      void engine.dispatch({ type: 'go' });
+      return;
+    }
+    if (w.kind === 'goal' && opts.goal && !goalGiven) {
+      goalGiven = true;
+      void engine.dispatch({ type: 'goal_ready', goal: opts.goal });
+      return;
+    }
+    print.needsHuman(w, engine.state.phase, hintFor(w));
+    settle(exitCodeFor(w));
+  };
+
+  engine.subscribe((out) => {
+    print.output(out);
+    if (out.type === 'awaiting') onAwaiting(out.awaiting);
+    else if (out.type === 'finished') settle(EXIT.done);
+    else if (out.type === 'error') settle(EXIT.agentFailure);
+  });
+
+  const stopSignals = opts.handleSignals ? onSignals(() => settle(EXIT.interrupted)) : () => undefined;
+  try {
+    if (state.phase === 'INIT') {
+      // start → the engine asks for the goal → onAwaiting confirms it (headless does no refinement exchange).
+      await engine.dispatch({ type: 'start', goal: state.goal || (opts.goal ?? '') });
+    } else {
+      if (opts.auto && state.mode !== 'auto') await engine.dispatch({ type: 'set_mode', mode: 'auto' });
+      await engine.resume();
+    }
+    if (engine.state.phase === 'DONE' || engine.state.phase === 'CANCELLED') settle(EXIT.done);
+    const code = await outcome;
+    await engine.close();
+    print.done(engine.state, code);
+    return code;
+  } finally {
+    stopSignals();
+  }
+}
+
+function onSignals(handler: () => void): () => void {
+  const h = (): void => handler();
+  process.once('SIGINT', h);
+  process.once('SIGTERM', h);
+  return () => {
+    process.off('SIGINT', h);
+    process.off('SIGTERM', h);
+  };
+}
+
+export type { Engine };

@@ -1,0 +1,43 @@
+import { readFileSync } from 'node:fs';
+
+function readVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    return pkg.version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+export const VERSION = readVersion();
+
+export const HELP = `agent-collab ${VERSION} — a planner agent and a reviewer agent working as a team in your git repo
+
+Usage:
+  agent-collab run --goal "<goal>" [options]   run the workflow without a terminal UI
+  agent-collab run --resume [options]          continue the unfinished run in this repo
+  agent-collab demo [--json] [--keep]          watch the whole workflow on scripted fake agents (no API keys)
+  agent-collab --help | --version
+
+Options for run:
+  -g, --goal <text>          what you want done (required unless --resume)
+      --auto                 auto mode: rounds run without waiting for a go
+      --auto-approve         execute the plan as soon as the reviewer approves it
+      --max-iterations <n>   review rounds before you are asked to decide (default 5)
+      --resume               continue an unfinished run
+      --fresh                archive an unfinished run to .agent-collab/history/ and start over
+      --json                 print one JSON event per line (NDJSON) on stdout
+  -C, --cwd <dir>            run in <dir> instead of the current directory
+
+Without --auto, each invocation lets one agent round through, like pressing Enter in the UI.
+
+Exit codes:
+  0    done (or nothing left to do)
+  2    bad input: flags, config, files
+  3    a person is needed: a go, an arbitration, a question, an unfinished run to resume or archive
+  4    an agent failed
+  130  interrupted (Ctrl+C / SIGTERM): agents stopped, state saved; continue with --resume
+
+Files live in .agent-collab/: state.json, plan.md, comments.md, log.md, debug.log, history/.
+Configuration: .agent-collab/config.toml over ~/.config/agent-collab/config.toml over built-in defaults.
+`;

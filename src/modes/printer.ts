@@ -1,0 +1,96 @@
+// Headless output: NDJSON events (--json) or short human-readable lines.
+import type { Writable } from 'node:stream';
+import type { EngineOutput } from '../engine/events.js';
+import type { AgentEvent, Awaiting, Phase, WorkflowState } from '../engine/types.js';
+
+export interface Printer {
+  output(out: EngineOutput): void;
+  notice(message: string): void;
+  needsHuman(w: Awaiting, phase: Phase, hint: string): void;
+  done(state: WorkflowState, exitCode: number): void;
+}
+
+const MAX_LINE = 200;
+
+function clip(text: string, max = MAX_LINE): string {
+  const one = text.replace(/\s+/g, ' ').trim();
+  return one.length <= max ? one : `${one.slice(0, max - 1)}…`;
+}
+
+function describeAgentEvent(e: AgentEvent): string | null {
+  switch (e.type) {
+    case 'text':
+      return clip(e.text);
+    case 'tool_call':
+      return `tool ${e.name}`;
+    case 'command':
+      return e.status === 'started' ? `$ ${clip(e.command, 120)}` : null;
+    case 'file_change':
+      return `${e.kind} ${e.path}`;
+    case 'question':
+      return `asks: ${clip(e.text)}`;
+    case 'error':
+      return `error (${e.kind}): ${clip(e.message)}`;
+    default:
+      return null;
+  }
+}
+
+export function createPrinter(opts: { json: boolean; out: Writable; err: Writable }): Printer {
+  const line = (obj: Record<string, unknown>): void => {
+    opts.out.write(`${JSON.stringify({ ts: new Date().toISOString(), ...obj })}\n`);
+  };
+  const say = (text: string): void => {
+    opts.out.write(`${text}\n`);
+  };
+  if (opts.json) {
+    return {
+      output(out) {
+        switch (out.type) {
+          case 'phase':
+            return line({ event: 'phase', from: out.from, to: out.to, iteration: out.iteration });
+          case 'agent_event':
+            return line({ event: 'agent', role: out.role, ...out.event });
+          case 'notice':
+            return out.notice.kind === 'verdict'
+              ? line({ event: 'verdict', iteration: out.notice.iteration, verdict: out.notice.verdict, marker: out.notice.marker })
+              : line({ event: 'notice', message: out.notice.message });
+          case 'rejected':
+            return line({ event: 'rejected', command: out.event, message: out.message });
+          case 'error':
+            return line({ event: 'error', message: out.message });
+          default:
+            return;
+        }
+      },
+      notice: (message) => line({ event: 'notice', message }),
+      needsHuman: (w, phase, hint) => line({ event: 'needs_human', phase, ...w, hint }),
+      done: (state, exitCode) =>
+        line({ event: 'done', phase: state.phase, iteration: state.iteration, exit_code: exitCode, steps: state.steps, usage: state.usage }),
+    };
+  }
+  return {
+    output(out) {
+      switch (out.type) {
+        case 'phase':
+          return say(`== ${out.to}${out.to === 'REVIEW' || out.to === 'RESPOND' ? ` (after ${out.iteration} review round(s))` : ''}`);
+        case 'agent_event': {
+          const d = describeAgentEvent(out.event);
+          return d ? say(`[${out.role}] ${d}`) : undefined;
+        }
+        case 'notice':
+          return say(out.notice.kind === 'verdict' ? `[verdict] ${out.notice.verdict} (iteration ${out.notice.iteration})` : `[info] ${out.notice.message}`);
+        case 'rejected':
+          return say(`[rejected] ${out.message}`);
+        case 'error':
+          opts.err.write(`agent-collab: ${out.message}\n`);
+          return;
+        default:
+          return;
+      }
+    },
+    notice: (message) => opts.err.write(`agent-collab: ${message}\n`),
+    needsHuman: (_w, phase, hint) => say(`[needs you] ${phase}: ${hint}`),
+    done: (state, exitCode) => say(`== stopped in ${state.phase} (exit ${exitCode}); iteration ${state.iteration}, ${state.steps.filter((s) => s.done).length}/${state.steps.length} step(s) done`),
+  };
+}

@@ -1,0 +1,95 @@
+// Opens a workflow session in a repo: config, files, lock, saved state, agents and the engine.
+// Both the interactive and the headless mode start here, so they drive exactly the same engine.
+import { randomBytes } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { createAgent } from '../adapters/index.js';
+import { excludeWorkdir, findRepoRoot, Git } from '../engine/git.js';
+import { renderPrompt } from '../engine/prompts.js';
+import { Engine } from '../engine/runner.js';
+import type { Agent, Mode, Role, WorkflowState } from '../engine/types.js';
+import type { Config } from '../persistence/config-schema.js';
+import { loadConfig, type DeepPartial } from '../persistence/config.js';
+import { DebugLog } from '../persistence/debug-log.js';
+import { archiveRun } from '../persistence/history.js';
+import { acquireInstanceLock } from '../persistence/instance-lock.js';
+import { resolvePaths, type Paths } from '../persistence/paths.js';
+import { parseSize } from '../persistence/size.js';
+import { newState, readState } from '../persistence/state-store.js';
+import { DiskWorkflowFiles } from '../persistence/workflow-files.js';
+import { isTerminal } from '../engine/transition.js';
+
+export interface OpenOptions {
+  cwd: string;
+  overrides?: DeepPartial<Config>;
+  /** Agents to use instead of the configured ones (tests, demo). */
+  agents?: Partial<Record<Role, Agent>>;
+  homeDir?: string;
+}
+
+export type SavedRun = { kind: 'none' } | { kind: 'finished'; state: WorkflowState } | { kind: 'unfinished'; state: WorkflowState };
+
+export interface Session {
+  config: Config;
+  paths: Paths;
+  files: DiskWorkflowFiles;
+  agents: Record<Role, Agent>;
+  /** The run found on disk when the session opened. */
+  saved: SavedRun;
+  /** Set when state.json could not be read: where it was moved and why. */
+  corrupt: { movedTo: string; reason: string } | null;
+  /** Builds the engine over `state` (a saved one to resume, or a new one). */
+  engineFor(state: WorkflowState): Engine;
+  newRun(goal: string, mode: Mode): WorkflowState;
+  /** Moves the saved run to history/. */
+  archiveSaved(state: WorkflowState): Promise<string>;
+  close(): Promise<void>;
+}
+
+export function newRunId(now = new Date()): string {
+  return `${now.toISOString().slice(0, 19).replace(/[-:T]/g, '')}-${randomBytes(3).toString('hex')}`;
+}
+
+export async function openSession(opts: OpenOptions): Promise<Session> {
+  const repoRoot = await findRepoRoot(opts.cwd);
+  const { config } = loadConfig({ repoRoot, homeDir: opts.homeDir, overrides: opts.overrides });
+  const paths = resolvePaths(repoRoot, config);
+  await mkdir(paths.workdir, { recursive: true });
+  const release = await acquireInstanceLock(paths.workdir);
+  try {
+    await excludeWorkdir(repoRoot, relativeWorkdir(config));
+    const debugLog = new DebugLog(paths.debugLog, parseSize(config.paths.debug_log_max_size) ?? 10 * 1024 * 1024);
+    const files = new DiskWorkflowFiles(paths, debugLog);
+    const read = await readState(paths);
+    const saved: SavedRun =
+      read.kind === 'ok' ? (isTerminal(read.state.phase) ? { kind: 'finished', state: read.state } : { kind: 'unfinished', state: read.state }) : { kind: 'none' };
+    const agents: Record<Role, Agent> = {
+      planner: opts.agents?.planner ?? (await createAgent(config.roles.planner, { role: 'planner', config, paths, debug: files })),
+      reviewer: opts.agents?.reviewer ?? (await createAgent(config.roles.reviewer, { role: 'reviewer', config, paths, debug: files })),
+    };
+    const git = new Git(repoRoot, relativeWorkdir(config));
+    const options = { maxIterations: config.workflow.max_iterations, autoApprove: config.workflow.auto_approve };
+    const prompts = { render: (name: Parameters<typeof renderPrompt>[0], vars: Record<string, string | number>) => renderPrompt(name, vars, { overrideDir: paths.promptsOverride }) };
+    return {
+      config,
+      paths,
+      files,
+      agents,
+      saved,
+      corrupt: read.kind === 'corrupt' ? { movedTo: read.movedTo, reason: read.reason } : null,
+      engineFor: (state) => new Engine(state, { repoRoot, files, git, prompts, agents, options }),
+      newRun: (goal, mode) => newState({ runId: newRunId(), goal, mode, maxIterations: config.workflow.max_iterations }),
+      archiveSaved: (state) => archiveRun(paths, { goal: state.goal }),
+      close: async () => {
+        await debugLog.flush();
+        await release();
+      },
+    };
+  } catch (err) {
+    await release();
+    throw err;
+  }
+}
+
+function relativeWorkdir(config: Config): string {
+  return config.paths.workdir.replace(/^\.\/+/, '').replace(/\/+$/, '');
+}
