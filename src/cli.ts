@@ -3,9 +3,14 @@
 // as one line on stderr and a documented exit code, never a stack trace.
 import { parseArgs } from 'node:util';
 import { EXIT, UserError } from './persistence/errors.js';
-import { runHeadless } from './modes/headless.js';
-import { runDemo } from './modes/demo.js';
 import { HELP, VERSION } from './modes/help.js';
+
+// A reader that goes away (`agent-collab run --json | head`) is not an error worth a stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+  });
+}
 
 const COMMON = {
   json: { type: 'boolean' },
@@ -59,6 +64,7 @@ async function main(argv: string[]): Promise<number> {
         return EXIT.done;
       }
       if (values.resume && values.fresh) throw new UserError('--resume and --fresh cannot be used together; pick one');
+      const { runHeadless } = await import('./modes/headless.js');
       return runHeadless({
         cwd: values.cwd ?? process.cwd(),
         goal: values.goal,
@@ -67,6 +73,7 @@ async function main(argv: string[]): Promise<number> {
         json: values.json ?? false,
         maxIterations: parseMaxIterations(values['max-iterations']),
         resume: values.resume ? 'resume' : values.fresh ? 'fresh' : 'ask',
+        handleSignals: true,
       });
     }
     case 'demo': {
@@ -75,6 +82,7 @@ async function main(argv: string[]): Promise<number> {
         process.stdout.write(HELP);
         return EXIT.done;
       }
+      const { runDemo } = await import('./modes/demo.js');
       return runDemo({ json: values.json ?? false, keep: values.keep ?? false });
     }
     default:

@@ -2,7 +2,10 @@
 import type { Effect, EngineEvent } from './events.js';
 import { parseVerdict } from './verdict.js';
 import { summarizeStepAnswer } from './plan-steps.js';
+import { effectFor, roleOf, runNow, schedule, settle } from './approval.js';
 import type { Action, Awaiting, Phase, Role, WorkflowState } from './types.js';
+
+export { effectFor, roleOf };
 
 type FailureKindOrEngine = Extract<Awaiting, { kind: 'failure' }>['failure'];
 
@@ -33,37 +36,8 @@ export function isTerminal(phase: Phase): boolean {
   return TERMINAL.has(phase);
 }
 
-export function roleOf(action: Action): Role {
-  return action.kind === 'review' ? 'reviewer' : 'planner';
-}
-
 function reject(state: WorkflowState, event: EngineEvent, why: string): never {
   throw new InvalidEventError(`"${event.type}" is not allowed in phase ${state.phase}: ${why}`);
-}
-
-/** The effect that performs an action: an agent round, or agent-collab's own commit. */
-export function effectFor(action: Action): Effect {
-  return action.kind === 'commit_step' ? { type: 'commit_step', step: action.step, summary: action.summary } : { type: 'run_agent', role: roleOf(action), action };
-}
-
-/** Puts the next agent round in motion (auto mode) or waits for the person's go (manual mode, or a pause). */
-function schedule(s: WorkflowState, action: Action, effects: Effect[] = []): TransitionResult {
-  if (s.mode === 'auto' && !s.pauseRequested) {
-    return { state: { ...s, inflight: action, awaiting: null }, effects: [...effects, effectFor(action)] };
-  }
-  const paused = s.pauseRequested;
-  const state: WorkflowState = { ...s, mode: 'manual', pauseRequested: false, inflight: null, awaiting: { kind: 'go', action } };
-  return { state, effects: paused ? [...effects, { type: 'notify', notice: { kind: 'info', message: 'Paused: auto mode is off; press Enter for the next round.' } }] : effects };
-}
-
-/** Runs an action right away, whatever the mode: the person has just said so. */
-function runNow(s: WorkflowState, action: Action, effects: Effect[] = []): TransitionResult {
-  return { state: { ...s, inflight: action, awaiting: null, pauseRequested: false }, effects: [...effects, effectFor(action)] };
-}
-
-/** After the pause point: if a pause was requested while a round ran, the mode becomes manual. */
-function settle(s: WorkflowState): WorkflowState {
-  return s.pauseRequested ? { ...s, mode: 'manual', pauseRequested: false } : s;
 }
 
 function requireIdle(s: WorkflowState, e: EngineEvent): void {

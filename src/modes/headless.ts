@@ -101,7 +101,8 @@ function hintFor(w: Awaiting): string {
 
 async function drive(session: Session, state: WorkflowState, opts: HeadlessOptions, print: ReturnType<typeof createPrinter>): Promise<number> {
   const engine = session.engineFor(state);
-  let goes = opts.auto ? 0 : 1;
+  // Manual mode: this invocation is one press of Enter — unless it already finishes a round that was under way.
+  let goes = opts.auto || state.inflight ? 0 : 1;
   let goalGiven = false;
   let settle!: (code: number) => void;
   const outcome = new Promise<number>((resolve) => (settle = resolve));
@@ -129,12 +130,20 @@ async function drive(session: Session, state: WorkflowState, opts: HeadlessOptio
   });
 
   const stopSignals = opts.handleSignals ? onSignals(() => settle(EXIT.interrupted)) : () => undefined;
+  // If nothing is left to run but no outcome was reached, the engine has stalled: say so instead of exiting 0.
+  const onStall = (): void => {
+    print.notice('internal error: the run stopped making progress (state saved; rerun with --resume)');
+    settle(EXIT.agentFailure);
+  };
+  process.once('beforeExit', onStall);
   try {
     if (state.phase === 'INIT') {
       // start → the engine asks for the goal → onAwaiting confirms it (headless does no refinement exchange).
       await engine.dispatch({ type: 'start', goal: state.goal || (opts.goal ?? '') });
     } else {
-      if (opts.auto && state.mode !== 'auto') await engine.dispatch({ type: 'set_mode', mode: 'auto' });
+      // The flags of this invocation decide the mode, whatever the run was started with.
+      const mode = opts.auto ? 'auto' : 'manual';
+      if (state.mode !== mode || state.pauseRequested) await engine.dispatch({ type: 'set_mode', mode });
       await engine.resume();
     }
     if (engine.state.phase === 'DONE' || engine.state.phase === 'CANCELLED') settle(EXIT.done);
@@ -144,6 +153,7 @@ async function drive(session: Session, state: WorkflowState, opts: HeadlessOptio
     return code;
   } finally {
     stopSignals();
+    process.off('beforeExit', onStall);
   }
 }
 

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { WorkflowFiles } from '../engine/ports.js';
 import { markStepDone, parseSteps } from '../engine/plan-steps.js';
 import type { StepInfo, Verdict, WorkflowState } from '../engine/types.js';
-import { DebugLog } from './debug-log.js';
+import type { DebugLog } from './debug-log.js';
 import { archiveRun } from './history.js';
 import { appendLog } from './log-file.js';
 import type { Paths } from './paths.js';

@@ -1,0 +1,35 @@
+// The approval controller: decides whether the next agent round runs now (auto mode) or waits for the
+// person's go (manual mode), and turns a requested pause into manual mode at the next safe point — the end
+// of the round under way, after its files are written, never in the middle of one.
+import type { Effect } from './events.js';
+import type { TransitionResult } from './transition.js';
+import type { Action, Role, WorkflowState } from './types.js';
+
+export function roleOf(action: Action): Role {
+  return action.kind === 'review' ? 'reviewer' : 'planner';
+}
+
+/** The effect that performs an action: an agent round, or agent-collab's own commit. */
+export function effectFor(action: Action): Effect {
+  return action.kind === 'commit_step' ? { type: 'commit_step', step: action.step, summary: action.summary } : { type: 'run_agent', role: roleOf(action), action };
+}
+
+/** Puts the next agent round in motion (auto mode) or waits for the person's go (manual mode, or a pause). */
+export function schedule(s: WorkflowState, action: Action, effects: Effect[] = []): TransitionResult {
+  if (s.mode === 'auto' && !s.pauseRequested) {
+    return { state: { ...s, inflight: action, awaiting: null }, effects: [...effects, effectFor(action)] };
+  }
+  const paused = s.pauseRequested;
+  const state: WorkflowState = { ...s, mode: 'manual', pauseRequested: false, inflight: null, awaiting: { kind: 'go', action } };
+  return { state, effects: paused ? [...effects, { type: 'notify', notice: { kind: 'info', message: 'Paused: auto mode is off; press Enter for the next round.' } }] : effects };
+}
+
+/** Runs an action right away, whatever the mode: the person has just said so. */
+export function runNow(s: WorkflowState, action: Action, effects: Effect[] = []): TransitionResult {
+  return { state: { ...s, inflight: action, awaiting: null, pauseRequested: false }, effects: [...effects, effectFor(action)] };
+}
+
+/** After the pause point: if a pause was requested while a round ran, the mode becomes manual. */
+export function settle(s: WorkflowState): WorkflowState {
+  return s.pauseRequested ? { ...s, mode: 'manual', pauseRequested: false } : s;
+}

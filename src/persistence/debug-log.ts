@@ -1,0 +1,140 @@
+import { appendFileSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { appendFile, mkdir, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * debug.log: `<ISO> [source] line` per line, rotated to debug.log.1 … .<keep> before it would pass `maxBytes`.
+ * write() only buffers; one async append at a time drains the buffer in order. A failing disk never throws
+ * from here: the error is kept in `lastError` and the lines are dropped.
+ */
+export class DebugLog {
+  lastError: Error | null = null;
+  private pending: string[] = [];
+  private size: number | null = null;
+  private draining = false;
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly path: string,
+    readonly maxBytes: number,
+    readonly keep = 3,
+  ) {}
+
+  write(source: string, line: string): void {
+    const at = new Date().toISOString();
+    for (const part of line.replace(/\r?\n$/, '').split(/\r?\n/)) this.pending.push(`${at} [${source}] ${part}\n`);
+    if (!this.draining) {
+      this.draining = true;
+      this.chain = this.chain.then(() => this.drain());
+    }
+  }
+
+  /** Resolves when everything written so far is on disk. */
+  flush(): Promise<void> {
+    return this.chain;
+  }
+
+  /** For process exit: writes what is still buffered synchronously. An append already under way may land after it. */
+  flushSync(): void {
+    const lines = this.takePending();
+    if (lines.length === 0) return;
+    try {
+      mkdirSync(path.dirname(this.path), { recursive: true });
+      this.size ??= sizeSync(this.path);
+      for (const batch of this.batches(lines)) {
+        if (batch.rotateFirst) this.rotateSync();
+        appendFileSync(this.path, batch.text);
+        this.size += Buffer.byteLength(batch.text);
+      }
+    } catch (err) {
+      this.lastError = err as Error;
+    }
+  }
+
+  private takePending(): string[] {
+    const lines = this.pending;
+    this.pending = [];
+    this.draining = false;
+    return lines;
+  }
+
+  private async drain(): Promise<void> {
+    const lines = this.takePending();
+    if (lines.length === 0) return;
+    try {
+      await mkdir(path.dirname(this.path), { recursive: true });
+      this.size ??= await stat(this.path).then((s) => s.size, () => 0);
+      for (const batch of this.batches(lines)) {
+        if (batch.rotateFirst) await this.rotate();
+        await appendFile(this.path, batch.text);
+        this.size += Buffer.byteLength(batch.text);
+      }
+    } catch (err) {
+      this.lastError = err as Error;
+      this.size = null; // unknown now: stat again next time
+    }
+  }
+
+  /** Groups lines into appends; a batch that would push the file past maxBytes starts with a rotation. */
+  private *batches(lines: string[]): Generator<{ rotateFirst: boolean; text: string }> {
+    let size = this.size ?? 0;
+    let text = '';
+    let rotateFirst = false;
+    for (const line of lines) {
+      const bytes = Buffer.byteLength(line);
+      if (size > 0 && size + bytes > this.maxBytes) {
+        if (text) yield { rotateFirst, text };
+        text = '';
+        rotateFirst = true;
+        size = 0;
+      }
+      text += line;
+      size += bytes;
+    }
+    if (text) yield { rotateFirst, text };
+  }
+
+  private rotated(n: number): string {
+    return `${this.path}.${n}`;
+  }
+
+  private async rotate(): Promise<void> {
+    if (this.keep < 1) await rm(this.path, { force: true });
+    else {
+      await rm(this.rotated(this.keep), { force: true });
+      for (let n = this.keep - 1; n >= 1; n--) await rename(this.rotated(n), this.rotated(n + 1)).catch(ignoreMissing);
+      await rename(this.path, this.rotated(1)).catch(ignoreMissing);
+    }
+    this.size = 0;
+  }
+
+  private rotateSync(): void {
+    if (this.keep < 1) rmSync(this.path, { force: true });
+    else {
+      rmSync(this.rotated(this.keep), { force: true });
+      for (let n = this.keep - 1; n >= 1; n--) tryRenameSync(this.rotated(n), this.rotated(n + 1));
+      tryRenameSync(this.path, this.rotated(1));
+    }
+    this.size = 0;
+  }
+}
+
+function ignoreMissing(err: NodeJS.ErrnoException): void {
+  if (err.code !== 'ENOENT') throw err;
+}
+
+function tryRenameSync(from: string, to: string): void {
+  try {
+    renameSync(from, to);
+  } catch (err) {
+    ignoreMissing(err as NodeJS.ErrnoException);
+  }
+}
+
+function sizeSync(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}

@@ -1,0 +1,60 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { lock } from 'proper-lockfile';
+import writeFileAtomic from 'write-file-atomic';
+import { EXIT, UserError } from './errors.js';
+
+/** In-process queue per file, so writes from this process land in call order instead of racing for the lock. */
+const queues = new Map<string, Promise<unknown>>();
+
+/**
+ * Runs `fn` while holding a proper-lockfile lock on `file` (lock dir `<file>.lock`; the file need not exist).
+ * A live holder is waited for ~7 s, then a UserError; a lock left by a killed process goes stale after 5 s and is taken.
+ */
+export function withFileLock<T>(file: string, fn: () => Promise<T>): Promise<T> {
+  const key = path.resolve(file);
+  const previous = queues.get(key) ?? Promise.resolve();
+  const run = previous.catch(() => undefined).then(() => lockAndRun(key, fn));
+  const tail = run.catch(() => undefined);
+  queues.set(key, tail);
+  void tail.then(() => {
+    if (queues.get(key) === tail) queues.delete(key);
+  });
+  return run;
+}
+
+async function lockAndRun<T>(file: string, fn: () => Promise<T>): Promise<T> {
+  await mkdir(path.dirname(file), { recursive: true });
+  let release: () => Promise<void>;
+  try {
+    release = await lock(file, {
+      lockfilePath: `${file}.lock`,
+      realpath: false,
+      stale: 5_000,
+      retries: { retries: 20, factor: 1.5, minTimeout: 20, maxTimeout: 500 },
+      onCompromised: () => undefined, // the write is short; a lost lock must not crash the process
+    });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
+    throw new UserError(
+      `${file} is locked by another process; try again, or delete ${file}.lock if no agent-collab is running`,
+      EXIT.badInput,
+    );
+  }
+  try {
+    return await fn();
+  } finally {
+    await release().catch(() => undefined);
+  }
+}
+
+/** Write to a temp file, fsync, rename: readers see the old or the new content, never half of it. */
+export async function writeAtomic(file: string, data: string): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFileAtomic(file, data, { encoding: 'utf8' });
+}
+
+/** `writeAtomic` under `withFileLock`. */
+export function writeFileLocked(file: string, data: string): Promise<void> {
+  return withFileLock(file, () => writeAtomic(file, data));
+}

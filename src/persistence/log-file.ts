@@ -1,0 +1,26 @@
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+export const LOG_HEADER = '# agent-collab log\n';
+
+/**
+ * Appends to log.md (created with a header if missing):
+ *
+ *     ## 2026-02-05T10:30:00.000Z — title
+ *
+ *     - line
+ */
+export async function appendLog(file: string, entry: { title: string; lines?: string[]; at?: Date }): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, LOG_HEADER, { flag: 'wx' }).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EEXIST') throw err;
+  });
+  await appendFile(file, formatLogEntry(entry), 'utf8');
+}
+
+export function formatLogEntry(entry: { title: string; lines?: string[]; at?: Date }): string {
+  const at = (entry.at ?? new Date()).toISOString();
+  const title = entry.title.replace(/\s+/g, ' ').trim();
+  const bullets = (entry.lines ?? []).map((line) => `- ${line.trimEnd().replace(/\r?\n/g, '\n  ')}\n`);
+  return `\n## ${at} — ${title}\n${bullets.length > 0 ? `\n${bullets.join('')}` : ''}`;
+}

@@ -1,0 +1,60 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/cli.js');
+
+export interface CliRun {
+  child: ChildProcess;
+  /** Resolves with the exit code (or the signal name) and everything printed. */
+  done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
+  /** Resolves with the first NDJSON line on stdout for which `match` is true. */
+  waitFor(match: (e: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+}
+
+/** Runs the built CLI with its own HOME, stdin closed. */
+export function runCli(args: string[], opts: { cwd: string; home: string; env?: NodeJS.ProcessEnv }): CliRun {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: opts.cwd,
+    env: { ...process.env, HOME: opts.home, XDG_CONFIG_HOME: path.join(opts.home, '.config'), NO_COLOR: '1', ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const waiters: Array<{ match: (e: Record<string, unknown>) => boolean; resolve: (e: Record<string, unknown>) => void }> = [];
+  let pending = '';
+  child.stdout!.on('data', (d: Buffer) => {
+    stdout += String(d);
+    pending += String(d);
+    let nl;
+    while ((nl = pending.indexOf('\n')) >= 0) {
+      const line = pending.slice(0, nl);
+      pending = pending.slice(nl + 1);
+      let ev: Record<string, unknown>;
+      try {
+        ev = JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        continue;
+      }
+      for (const w of [...waiters]) {
+        if (w.match(ev)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(ev);
+        }
+      }
+    }
+  });
+  child.stderr!.on('data', (d: Buffer) => (stderr += String(d)));
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) => {
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+  return {
+    child,
+    done,
+    waitFor: (match) =>
+      new Promise((resolve, reject) => {
+        waiters.push({ match, resolve });
+        void done.then(() => reject(new Error(`the CLI exited before the awaited event; stdout:\n${stdout}\nstderr:\n${stderr}`)));
+      }),
+  };
+}
