@@ -26,6 +26,8 @@ const RUN_OPTIONS = {
   resume: { type: 'boolean' },
   fresh: { type: 'boolean' },
   cwd: { type: 'string', short: 'C' },
+  decide: { type: 'string' },
+  answer: { type: 'string' },
 } as const;
 
 const DEMO_OPTIONS = { json: COMMON.json, help: COMMON.help, keep: { type: 'boolean' } } as const;
@@ -65,6 +67,7 @@ async function main(argv: string[]): Promise<number> {
       }
       if (values.resume && values.fresh) throw new UserError('--resume and --fresh cannot be used together; pick one');
       const { runHeadless } = await import('./modes/headless.js');
+      const { parseDecision } = await import('./modes/decisions.js');
       return runHeadless({
         cwd: values.cwd ?? process.cwd(),
         goal: values.goal,
@@ -74,6 +77,8 @@ async function main(argv: string[]): Promise<number> {
         maxIterations: parseMaxIterations(values['max-iterations']),
         resume: values.resume ? 'resume' : values.fresh ? 'fresh' : 'ask',
         handleSignals: true,
+        decision: values.decide === undefined ? undefined : parseDecision(values.decide),
+        answer: values.answer,
       });
     }
     case 'demo': {

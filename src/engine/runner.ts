@@ -35,6 +35,8 @@ export class Engine {
   private generation = 0;
   private readonly background = new Set<Promise<void>>();
   private closing = false;
+  /** The state in memory has changes not yet in state.json. */
+  private unsaved = false;
 
   constructor(
     state: WorkflowState,
@@ -90,6 +92,12 @@ export class Engine {
     await Promise.allSettled(Object.values(this.deps.agents).map((a) => a.stop()));
     await Promise.allSettled([...this.background]);
     await this.queue;
+    if (this.unsaved) await this.save(this.current).catch((err: unknown) => this.emit({ type: 'error', message: errorMessage(err) }));
+  }
+
+  private async save(state: WorkflowState): Promise<void> {
+    this.unsaved = false;
+    await this.deps.files.saveState(state);
   }
 
   /** Resolves when no effect is running and no event is queued. */
@@ -124,11 +132,14 @@ export class Engine {
       }
       throw err;
     }
+    if (result.state === before) return true; // nothing changed (e.g. a session id it already had)
     const state = { ...result.state, updatedAt: (this.deps.now?.() ?? new Date()).toISOString() };
     try {
       for (const effect of result.effects) if (BEFORE_SAVE.has(effect.type)) await this.perform(effect, state);
       this.current = state;
-      await this.deps.files.saveState(state);
+      // Usage counters ride along with the next save: losing the last one in a crash costs nothing.
+      if (event.type === 'usage') this.unsaved = true;
+      else await this.save(state);
     } catch (err) {
       this.emit({ type: 'error', message: errorMessage(err) });
       this.current = state;

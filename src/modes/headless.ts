@@ -5,6 +5,7 @@ import type { Engine } from '../engine/runner.js';
 import type { Agent, Awaiting, Role, WorkflowState } from '../engine/types.js';
 import { EXIT, UserError } from '../persistence/errors.js';
 import { askYesNo } from './ask.js';
+import { decisionEvent, type Decision } from './decisions.js';
 import { createPrinter } from './printer.js';
 import { openSession, type Session } from './session.js';
 
@@ -22,6 +23,10 @@ export interface HeadlessOptions {
   stderr?: Writable;
   /** Handle SIGINT/SIGTERM (the CLI does; tests driving it in-process don't). */
   handleSignals?: boolean;
+  /** `--decide`: what to do at an arbitration, an unclear verdict, a manual edit or a failure. */
+  decision?: Decision;
+  /** `--answer`: the answer to an agent's question. */
+  answer?: string;
   /** Answer to the "Resume? [Y/n]" question when stdin is a terminal; tests inject it. */
   ask?: (question: string) => Promise<boolean>;
 }
@@ -87,13 +92,13 @@ function hintFor(w: Awaiting): string {
     case 'goal':
       return 'the run is at goal refinement; rerun with --resume --goal "…" to write a plan for that goal';
     case 'arbitration':
-      return `the iteration cap was reached (${w.iteration}); decide in the UI (force approve / continue / edit / cancel)`;
+      return `the iteration cap was reached (${w.iteration}); rerun with --resume --decide approve | continue:N | edit | cancel`;
     case 'question':
-      return `the ${w.role} asks: ${w.text.split('\n')[0]}`;
+      return `the ${w.role} asks: ${w.text.split('\n')[0]} — rerun with --resume --answer "…"`;
     case 'unclear_verdict':
-      return 'the reviewer twice gave no readable verdict; look at it in the UI';
+      return 'the reviewer twice gave no readable verdict (see comments in debug.log); rerun with --resume --decide retry | changes | cancel';
     case 'manual_edit':
-      return 'the plan is being edited by hand; finish in the UI';
+      return 'edit .agent-collab/plan.md, then rerun with --resume --decide edited';
     case 'failure':
       return `${w.message}; rerun with --resume to retry`;
   }
@@ -103,6 +108,9 @@ async function drive(session: Session, state: WorkflowState, opts: HeadlessOptio
   const engine = session.engineFor(state);
   // Manual mode: this invocation is one press of Enter — unless it already finishes a round that was under way.
   let goes = opts.auto || state.inflight ? 0 : 1;
+  // Rerunning with --resume after a failure is the retry.
+  let retries = state.awaiting?.kind === 'failure' && opts.resume === 'resume' ? 1 : 0;
+  let decided = false;
   let goalGiven = false;
   let settle!: (code: number) => void;
   const outcome = new Promise<number>((resolve) => (settle = resolve));
@@ -111,6 +119,17 @@ async function drive(session: Session, state: WorkflowState, opts: HeadlessOptio
     if (w.kind === 'go' && goes > 0) {
       goes--;
       void engine.dispatch({ type: 'go' });
+      return;
+    }
+    if (w.kind === 'failure' && retries > 0) {
+      retries--;
+      void engine.dispatch({ type: 'go' });
+      return;
+    }
+    const decision = decided ? null : decisionEvent(w, opts.decision, opts.answer);
+    if (decision) {
+      decided = true;
+      void engine.dispatch(decision);
       return;
     }
     if (w.kind === 'goal' && opts.goal && !goalGiven) {

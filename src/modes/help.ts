@@ -26,6 +26,9 @@ Options for run:
       --max-iterations <n>   review rounds before you are asked to decide (default 5)
       --resume               continue an unfinished run
       --fresh                archive an unfinished run to .agent-collab/history/ and start over
+      --decide <choice>      when the run waits for you: approve | continue:N | edit | edited | cancel
+                             (iteration cap), retry | changes (unreadable verdict), retry (failure)
+      --answer <text>        answer the question an agent asked
       --json                 print one JSON event per line (NDJSON) on stdout
   -C, --cwd <dir>            run in <dir> instead of the current directory
 

@@ -1,0 +1,56 @@
+// What a person can decide from the command line when the engine waits (`--decide`, `--answer`).
+import type { EngineEvent } from '../engine/events.js';
+import type { Awaiting } from '../engine/types.js';
+import { UserError } from '../persistence/errors.js';
+
+export type Decision =
+  | { kind: 'approve' }
+  | { kind: 'continue'; rounds: number }
+  | { kind: 'edit' }
+  | { kind: 'edited' }
+  | { kind: 'cancel' }
+  | { kind: 'retry' }
+  | { kind: 'changes' };
+
+export const DECISION_HELP = 'approve | continue:N | edit | edited | cancel | retry | changes';
+
+export function parseDecision(text: string): Decision {
+  const t = text.trim().toLowerCase();
+  const cont = /^continue(?::(\d+))?$/.exec(t);
+  if (cont) {
+    const rounds = Number(cont[1] ?? '1');
+    if (!Number.isInteger(rounds) || rounds < 1 || rounds > 100) throw new UserError(`--decide continue:N needs N from 1 to 100 (got "${text}")`);
+    return { kind: 'continue', rounds };
+  }
+  if (t === 'approve' || t === 'edit' || t === 'edited' || t === 'cancel' || t === 'retry' || t === 'changes') return { kind: t };
+  throw new UserError(`--decide must be one of ${DECISION_HELP} (got "${text}")`);
+}
+
+/** The event that carries out `decision` while the engine waits for `w`; null when it does not apply there. */
+export function decisionEvent(w: Awaiting, decision: Decision | undefined, answer: string | undefined): EngineEvent | null {
+  if (w.kind === 'question' && answer?.trim()) return { type: 'answer', text: answer };
+  if (!decision) return null;
+  switch (w.kind) {
+    case 'arbitration':
+      if (decision.kind === 'approve') return { type: 'arbitrate', choice: 'force_approve' };
+      if (decision.kind === 'continue') return { type: 'arbitrate', choice: 'continue', rounds: decision.rounds };
+      if (decision.kind === 'edit') return { type: 'arbitrate', choice: 'edit' };
+      if (decision.kind === 'cancel') return { type: 'arbitrate', choice: 'cancel' };
+      return null;
+    case 'manual_edit':
+      if (decision.kind === 'edited') return { type: 'edit_done' };
+      if (decision.kind === 'cancel') return { type: 'cancel' };
+      return null;
+    case 'unclear_verdict':
+      if (decision.kind === 'retry') return { type: 'unclear_choice', choice: 'retry' };
+      if (decision.kind === 'changes') return { type: 'unclear_choice', choice: 'changes_required' };
+      if (decision.kind === 'cancel') return { type: 'cancel' };
+      return null;
+    case 'failure':
+      if (decision.kind === 'retry') return { type: 'go' };
+      if (decision.kind === 'cancel') return { type: 'cancel' };
+      return null;
+    default:
+      return decision.kind === 'cancel' ? { type: 'cancel' } : null;
+  }
+}
