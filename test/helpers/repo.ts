@@ -56,3 +56,13 @@ export function sink(): Writable & { text: () => string; lines: () => Array<Reco
       .map((l) => JSON.parse(l) as Record<string, unknown>);
   return w;
 }
+
+/** A temp repo whose project config runs both roles on the fake agent with `script` (for tests of the built CLI). */
+export function tempRepoWithFakeScript(script: unknown): ReturnType<typeof tempRepo> {
+  const repo = tempRepo();
+  const file = path.join(repo.home, 'script.json');
+  writeFileSync(file, JSON.stringify(script));
+  mkdirSync(path.join(repo.dir, '.agent-collab'), { recursive: true });
+  writeFileSync(path.join(repo.dir, '.agent-collab', 'config.toml'), `[roles]\nplanner = "fake"\nreviewer = "fake"\n[fake]\nscript = ${JSON.stringify(file)}\n`);
+  return repo;
+}

@@ -1,19 +1,15 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { readWork, tempRepo } from '../helpers/repo.js';
+import { readWork, tempRepo, tempRepoWithFakeScript } from '../helpers/repo.js';
 
 let cleanup: (() => void) | undefined;
 afterEach(() => cleanup?.());
 
 function repoWithScript(script: unknown) {
-  const repo = tempRepo();
+  const repo = tempRepoWithFakeScript(script);
   cleanup = repo.cleanup;
-  const file = path.join(repo.home, 'script.json');
-  writeFileSync(file, JSON.stringify(script));
-  mkdirSync(path.join(repo.dir, '.agent-collab'), { recursive: true });
-  writeFileSync(path.join(repo.dir, '.agent-collab', 'config.toml'), `[roles]\nplanner = "fake"\nreviewer = "fake"\n[fake]\nscript = ${JSON.stringify(file)}\n`);
   return repo;
 }
 

@@ -1,11 +1,9 @@
 // The engine process is killed with SIGKILL at several points of a run, then restarted with --resume:
 // the run finishes with valid files and exactly one commit per step.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import matter from 'gray-matter';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { gitLog, readWork, tempRepo } from '../helpers/repo.js';
+import { gitLog, readWork, tempRepoWithFakeScript } from '../helpers/repo.js';
 
 const PLAN = '# Task: Three files\n\n## Goal\nThree files.\n\n## Steps\n1. [ ] Add a.txt\n2. [ ] Add b.txt\n3. [ ] Add c.txt\n';
 const SCRIPT = {
@@ -33,12 +31,8 @@ let cleanup: (() => void) | undefined;
 afterEach(() => cleanup?.());
 
 function setup() {
-  const repo = tempRepo();
+  const repo = tempRepoWithFakeScript(SCRIPT);
   cleanup = repo.cleanup;
-  const script = path.join(repo.home, 'script.json');
-  writeFileSync(script, JSON.stringify(SCRIPT));
-  mkdirSync(path.join(repo.dir, '.agent-collab'), { recursive: true });
-  writeFileSync(path.join(repo.dir, '.agent-collab', 'config.toml'), `[roles]\nplanner = "fake"\nreviewer = "fake"\n[fake]\nscript = ${JSON.stringify(script)}\n`);
   return repo;
 }
 
