@@ -90,6 +90,15 @@ async function main(argv: string[]): Promise<number> {
       const { runDemo } = await import('./modes/demo.js');
       return runDemo({ json: values.json ?? false, keep: values.keep ?? false });
     }
+    case 'doctor': {
+      const { values } = parsed(() => parseArgs({ args: rest, options: { help: COMMON.help, cwd: RUN_OPTIONS.cwd }, strict: true }));
+      if (values.help) {
+        process.stdout.write(HELP);
+        return EXIT.done;
+      }
+      const { runDoctor } = await import('./modes/doctor.js');
+      return runDoctor({ cwd: values.cwd ?? process.cwd() });
+    }
     default:
       throw new UserError(`unknown command "${command}"; see \`agent-collab --help\``);
   }

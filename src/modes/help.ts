@@ -17,6 +17,7 @@ Usage:
   agent-collab run --goal "<goal>" [options]   run the workflow without a terminal UI
   agent-collab run --resume [options]          continue the unfinished run in this repo
   agent-collab demo [--json] [--keep]          watch the whole workflow on scripted fake agents (no API keys)
+  agent-collab doctor [-C dir]                 check the CLIs, git, the work dir and the config; exit 1 on a problem
   agent-collab --help | --version
 
 Options for run:

@@ -7,6 +7,17 @@ const sizeString = z
 
 const agentName = z.enum(['codex', 'claude', 'fake']);
 
+/** Wall time of one agent turn, and how long it may go without any output, in seconds. */
+function roleTimeouts(wall: number, idle: number) {
+  return z
+    .object({
+      wall_seconds: z.number().int().min(1).max(86_400).default(wall),
+      idle_seconds: z.number().int().min(1).max(86_400).default(idle),
+    })
+    .strict()
+    .prefault({});
+}
+
 export const configSchema = z
   .object({
     roles: z
@@ -46,6 +57,20 @@ export const configSchema = z
       .object({
         default_command: z.string().min(1).default('auto'),
         fallback_to_agent: z.boolean().default(true),
+      })
+      .strict()
+      .prefault({}),
+    agents: z
+      .object({
+        codex: z.object({ command: z.string().min(1).default('codex') }).strict().prefault({}),
+        claude: z.object({ command: z.string().min(1).default('claude') }).strict().prefault({}),
+      })
+      .strict()
+      .prefault({}),
+    timeouts: z
+      .object({
+        planner: roleTimeouts(1800, 300),
+        reviewer: roleTimeouts(900, 300),
       })
       .strict()
       .prefault({}),

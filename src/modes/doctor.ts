@@ -1,0 +1,107 @@
+// `agent-collab doctor`: checks everything a run needs and prints, for each problem, the command that fixes it.
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Writable } from 'node:stream';
+import { execa } from 'execa';
+import { findRepoRoot } from '../engine/git.js';
+import type { AgentName, Config } from '../persistence/config-schema.js';
+import { loadConfig } from '../persistence/config.js';
+import { UserError } from '../persistence/errors.js';
+import { resolvePaths } from '../persistence/paths.js';
+
+export interface Check {
+  name: string;
+  ok: boolean;
+  detail: string;
+  /** What to run or do when it is not ok. */
+  fix?: string;
+}
+
+const INSTALL: Record<Exclude<AgentName, 'fake'>, string> = {
+  codex: 'npm install -g @openai/codex',
+  claude: 'npm install -g @anthropic-ai/claude-code',
+};
+
+async function cliVersion(command: string, cwd: string): Promise<{ ok: true; version: string } | { ok: false; why: string }> {
+  const r = await execa(command, ['--version'], { cwd, reject: false, stdin: 'ignore', timeout: 15_000 });
+  if (r.failed && r.exitCode === undefined) {
+    return { ok: false, why: r.timedOut ? 'did not answer `--version` within 15 s' : 'not found' };
+  }
+  if (r.exitCode !== 0) return { ok: false, why: `\`${command} --version\` exited ${r.exitCode}: ${String(r.stderr || r.stdout).split('\n')[0]}` };
+  return { ok: true, version: String(r.stdout).trim().split('\n')[0] ?? '' };
+}
+
+async function checkAgents(config: Config, cwd: string): Promise<Check[]> {
+  const used = [...new Set([config.roles.planner, config.roles.reviewer])];
+  const checks: Check[] = [];
+  for (const name of used) {
+    if (name === 'fake') {
+      checks.push({ name: 'fake agent', ok: true, detail: 'scripted, no CLI needed' });
+      continue;
+    }
+    const command = config.agents[name].command;
+    const v = await cliVersion(command, cwd);
+    const roles = (['planner', 'reviewer'] as const).filter((r) => config.roles[r] === name).join(' and ');
+    checks.push(
+      v.ok
+        ? { name, ok: true, detail: `${command}: ${v.version} (${roles})` }
+        : { name, ok: false, detail: `${command}: ${v.why} (needed as ${roles})`, fix: command === name ? INSTALL[name] : `${INSTALL[name]}, or fix [agents.${name}] command in the config` },
+    );
+  }
+  return checks;
+}
+
+async function checkWritable(dir: string): Promise<Check> {
+  const probe = path.join(dir, `.doctor-${process.pid}`);
+  try {
+    await mkdir(dir, { recursive: true });
+    await writeFile(probe, 'ok');
+    await rm(probe, { force: true });
+    return { name: 'work dir', ok: true, detail: `${dir} is writable` };
+  } catch (err) {
+    return { name: 'work dir', ok: false, detail: `${dir} is not writable (${(err as NodeJS.ErrnoException).code ?? 'error'})`, fix: `chmod u+w ${JSON.stringify(dir)}` };
+  }
+}
+
+async function checkGitIdentity(repoRoot: string): Promise<Check> {
+  const get = async (key: string) => String((await execa('git', ['config', key], { cwd: repoRoot, reject: false, stdin: 'ignore' })).stdout).trim();
+  const [name, email] = await Promise.all([get('user.name'), get('user.email')]);
+  if (name && email) return { name: 'git identity', ok: true, detail: `${name} <${email}> (for step commits)` };
+  return { name: 'git identity', ok: false, detail: 'no git user.name / user.email: step commits would fail', fix: 'git config --global user.name "Your Name" && git config --global user.email you@example.com' };
+}
+
+export async function runChecks(cwd: string, homeDir?: string): Promise<Check[]> {
+  let repoRoot: string;
+  try {
+    repoRoot = await findRepoRoot(cwd);
+  } catch (err) {
+    return [{ name: 'git repository', ok: false, detail: err instanceof Error ? err.message : String(err), fix: 'git init' }];
+  }
+  const checks: Check[] = [{ name: 'git repository', ok: true, detail: repoRoot }];
+  let config: Config;
+  try {
+    const loaded = loadConfig({ repoRoot, homeDir });
+    config = loaded.config;
+    checks.push({ name: 'config', ok: true, detail: loaded.sources.length ? `valid (${loaded.sources.join(', ')})` : 'built-in defaults (no config file)' });
+  } catch (err) {
+    if (!(err instanceof UserError)) throw err;
+    checks.push({ name: 'config', ok: false, detail: err.message, fix: 'edit the file named above (see config.toml in the package for every key and its default)' });
+    return checks;
+  }
+  checks.push(await checkWritable(resolvePaths(repoRoot, config).workdir));
+  checks.push(await checkGitIdentity(repoRoot));
+  checks.push(...(await checkAgents(config, repoRoot)));
+  return checks;
+}
+
+export async function runDoctor(opts: { cwd: string; out?: Writable; homeDir?: string }): Promise<number> {
+  const out = opts.out ?? process.stdout;
+  const checks = await runChecks(opts.cwd, opts.homeDir);
+  for (const c of checks) {
+    out.write(`${c.ok ? 'ok     ' : 'PROBLEM'} ${c.name}: ${c.detail}\n`);
+    if (!c.ok && c.fix) out.write(`        fix: ${c.fix}\n`);
+  }
+  const problems = checks.filter((c) => !c.ok).length;
+  out.write(problems ? `${problems} problem(s) found.\n` : 'Everything agent-collab needs is in place.\n');
+  return problems ? 1 : 0;
+}
