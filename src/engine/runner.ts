@@ -13,6 +13,8 @@ export interface EngineDeps {
   prompts: Prompts;
   agents: Record<Role, Agent>;
   options: TransitionOptions;
+  /** Service errors (failure kind `infra`) are retried this many times, waiting backoffMs, 2×, 4×, … */
+  retry?: { infraRetries: number; backoffMs: number };
   now?: () => Date;
 }
 
@@ -216,7 +218,6 @@ export class Engine {
   private async runRound(role: Role, action: Action): Promise<void> {
     const gen = this.generation;
     const s = this.current;
-    const agent = this.deps.agents[role];
     const prompt = await buildTurnPrompt(this.deps.prompts, this.deps.files, s, action);
     const turn: AgentTurn = {
       prompt,
@@ -229,17 +230,40 @@ export class Engine {
         step: action.kind === 'execute_step' ? action.step : null,
       },
     };
-    const sessionId = s.sessions[role];
-    let outcome = await this.consume(role, gen, sessionId ? agent.resume(sessionId, turn) : agent.start(turn));
-    if (outcome.kind === 'failed' && outcome.failure === 'session_lost' && gen === this.generation) {
-      this.emit({ type: 'notice', notice: { kind: 'info', message: `The ${role}'s session could not be resumed; starting a new one from plan.md and comments.md.` } });
-      const recovery = await recoveryPrompt(this.deps.prompts, this.deps.files, s, prompt);
-      outcome = await this.consume(role, gen, agent.start({ ...turn, prompt: recovery }));
+    let outcome = await this.attempt(role, gen, turn);
+    const retry = this.deps.retry ?? { infraRetries: 0, backoffMs: 0 };
+    for (let k = 1; outcome.kind === 'failed' && outcome.failure === 'infra' && k <= retry.infraRetries && gen === this.generation; k++) {
+      const delay = retry.backoffMs * 2 ** (k - 1);
+      this.emit({ type: 'notice', notice: { kind: 'info', message: `The ${role} hit a service error (${outcome.message}); retrying in ${Math.round(delay / 1000)} s (${k}/${retry.infraRetries}).` } });
+      this.deps.files.debug('engine', `infra retry ${k}/${retry.infraRetries} for ${role} after: ${outcome.message}`);
+      if (!(await this.sleep(delay, gen))) return;
+      outcome = await this.attempt(role, gen, turn);
     }
     if (gen !== this.generation || this.closing || outcome.kind === 'stopped') return;
     if (outcome.kind === 'done') await this.dispatch({ type: 'agent_done', role, action, text: outcome.text });
     else if (outcome.kind === 'question') await this.dispatch({ type: 'agent_question', role, action, text: outcome.text });
     else await this.dispatch({ type: 'agent_failed', role, action, kind: outcome.failure, message: outcome.message });
+  }
+
+  /** One try at a round: in the role's session if it has one, else (or if that session is gone) a new one. */
+  private async attempt(role: Role, gen: number, turn: AgentTurn): Promise<RoundOutcome> {
+    const agent = this.deps.agents[role];
+    const sessionId = this.current.sessions[role];
+    const outcome = await this.consume(role, gen, sessionId ? agent.resume(sessionId, turn) : agent.start(turn));
+    if (outcome.kind !== 'failed' || outcome.failure !== 'session_lost' || !sessionId || gen !== this.generation) return outcome;
+    this.emit({ type: 'notice', notice: { kind: 'info', message: `The ${role}'s session could not be resumed; starting a new one from plan.md and comments.md.` } });
+    const recovery = await recoveryPrompt(this.deps.prompts, this.deps.files, this.current, turn.prompt);
+    return this.consume(role, gen, agent.start({ ...turn, prompt: recovery }));
+  }
+
+  /** Waits `ms`; false when agents were stopped meanwhile. */
+  private async sleep(ms: number, gen: number): Promise<boolean> {
+    const step = 50;
+    for (let waited = 0; waited < ms; waited += step) {
+      if (gen !== this.generation || this.closing) return false;
+      await new Promise((r) => setTimeout(r, Math.min(step, ms - waited)));
+    }
+    return gen === this.generation && !this.closing;
   }
 
   private async consume(role: Role, gen: number, stream: AsyncIterable<AgentEvent>): Promise<RoundOutcome> {
@@ -268,7 +292,7 @@ export class Engine {
           question = ev.text;
           break;
         case 'error':
-          error = { failure: ev.kind, message: ev.message };
+          error = { failure: ev.kind, message: ev.resetAt ? `${ev.message} (the limit resets at ${ev.resetAt})` : ev.message };
           break;
         case 'done':
           if (ev.sessionId) await this.dispatch({ type: 'session', role, sessionId: ev.sessionId });

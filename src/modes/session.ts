@@ -76,7 +76,8 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
       agents,
       saved,
       corrupt: read.kind === 'corrupt' ? { movedTo: read.movedTo, reason: read.reason } : null,
-      engineFor: (state) => new Engine(state, { repoRoot, files, git, prompts, agents, options }),
+      engineFor: (state) =>
+        new Engine(state, { repoRoot, files, git, prompts, agents, options, retry: { infraRetries: config.retry.infra_retries, backoffMs: config.retry.backoff_seconds * 1000 } }),
       newRun: (goal, mode) => newState({ runId: newRunId(), goal, mode, maxIterations: config.workflow.max_iterations }),
       archiveSaved: (state) => archiveRun(paths, { goal: state.goal }),
       close: async () => {

@@ -74,6 +74,13 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    retry: z
+      .object({
+        infra_retries: z.number().int().min(0).max(20).default(3),
+        backoff_seconds: z.number().min(0).max(3600).default(5),
+      })
+      .strict()
+      .prefault({}),
     fake: z
       .object({
         /** JSON script for the fake agents; empty = the built-in demo script. */

@@ -114,7 +114,8 @@ export class FakeAgent implements Agent {
       if (action.delayMs) await wait(action.delayMs, ctl.signal);
       if (ctl.signal.aborted) return;
       if (action.fail) {
-        yield { type: 'error', kind: action.fail.kind, message: action.fail.message };
+        const { kind, message, resetAt } = action.fail;
+        yield resetAt ? { type: 'error', kind, message, resetAt } : { type: 'error', kind, message };
         return;
       }
       if (action.hang) {

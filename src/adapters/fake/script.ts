@@ -13,7 +13,7 @@ export interface FakeAction {
   verdict?: 'APPROVED' | 'CHANGES_REQUIRED';
   /** Files to write, relative to turn.cwd; only in 'workspace-write' turns. Missing = the kind's default. */
   writeFiles?: Record<string, string>;
-  fail?: { kind: FailureKind; message: string };
+  fail?: { kind: FailureKind; message: string; resetAt?: string };
   /** Never finishes until stop(); the stream then ends without `done`. */
   hang?: boolean;
   question?: string;
@@ -74,7 +74,7 @@ const actionSchema = z
     text: z.string().optional(),
     verdict: z.enum(['APPROVED', 'CHANGES_REQUIRED']).optional(),
     writeFiles: z.record(z.string(), z.string()).optional(),
-    fail: z.object({ kind: failureKind, message: z.string() }).strict().optional(),
+    fail: z.object({ kind: failureKind, message: z.string(), resetAt: z.string().optional() }).strict().optional(),
     hang: z.boolean().optional(),
     question: z.string().optional(),
     delayMs: z.number().int().min(0).optional(),
