@@ -44,7 +44,19 @@ export type Effect =
 /** Things worth telling the person (UI) or the NDJSON stream that are not visible in the state itself. */
 export type Notice =
   | { kind: 'verdict'; iteration: number; verdict: Verdict | 'UNCLEAR'; marker: boolean }
-  | { kind: 'info'; message: string };
+  | { kind: 'info'; message: string }
+  /** One agent round finished (or failed): what it used. */
+  | { kind: 'round'; role: Role; action: Action['kind']; outcome: 'done' | 'question' | 'failed'; usage: RoundUsage };
+
+export interface RoundUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cachedTokens: number;
+  costUsd: number;
+  /** Wall time of the round as agent-collab saw it, retries included. */
+  durationMs: number;
+  calls: number;
+}
 
 /** What the engine publishes to the UI / headless output. */
 export type EngineOutput =

@@ -1,6 +1,6 @@
 // The effect runner: feeds events through `transition`, persists the state, performs the effects
 // and turns their outcomes back into events. One event at a time, in order.
-import type { Effect, EngineEvent, EngineOutput } from './events.js';
+import type { Effect, EngineEvent, EngineOutput, RoundUsage } from './events.js';
 import type { GitOps, Prompts, WorkflowFiles } from './ports.js';
 import { buildTurnPrompt, recoveryPrompt } from './turn-prompts.js';
 import { effectFor, InvalidEventError, isTerminal, transition, type TransitionOptions } from './transition.js';
@@ -37,6 +37,8 @@ export class Engine {
   private generation = 0;
   private readonly background = new Set<Promise<void>>();
   private closing = false;
+  /** What the agent round under way has used so far (one round runs at a time). */
+  private roundUsage: RoundUsage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0, durationMs: 0, calls: 0 };
   /** The state in memory has changes not yet in state.json. */
   private unsaved = false;
 
@@ -230,6 +232,8 @@ export class Engine {
         step: action.kind === 'execute_step' ? action.step : null,
       },
     };
+    const started = Date.now();
+    this.roundUsage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0, durationMs: 0, calls: 0 };
     let outcome = await this.attempt(role, gen, turn);
     const retry = this.deps.retry ?? { infraRetries: 0, backoffMs: 0 };
     for (let k = 1; outcome.kind === 'failed' && outcome.failure === 'infra' && k <= retry.infraRetries && gen === this.generation; k++) {
@@ -240,6 +244,8 @@ export class Engine {
       outcome = await this.attempt(role, gen, turn);
     }
     if (gen !== this.generation || this.closing || outcome.kind === 'stopped') return;
+    const usage = { ...this.roundUsage, durationMs: Date.now() - started };
+    this.emit({ type: 'notice', notice: { kind: 'round', role, action: action.kind, outcome: outcome.kind, usage } });
     if (outcome.kind === 'done') await this.dispatch({ type: 'agent_done', role, action, text: outcome.text });
     else if (outcome.kind === 'question') await this.dispatch({ type: 'agent_question', role, action, text: outcome.text });
     else await this.dispatch({ type: 'agent_failed', role, action, kind: outcome.failure, message: outcome.message });
@@ -254,6 +260,15 @@ export class Engine {
     this.emit({ type: 'notice', notice: { kind: 'info', message: `The ${role}'s session could not be resumed; starting a new one from plan.md and comments.md.` } });
     const recovery = await recoveryPrompt(this.deps.prompts, this.deps.files, this.current, turn.prompt);
     return this.consume(role, gen, agent.start({ ...turn, prompt: recovery }));
+  }
+
+  private addRoundUsage(ev: Extract<AgentEvent, { type: 'usage' }>): void {
+    const u = this.roundUsage;
+    u.inputTokens += ev.inputTokens;
+    u.outputTokens += ev.outputTokens;
+    u.cachedTokens += ev.cachedTokens ?? 0;
+    u.costUsd += ev.costUsd ?? 0;
+    u.calls += 1;
   }
 
   /** Waits `ms`; false when agents were stopped meanwhile. */
@@ -278,6 +293,7 @@ export class Engine {
           await this.dispatch({ type: 'session', role, sessionId: ev.sessionId });
           break;
         case 'usage':
+          this.addRoundUsage(ev);
           await this.dispatch({
             type: 'usage',
             role,

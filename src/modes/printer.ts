@@ -36,6 +36,11 @@ function describeAgentEvent(e: AgentEvent): string | null {
   }
 }
 
+function formatUsage(u: { inputTokens: number; outputTokens: number; costUsd: number; durationMs: number }): string {
+  const cost = u.costUsd ? `, $${u.costUsd.toFixed(4)}` : '';
+  return `${u.inputTokens} in / ${u.outputTokens} out tokens${cost}, ${(u.durationMs / 1000).toFixed(1)} s`;
+}
+
 export function createPrinter(opts: { json: boolean; out: Writable; err: Writable }): Printer {
   const line = (obj: Record<string, unknown>): void => {
     opts.out.write(`${JSON.stringify({ ts: new Date().toISOString(), ...obj })}\n`);
@@ -51,10 +56,12 @@ export function createPrinter(opts: { json: boolean; out: Writable; err: Writabl
             return line({ event: 'phase', from: out.from, to: out.to, iteration: out.iteration });
           case 'agent_event':
             return line({ event: 'agent', role: out.role, ...out.event });
-          case 'notice':
-            return out.notice.kind === 'verdict'
-              ? line({ event: 'verdict', iteration: out.notice.iteration, verdict: out.notice.verdict, marker: out.notice.marker })
-              : line({ event: 'notice', message: out.notice.message });
+          case 'notice': {
+            const n = out.notice;
+            if (n.kind === 'verdict') return line({ event: 'verdict', iteration: n.iteration, verdict: n.verdict, marker: n.marker });
+            if (n.kind === 'round') return line({ event: 'round', role: n.role, action: n.action, outcome: n.outcome, usage: n.usage });
+            return line({ event: 'notice', message: n.message });
+          }
           case 'rejected':
             return line({ event: 'rejected', command: out.event, message: out.message });
           case 'error':
@@ -78,8 +85,12 @@ export function createPrinter(opts: { json: boolean; out: Writable; err: Writabl
           const d = describeAgentEvent(out.event);
           return d ? say(`[${out.role}] ${d}`) : undefined;
         }
-        case 'notice':
-          return say(out.notice.kind === 'verdict' ? `[verdict] ${out.notice.verdict} (iteration ${out.notice.iteration})` : `[info] ${out.notice.message}`);
+        case 'notice': {
+          const n = out.notice;
+          if (n.kind === 'verdict') return say(`[verdict] ${n.verdict} (iteration ${n.iteration})`);
+          if (n.kind === 'round') return n.usage.calls ? say(`[${n.role}] ${n.action}: ${formatUsage(n.usage)}`) : undefined;
+          return say(`[info] ${n.message}`);
+        }
         case 'rejected':
           return say(`[rejected] ${out.message}`);
         case 'error':
@@ -91,6 +102,10 @@ export function createPrinter(opts: { json: boolean; out: Writable; err: Writabl
     },
     notice: (message) => opts.err.write(`agent-collab: ${message}\n`),
     needsHuman: (_w, phase, hint) => say(`[needs you] ${phase}: ${hint}`),
-    done: (state, exitCode) => say(`== stopped in ${state.phase} (exit ${exitCode}); iteration ${state.iteration}, ${state.steps.filter((s) => s.done).length}/${state.steps.length} step(s) done`),
+    done: (state, exitCode) =>
+      say(
+        `== stopped in ${state.phase} (exit ${exitCode}); iteration ${state.iteration}, ${state.steps.filter((s) => s.done).length}/${state.steps.length} step(s) done; ` +
+          `${state.usage.calls} agent call(s): ${formatUsage(state.usage)}`,
+      ),
   };
 }

@@ -54,6 +54,14 @@ describe('review loop with fake agents and real git', () => {
     expect(phases).toEqual(['REFINE_GOAL', 'WRITE_PLAN', 'REVIEW', 'RESPOND', 'REVIEW', 'RESPOND', 'REVIEW', 'APPROVED', 'EXECUTE', 'DONE']);
     expect(events.at(-1)).toMatchObject({ event: 'done', phase: 'DONE', exit_code: 0 });
 
+    // tokens per call (agent usage events), per round and per run
+    const rounds = events.filter((e) => e.event === 'round');
+    expect(rounds.map((e) => e.action)).toEqual(['write_plan', 'review', 'respond', 'review', 'respond', 'review', 'execute_step', 'execute_step']);
+    const perCall = events.filter((e) => e.event === 'agent' && e.type === 'usage').reduce((n, e) => n + Number(e.inputTokens), 0);
+    const perRound = rounds.reduce((n, e) => n + (e.usage as { inputTokens: number }).inputTokens, 0);
+    expect(perRound).toBe(perCall);
+    expect(events.at(-1)).toMatchObject({ usage: { inputTokens: perCall, calls: 8 } });
+
     expect(gitLog(repo.dir)).toEqual(['[Step 2] add docs.txt', '[Step 1] add greet.txt', 'initial']);
 
     const plan = matter(readWork(repo.dir, 'plan.md'));
