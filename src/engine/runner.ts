@@ -4,7 +4,8 @@ import type { Effect, EngineEvent, EngineOutput, RoundUsage } from './events.js'
 import type { GitOps, Prompts, WorkflowFiles } from './ports.js';
 import { buildTurnPrompt, recoveryPrompt } from './turn-prompts.js';
 import { effectFor, InvalidEventError, isTerminal, transition, type TransitionOptions } from './transition.js';
-import type { Action, Agent, AgentEvent, AgentTurn, FailureKind, Role, WorkflowState } from './types.js';
+import { detectQuestion } from './question-detect.js';
+import type { Action, Agent, AgentEvent, AgentTurn, FailureKind, Role, TurnKind, WorkflowState } from './types.js';
 
 export interface EngineDeps {
   repoRoot: string;
@@ -255,11 +256,11 @@ export class Engine {
   private async attempt(role: Role, gen: number, turn: AgentTurn): Promise<RoundOutcome> {
     const agent = this.deps.agents[role];
     const sessionId = this.current.sessions[role];
-    const outcome = await this.consume(role, gen, sessionId ? agent.resume(sessionId, turn) : agent.start(turn));
+    const outcome = await this.consume(role, turn.meta.kind, gen, sessionId ? agent.resume(sessionId, turn) : agent.start(turn));
     if (outcome.kind !== 'failed' || outcome.failure !== 'session_lost' || !sessionId || gen !== this.generation) return outcome;
     this.emit({ type: 'notice', notice: { kind: 'info', message: `The ${role}'s session could not be resumed; starting a new one from plan.md and comments.md.` } });
     const recovery = await recoveryPrompt(this.deps.prompts, this.deps.files, this.current, turn.prompt);
-    return this.consume(role, gen, agent.start({ ...turn, prompt: recovery }));
+    return this.consume(role, turn.meta.kind, gen, agent.start({ ...turn, prompt: recovery }));
   }
 
   private addRoundUsage(ev: Extract<AgentEvent, { type: 'usage' }>): void {
@@ -281,7 +282,7 @@ export class Engine {
     return gen === this.generation && !this.closing;
   }
 
-  private async consume(role: Role, gen: number, stream: AsyncIterable<AgentEvent>): Promise<RoundOutcome> {
+  private async consume(role: Role, kind: TurnKind, gen: number, stream: AsyncIterable<AgentEvent>): Promise<RoundOutcome> {
     let question: string | null = null;
     let error: { failure: FailureKind; message: string } | null = null;
     for await (const ev of stream) {
@@ -313,6 +314,10 @@ export class Engine {
         case 'done':
           if (ev.sessionId) await this.dispatch({ type: 'session', role, sessionId: ev.sessionId });
           if (question !== null) return { kind: 'question', text: question };
+          {
+            const asked = detectQuestion(kind, ev.text);
+            if (asked !== null) return { kind: 'question', text: asked };
+          }
           return { kind: 'done', text: ev.text };
         default:
           break;

@@ -74,10 +74,10 @@ describe('headless runs that need a person', () => {
   });
 
   it('an agent failure → exit 4; rerunning with --resume retries the round', async () => {
-    const h = harness({ rules: [{ when: { kind: 'write_plan', resumed: false }, do: { fail: { kind: 'infra', message: 'HTTP 500 from the API' } } }] }, { rules: [] });
+    const h = harness({ rules: [{ when: { kind: 'write_plan', resumed: false }, do: { fail: { kind: 'agent_error', message: 'HTTP 400 invalid request' } } }] }, { rules: [] });
     const failed = await h.run({ goal: 'g', auto: true });
     expect(failed.code).toBe(4);
-    expect(failed.events.find((e) => e.event === 'needs_human')).toMatchObject({ kind: 'failure', failure: 'infra', message: 'HTTP 500 from the API' });
+    expect(failed.events.find((e) => e.event === 'needs_human')).toMatchObject({ kind: 'failure', failure: 'agent_error', message: 'HTTP 400 invalid request' });
     const retried = await h.run({ resume: 'resume', auto: true, autoApprove: true });
     expect(retried.code).toBe(0);
   });
