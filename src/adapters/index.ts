@@ -2,9 +2,12 @@
 import type { WorkflowFiles } from '../engine/ports.js';
 import type { Agent, Role } from '../engine/types.js';
 import type { AgentName, Config } from '../persistence/config-schema.js';
-import { UserError } from '../persistence/errors.js';
 import type { Paths } from '../persistence/paths.js';
+import { createClaudeAgent } from './claude/claude-agent.js';
+import { createCodexAgent } from './codex/codex-agent.js';
+import type { CliAgentOptions } from './cli-agent.js';
 import { FakeAgent } from './fake/fake-agent.js';
+import type { DebugSink } from './process-runner.js';
 import { DEMO_SCRIPT, loadFakeScript } from './fake/script.js';
 
 export interface AgentContext {
@@ -14,6 +17,19 @@ export interface AgentContext {
   debug: Pick<WorkflowFiles, 'debug'>;
 }
 
+function cliOptions(cli: 'codex' | 'claude', ctx: AgentContext): CliAgentOptions {
+  const t = ctx.config.timeouts[ctx.role];
+  const debug: DebugSink = (source, line) => ctx.debug.debug(source, line);
+  return {
+    name: `${cli}-${ctx.role}`,
+    binary: ctx.config.agents[cli].command,
+    debug,
+    debugSource: `${ctx.role}/${cli}`,
+    wallTimeoutMs: t.wall_seconds * 1000,
+    idleTimeoutMs: t.idle_seconds * 1000,
+  };
+}
+
 export async function createAgent(name: AgentName, ctx: AgentContext): Promise<Agent> {
   switch (name) {
     case 'fake': {
@@ -21,9 +37,8 @@ export async function createAgent(name: AgentName, ctx: AgentContext): Promise<A
       return new FakeAgent(`fake-${ctx.role}`, script, { sessionPrefix: `fake-${ctx.role}` });
     }
     case 'codex':
+      return createCodexAgent(cliOptions('codex', ctx));
     case 'claude':
-      throw new UserError(
-        `the ${name} adapter is not in this build yet; set [roles] ${ctx.role} = "fake" in .agent-collab/config.toml to try the workflow, or run \`agent-collab demo\``,
-      );
+      return createClaudeAgent(cliOptions('claude', ctx));
   }
 }

@@ -1,0 +1,159 @@
+// An Agent backed by a CLI process: runs it through the process runner, translates its JSON lines, and turns
+// how the process ended (missing binary, timeouts, exit codes) into the engine's events.
+import type { Agent, AgentEvent, AgentTurn } from '../engine/types.js';
+import { classifyFailure } from './failure-kind.js';
+import { parseJsonLine, type Json } from './json-fields.js';
+import { runProcess, type DebugSink, type ProcessEnd, type RunningProcess } from './process-runner.js';
+import { truncateMiddle } from './truncate.js';
+
+/** Translates one CLI run's output; a fresh one per run. */
+export interface LineTranslator {
+  line(json: Json): AgentEvent[];
+  /** Events owed once the output has ended. */
+  finish(): AgentEvent[];
+}
+
+/** What differs between CLIs. */
+export interface CliFlavor {
+  /** For messages: "codex", "claude". */
+  cli: string;
+  /** How to install it, shown when the binary is missing. */
+  installHint: string;
+  args(turn: AgentTurn, sessionId: string | null): string[];
+  translator(): LineTranslator;
+  /** The child's environment; default: this process's. */
+  env?(): NodeJS.ProcessEnv;
+}
+
+export interface CliAgentOptions {
+  name: string;
+  /** The executable; default: the CLI's name, looked up on PATH. */
+  binary?: string;
+  debug: DebugSink;
+  /** Label of this agent's lines in debug.log, e.g. "planner/codex". */
+  debugSource: string;
+  wallTimeoutMs?: number;
+  idleTimeoutMs?: number;
+}
+
+/** How much of stderr goes into an error message. */
+const STDERR_IN_MESSAGE_BYTES = 2_000;
+
+interface Run {
+  stopped: boolean;
+  proc: RunningProcess | null;
+}
+
+function duration(ms: number): string {
+  if (ms >= 60_000) return `${Math.round(ms / 60_000)} min`;
+  return ms >= 1_000 ? `${Math.round(ms / 1_000)} s` : `${ms} ms`;
+}
+
+export class CliAgent implements Agent {
+  private readonly runs = new Set<Run>();
+
+  constructor(
+    private readonly flavor: CliFlavor,
+    private readonly opts: CliAgentOptions,
+  ) {}
+
+  get name(): string {
+    return this.opts.name;
+  }
+
+  start(turn: AgentTurn): AsyncIterable<AgentEvent> {
+    return this.run(turn, null);
+  }
+
+  resume(sessionId: string, turn: AgentTurn): AsyncIterable<AgentEvent> {
+    return this.run(turn, sessionId);
+  }
+
+  async stop(): Promise<void> {
+    const runs = [...this.runs];
+    for (const r of runs) r.stopped = true;
+    await Promise.all(runs.map((r) => r.proc?.stop()));
+  }
+
+  /** Registered at call time, so stop() also cancels a turn nobody has iterated yet. */
+  private run(turn: AgentTurn, sessionId: string | null): AsyncIterable<AgentEvent> {
+    const run: Run = { stopped: false, proc: null };
+    this.runs.add(run);
+    return this.events(run, turn, sessionId);
+  }
+
+  private async *events(run: Run, turn: AgentTurn, sessionId: string | null): AsyncGenerator<AgentEvent> {
+    try {
+      if (run.stopped) return;
+      const binary = this.opts.binary ?? this.flavor.cli;
+      const proc = runProcess({
+        command: binary,
+        args: this.flavor.args(turn, sessionId),
+        cwd: turn.cwd,
+        env: this.flavor.env?.(),
+        debug: this.opts.debug,
+        source: this.opts.debugSource,
+        wallTimeoutMs: this.opts.wallTimeoutMs,
+        idleTimeoutMs: this.opts.idleTimeoutMs,
+      });
+      run.proc = proc;
+      const translator = this.flavor.translator();
+      // `done` is held until the process has exited: the CLI has then finished writing its session.
+      let done: AgentEvent | null = null;
+      let failed = false;
+      for await (const raw of proc.lines()) {
+        const json = parseJsonLine(raw);
+        if (!json) continue;
+        for (const ev of translator.line(json)) {
+          if (ev.type === 'done') done = ev;
+          else {
+            if (ev.type === 'error') failed = true;
+            yield ev;
+          }
+        }
+      }
+      const end = await proc.ended;
+      if (run.stopped || end.kind === 'stopped') return;
+      if (end.kind !== 'exited') {
+        yield this.endFailure(end, binary);
+        return;
+      }
+      for (const ev of translator.finish()) {
+        if (ev.type === 'error') failed = true;
+        yield ev;
+      }
+      if (done) yield done;
+      else if (!failed) yield this.exitFailure(end);
+    } finally {
+      this.runs.delete(run);
+      await run.proc?.stop(); // the consumer may have stopped listening early; a no-op once ended
+    }
+  }
+
+  private endFailure(end: Exclude<ProcessEnd, { kind: 'exited' | 'stopped' }>, binary: string): AgentEvent {
+    const cli = this.flavor.cli;
+    switch (end.kind) {
+      case 'missing_binary':
+        return {
+          type: 'error',
+          kind: 'missing_binary',
+          message: `${cli} is not installed or not on PATH (looked for "${binary}"); install it with: ${this.flavor.installHint}`,
+        };
+      case 'spawn_failed':
+        return { type: 'error', kind: 'agent_error', message: `could not start ${cli}: ${end.message}` };
+      case 'timeout':
+        return { type: 'error', kind: 'timeout', message: `${cli} did not finish its turn within ${duration(end.afterMs)}; stopped it` };
+      case 'idle':
+        return { type: 'error', kind: 'idle', message: `${cli} produced no output for ${duration(end.afterMs)}; stopped it` };
+    }
+  }
+
+  /** The CLI ended without an answer and without reporting an error: say how it exited, with its stderr. */
+  private exitFailure(end: Extract<ProcessEnd, { kind: 'exited' }>): AgentEvent {
+    const how = end.signal ? `was killed by ${end.signal}` : end.exitCode === 0 ? 'ended without an answer' : `exited with code ${end.exitCode}`;
+    const stderr = truncateMiddle(end.stderr.trim(), STDERR_IN_MESSAGE_BYTES);
+    const message = `${this.flavor.cli} ${how}${stderr ? `: ${stderr}` : ''}`;
+    const f = stderr ? classifyFailure({ message: stderr }) : { kind: 'agent_error' as const, resetAt: undefined };
+    return f.resetAt ? { type: 'error', kind: f.kind, message, resetAt: f.resetAt } : { type: 'error', kind: f.kind, message };
+  }
+}

@@ -1,0 +1,140 @@
+// Pure translation of `codex exec --json` lines into AgentEvents (shapes: ../shared/cli-facts/samples/README.md).
+import type { AgentEvent } from '../../engine/types.js';
+import { classifyFailure } from '../failure-kind.js';
+import { arr, num, obj, str, type Json } from '../json-fields.js';
+import { TOOL_OUTPUT_MAX_BYTES, truncateMiddle } from '../truncate.js';
+
+export interface CodexTranslatorState {
+  threadId: string | null;
+  /** The last agent_message: the turn's final answer. */
+  lastMessage: string | null;
+  /** An `error` line's message; it only counts if the turn then fails or the stream ends without completing. */
+  pendingError: string | null;
+  /** turn.completed or turn.failed was seen. */
+  turnEnded: boolean;
+}
+
+export function newCodexState(): CodexTranslatorState {
+  return { threadId: null, lastMessage: null, pendingError: null, turnEnded: false };
+}
+
+const FILE_CHANGE_KINDS = new Set(['add', 'update', 'delete']);
+
+function failure(message: string, now?: Date): AgentEvent {
+  const f = classifyFailure({ message, now });
+  return f.resetAt ? { type: 'error', kind: f.kind, message: f.message, resetAt: f.resetAt } : { type: 'error', kind: f.kind, message: f.message };
+}
+
+function itemStarted(item: Json): AgentEvent[] {
+  const id = str(item.id) ?? undefined;
+  switch (item.type) {
+    case 'command_execution':
+      return [{ type: 'command', id, command: str(item.command) ?? '', status: 'started' }];
+    case 'mcp_tool_call':
+      return [{ type: 'tool_call', id, name: `${str(item.server) ?? 'mcp'}.${str(item.tool) ?? '?'}`, input: item.arguments ?? null }];
+    default:
+      return [];
+  }
+}
+
+function itemCompleted(item: Json, state: CodexTranslatorState): AgentEvent[] {
+  const id = str(item.id) ?? undefined;
+  switch (item.type) {
+    case 'agent_message': {
+      const text = str(item.text) ?? '';
+      state.lastMessage = text;
+      return [{ type: 'text', text }];
+    }
+    case 'reasoning':
+      return [{ type: 'reasoning', text: str(item.text) ?? '' }];
+    case 'command_execution':
+      return [
+        {
+          type: 'command',
+          id,
+          command: str(item.command) ?? '',
+          status: item.status === 'completed' ? 'completed' : 'failed',
+          exitCode: num(item.exit_code),
+          output: truncateMiddle(str(item.aggregated_output) ?? '', TOOL_OUTPUT_MAX_BYTES),
+        },
+      ];
+    case 'file_change': {
+      const changes = arr(item.changes).map(obj).filter((c): c is Json => c !== null);
+      if (item.status !== 'completed') {
+        const paths = changes.map((c) => str(c.path) ?? '?').join(', ');
+        return [{ type: 'tool_result', id, output: `patch not applied (${str(item.status) ?? 'unknown status'}): ${paths}`, isError: true }];
+      }
+      return changes.flatMap((c): AgentEvent[] => {
+        const path = str(c.path);
+        const kind = str(c.kind);
+        return path && kind && FILE_CHANGE_KINDS.has(kind) ? [{ type: 'file_change', path, kind: kind as 'add' | 'update' | 'delete' }] : [];
+      });
+    }
+    case 'mcp_tool_call': {
+      const error = obj(item.error);
+      const output = error ? (str(error.message) ?? 'failed') : JSON.stringify(item.result ?? null);
+      return [{ type: 'tool_result', id, output: truncateMiddle(output, TOOL_OUTPUT_MAX_BYTES), isError: error !== null || item.status === 'failed' }];
+    }
+    case 'web_search':
+      return [{ type: 'tool_call', id, name: 'web_search', input: { query: str(item.query) ?? '' } }];
+    case 'error':
+      // Non-fatal: a warning from codex itself (e.g. unknown model metadata); the turn goes on.
+      return [{ type: 'tool_result', id, output: `codex warning: ${str(item.message) ?? ''}`, isError: true }];
+    default:
+      return [];
+  }
+}
+
+function usage(line: Json): AgentEvent[] {
+  const u = obj(line.usage);
+  if (!u) return [];
+  return [{ type: 'usage', inputTokens: num(u.input_tokens) ?? 0, outputTokens: num(u.output_tokens) ?? 0, cachedTokens: num(u.cached_input_tokens) ?? 0 }];
+}
+
+/** Events for one parsed JSON line. `now` is only used to turn "try again in …" into a reset time. */
+export function translateCodexLine(line: Json, state: CodexTranslatorState, now?: Date): AgentEvent[] {
+  switch (line.type) {
+    case 'thread.started': {
+      const threadId = str(line.thread_id);
+      if (!threadId) return [];
+      state.threadId = threadId;
+      return [{ type: 'session', sessionId: threadId }];
+    }
+    case 'item.started': {
+      const item = obj(line.item);
+      return item ? itemStarted(item) : [];
+    }
+    case 'item.completed': {
+      const item = obj(line.item);
+      return item ? itemCompleted(item, state) : [];
+    }
+    case 'turn.completed': {
+      state.turnEnded = true;
+      state.pendingError = null;
+      const end: AgentEvent =
+        state.lastMessage !== null
+          ? { type: 'done', sessionId: state.threadId, text: state.lastMessage }
+          : { type: 'error', kind: 'agent_error', message: 'codex completed its turn without a message' };
+      return [...usage(line), end];
+    }
+    case 'error':
+      state.pendingError = str(line.message) ?? 'unknown error';
+      return [];
+    case 'turn.failed': {
+      state.turnEnded = true;
+      const message = str(obj(line.error)?.message) ?? state.pendingError ?? 'the turn failed';
+      state.pendingError = null;
+      return [failure(message, now)];
+    }
+    default:
+      return [];
+  }
+}
+
+/** Events owed when the output ends: an `error` line that no turn.completed/turn.failed followed. */
+export function finishCodex(state: CodexTranslatorState, now?: Date): AgentEvent[] {
+  if (state.turnEnded || state.pendingError === null) return [];
+  const message = state.pendingError;
+  state.pendingError = null;
+  return [failure(message, now)];
+}

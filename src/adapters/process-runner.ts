@@ -1,0 +1,177 @@
+// The one way adapters run a CLI: stdin closed, own process group, stdout streamed line by line, stderr kept
+// bounded, wall and idle timeouts, and a stop that takes the whole process group down.
+import { existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { execa, type ResultPromise } from 'execa';
+import { signalGroup, terminateGroup } from './process-group.js';
+import { HeadTailBuffer } from './truncate.js';
+
+/** Receives every raw output line (`source` is e.g. `planner/codex` or `planner/codex stderr`). */
+export type DebugSink = (source: string, line: string) => void;
+
+export const DEFAULT_WALL_TIMEOUT_MS = 30 * 60_000;
+export const DEFAULT_IDLE_TIMEOUT_MS = 5 * 60_000;
+export const DEFAULT_STDERR_MAX_BYTES = 16 * 1024;
+/** Between SIGTERM and SIGKILL to the process group. */
+export const KILL_GRACE_MS = 2_000;
+
+export interface ProcessSpec {
+  command: string;
+  args: string[];
+  cwd: string;
+  /** Replaces the inherited environment when given. */
+  env?: NodeJS.ProcessEnv;
+  debug: DebugSink;
+  /** Label for the debug sink. */
+  source: string;
+  wallTimeoutMs?: number;
+  idleTimeoutMs?: number;
+  stderrMaxBytes?: number;
+}
+
+/** How a run ended. `stderr` is bounded (head + tail). */
+export type ProcessEnd =
+  | { kind: 'exited'; exitCode: number | null; signal: string | null; stderr: string }
+  | { kind: 'missing_binary'; command: string }
+  | { kind: 'spawn_failed'; message: string }
+  | { kind: 'timeout'; afterMs: number; stderr: string }
+  | { kind: 'idle'; afterMs: number; stderr: string }
+  | { kind: 'stopped'; stderr: string };
+
+export interface RunningProcess {
+  readonly pid: number | undefined;
+  /** stdout, one line at a time (without the newline). Ends when the process group's output is closed. */
+  lines(): AsyncIterable<string>;
+  /** Settles once the process has ended and its group is gone; never rejects. */
+  readonly ended: Promise<ProcessEnd>;
+  /** SIGTERM to the process group, SIGKILL after KILL_GRACE_MS; resolves when the run has ended. */
+  stop(): Promise<ProcessEnd>;
+}
+
+/** Process groups still running, killed if this process exits without stopping them. */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const pgid of liveGroups) signalGroup(pgid, 'SIGKILL');
+  });
+}
+
+export function runProcess(spec: ProcessSpec): RunningProcess {
+  if (!existsSync(spec.cwd)) {
+    const ended = Promise.resolve<ProcessEnd>({ kind: 'spawn_failed', message: `working directory ${spec.cwd} does not exist` });
+    return { pid: undefined, lines: emptyLines, ended, stop: () => ended };
+  }
+  const stderr = new HeadTailBuffer(spec.stderrMaxBytes ?? DEFAULT_STDERR_MAX_BYTES);
+  const child: ResultPromise = execa(spec.command, spec.args, {
+    cwd: spec.cwd,
+    env: spec.env,
+    extendEnv: spec.env === undefined,
+    stdin: 'ignore',
+    stdout: 'pipe',
+    stderr: 'pipe',
+    detached: true,
+    buffer: false,
+    reject: false,
+    encoding: 'utf8',
+  });
+  const pgid = child.pid;
+  if (pgid !== undefined) {
+    installExitHook();
+    liveGroups.add(pgid);
+  }
+
+  let endReason: 'timeout' | 'idle' | 'stopped' | null = null;
+  let leaderExited = false;
+  let groupGone: Promise<void> | null = null;
+  const killGroup = (): Promise<void> => {
+    if (pgid === undefined) return Promise.resolve();
+    groupGone ??= terminateGroup(pgid, KILL_GRACE_MS).finally(() => liveGroups.delete(pgid));
+    return groupGone;
+  };
+  const terminate = (reason: 'timeout' | 'idle' | 'stopped'): Promise<void> => {
+    if (!leaderExited) endReason ??= reason;
+    return killGroup();
+  };
+
+  const wallMs = spec.wallTimeoutMs ?? DEFAULT_WALL_TIMEOUT_MS;
+  const idleMs = spec.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  const wallTimer = setTimeout(() => void terminate('timeout'), wallMs);
+  let idleTimer = setTimeout(() => void terminate('idle'), idleMs);
+  const activity = (): void => {
+    clearTimeout(idleTimer);
+    if (!leaderExited && endReason === null) idleTimer = setTimeout(() => void terminate('idle'), idleMs);
+  };
+  // When the CLI exits, whatever it left in its group (tool shells, their children) goes too; that also closes
+  // the output pipes they may still hold.
+  child.once('exit', () => {
+    leaderExited = true;
+    clearTimeout(wallTimer);
+    clearTimeout(idleTimer);
+    void killGroup();
+  });
+
+  if (child.stderr) {
+    child.stderr.setEncoding('utf8');
+    createInterface({ input: child.stderr, crlfDelay: Infinity }).on('line', (line) => {
+      activity();
+      stderr.append(`${line}\n`);
+      spec.debug(`${spec.source} stderr`, line);
+    });
+  }
+  let stdoutLines: AsyncIterator<string> | null = null;
+  if (child.stdout) {
+    const rl = createInterface({ input: child.stdout, crlfDelay: Infinity });
+    rl.on('line', (line) => {
+      activity();
+      spec.debug(spec.source, line);
+    });
+    stdoutLines = rl[Symbol.asyncIterator](); // created now so no line is missed before someone iterates
+  }
+
+  const ended: Promise<ProcessEnd> = (async () => {
+    const result = await child;
+    clearTimeout(wallTimer);
+    clearTimeout(idleTimer);
+    await killGroup();
+    if (pgid === undefined) {
+      return result.code === 'ENOENT'
+        ? { kind: 'missing_binary', command: spec.command }
+        : { kind: 'spawn_failed', message: result.shortMessage ?? `could not start ${spec.command}` };
+    }
+    const text = stderr.toString();
+    if (endReason === 'timeout') return { kind: 'timeout', afterMs: wallMs, stderr: text };
+    if (endReason === 'idle') return { kind: 'idle', afterMs: idleMs, stderr: text };
+    if (endReason === 'stopped') return { kind: 'stopped', stderr: text };
+    return { kind: 'exited', exitCode: result.exitCode ?? null, signal: result.signal ?? null, stderr: text };
+  })();
+
+  async function* lines(): AsyncGenerator<string> {
+    if (!stdoutLines) return;
+    for (;;) {
+      let next: IteratorResult<string>;
+      try {
+        next = await stdoutLines.next();
+      } catch {
+        return; // the pipe broke: the process is going away, `ended` tells how
+      }
+      if (next.done) return;
+      yield next.value;
+    }
+  }
+
+  return {
+    pid: pgid,
+    lines,
+    ended,
+    stop: async () => {
+      await terminate('stopped');
+      return ended;
+    },
+  };
+}
+
+async function* emptyLines(): AsyncGenerator<string> {}

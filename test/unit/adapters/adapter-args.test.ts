@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { buildClaudeArgs, claudeEnv } from '../../../src/adapters/claude/claude-agent.js';
+import { buildCodexArgs } from '../../../src/adapters/codex/codex-agent.js';
+
+describe('codex argv', () => {
+  it('read-only start: exec --json -C <cwd> with an explicit read-only sandbox, prompt last', () => {
+    expect(buildCodexArgs({ prompt: 'Write the plan', cwd: '/repo', access: 'read-only' }, null)).toEqual([
+      'exec', '--json', '-C', '/repo', '--sandbox', 'read-only', 'Write the plan',
+    ]);
+  });
+
+  it('execution start: workspace-write sandbox', () => {
+    expect(buildCodexArgs({ prompt: 'Do step 1', cwd: '/repo', access: 'workspace-write' }, null)).toEqual([
+      'exec', '--json', '-C', '/repo', '--sandbox', 'workspace-write', 'Do step 1',
+    ]);
+  });
+
+  it('resume: exec resume --json, sandbox via -c (resume rejects --sandbox), thread id, prompt', () => {
+    expect(buildCodexArgs({ prompt: 'Next', cwd: '/repo', access: 'workspace-write' }, 'th-1')).toEqual([
+      'exec', 'resume', '--json', '-c', 'sandbox_mode="workspace-write"', 'th-1', 'Next',
+    ]);
+    expect(buildCodexArgs({ prompt: 'Review', cwd: '/repo', access: 'read-only' }, 'th-1')).toEqual([
+      'exec', 'resume', '--json', '-c', 'sandbox_mode="read-only"', 'th-1', 'Review',
+    ]);
+  });
+
+  it('a prompt starting with "-" is not taken for an option', () => {
+    expect(buildCodexArgs({ prompt: '- fix it', cwd: '/r', access: 'read-only' }, null).at(-1)).toBe(' - fix it');
+    expect(buildCodexArgs({ prompt: '-', cwd: '/r', access: 'read-only' }, 't').at(-1)).toBe(' -');
+  });
+});
+
+describe('claude argv', () => {
+  it('read-only turn: prompt right after -p, stream-json, then the variadic tool list last', () => {
+    expect(buildClaudeArgs({ prompt: 'Review the plan', access: 'read-only' }, null)).toEqual([
+      '-p', 'Review the plan', '--output-format', 'stream-json', '--verbose',
+      '--permission-mode', 'default', '--disallowedTools', 'Bash', 'Write', 'Edit', 'NotebookEdit',
+    ]);
+  });
+
+  it('execution turn: acceptEdits', () => {
+    expect(buildClaudeArgs({ prompt: 'Do step 2', access: 'workspace-write' }, null)).toEqual([
+      '-p', 'Do step 2', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'acceptEdits',
+    ]);
+  });
+
+  it('resume: --resume <session_id>, prompt still first', () => {
+    const args = buildClaudeArgs({ prompt: 'Again', access: 'read-only' }, 'sess-9');
+    expect(args.slice(0, 7)).toEqual(['-p', 'Again', '--output-format', 'stream-json', '--verbose', '--resume', 'sess-9']);
+    expect(args.at(-1)).toBe('NotebookEdit');
+  });
+
+  it('drops the variables that make claude think it runs nested inside Claude Code', () => {
+    expect(claudeEnv({ PATH: '/bin', CLAUDECODE: '1', CLAUDE_CODE_ENTRYPOINT: 'cli', ANTHROPIC_API_KEY: 'k' })).toEqual({ PATH: '/bin', ANTHROPIC_API_KEY: 'k' });
+  });
+});
