@@ -49,6 +49,17 @@ describe('the CLI in a repo', () => {
     expect(events.find((e) => e.event === 'needs_human')).toMatchObject({ kind: 'go', phase: 'APPROVED' });
   });
 
+  it('SIGTERM stops the agents, saves the state and exits 130', async () => {
+    const repo = repoWithScript(HANG_FIRST_REVIEW);
+    const run = runCli(['run', '--goal', 'g', '--auto', '--json'], { cwd: repo.dir, home: repo.home });
+    await run.waitFor((e) => e.event === 'agent' && e.role === 'reviewer' && e.type === 'session');
+    run.child.kill('SIGTERM');
+    const r = await run.done;
+    expect(r.code).toBe(130);
+    expect(JSON.parse(r.stdout.trim().split('\n').at(-1)!)).toMatchObject({ event: 'done', phase: 'REVIEW', exit_code: 130 });
+    expect(JSON.parse(readWork(repo.dir, 'state.json'))).toMatchObject({ phase: 'REVIEW', inflight: { kind: 'review' } });
+  });
+
   it('a stale lock left by a killed process is taken over', async () => {
     const repo = repoWithScript(HANG_FIRST_REVIEW);
     const first = runCli(['run', '--goal', 'g', '--auto', '--json'], { cwd: repo.dir, home: repo.home });
