@@ -54,6 +54,12 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${VERSION}\n`);
     return EXIT.done;
   }
+  // NO_COLOR (https://no-color.org): the TUI's styling library reads FORCE_COLOR when it loads.
+  if (process.env.NO_COLOR) process.env.FORCE_COLOR = '0';
+  if (command === undefined && process.stdin.isTTY && process.stdout.isTTY) {
+    const { runInteractive } = await import('./modes/interactive.js');
+    return runInteractive({ cwd: process.cwd() });
+  }
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     process.stdout.write(HELP);
     return EXIT.done;

@@ -21,6 +21,11 @@ export interface CliFlavor {
   installHint: string;
   args(turn: AgentTurn, sessionId: string | null): string[];
   translator(): LineTranslator;
+  /**
+   * Whether a resumed run that ended without a JSON answer failed because the session is gone (its stderr says
+   * so): the engine then starts a new session with the recovery prompt.
+   */
+  sessionLost?(stderr: string): boolean;
   /** The child's environment; default: this process's. */
   env?(): NodeJS.ProcessEnv;
 }
@@ -123,7 +128,7 @@ export class CliAgent implements Agent {
         yield ev;
       }
       if (done) yield done;
-      else if (!failed) yield this.exitFailure(end);
+      else if (!failed) yield this.exitFailure(end, sessionId !== null);
     } finally {
       this.runs.delete(run);
       await run.proc?.stop(); // the consumer may have stopped listening early; a no-op once ended
@@ -149,10 +154,11 @@ export class CliAgent implements Agent {
   }
 
   /** The CLI ended without an answer and without reporting an error: say how it exited, with its stderr. */
-  private exitFailure(end: Extract<ProcessEnd, { kind: 'exited' }>): AgentEvent {
+  private exitFailure(end: Extract<ProcessEnd, { kind: 'exited' }>, resumed: boolean): AgentEvent {
     const how = end.signal ? `was killed by ${end.signal}` : end.exitCode === 0 ? 'ended without an answer' : `exited with code ${end.exitCode}`;
     const stderr = truncateMiddle(end.stderr.trim(), STDERR_IN_MESSAGE_BYTES);
     const message = `${this.flavor.cli} ${how}${stderr ? `: ${stderr}` : ''}`;
+    if (resumed && end.exitCode !== 0 && this.flavor.sessionLost?.(end.stderr)) return { type: 'error', kind: 'session_lost', message };
     const f = stderr ? classifyFailure({ message: stderr }) : { kind: 'agent_error' as const, resetAt: undefined };
     return f.resetAt ? { type: 'error', kind: f.kind, message, resetAt: f.resetAt } : { type: 'error', kind: f.kind, message };
   }

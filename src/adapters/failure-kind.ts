@@ -33,6 +33,8 @@ const INFRA = words(
   'overloaded', 'stream disconnected', 'network', 'ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN',
   'EPIPE', 'socket hang up', 'fetch failed', 'connection (?:reset|refused|error|closed)', 'timed out',
   'service unavailable', 'bad gateway', 'gateway timeout', 'internal server error', 'server error', 'api_error',
+  // codex 0.169.0's whole message for an HTTP 500 (no status in it)
+  'experiencing high demand',
 );
 const STATUS_IN_TEXT = /\b(?:status(?: code)?|API Error|HTTP(?:\/\d(?:\.\d)?)?)\s*:?\s*([1-5]\d\d)\b/i;
 

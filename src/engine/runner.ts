@@ -74,14 +74,15 @@ export class Engine {
 
   /**
    * Continues a loaded state after a restart: re-runs the round that was under way, re-announces what the person
-   * is asked, or reloads the steps after an approval.
+   * is asked, or reloads the steps after an approval. A round already started by an event dispatched before (e.g.
+   * `set_mode` auto at a waiting go) is not started a second time.
    */
   async resume(): Promise<void> {
     const s = this.current;
     this.emit({ type: 'state', state: s });
     if (isTerminal(s.phase)) return;
     if (s.inflight) {
-      this.launch(effectFor(s.inflight));
+      if (this.background.size === 0) this.launch(effectFor(s.inflight));
     } else if (s.awaiting) {
       this.emit({ type: 'awaiting', awaiting: s.awaiting, phase: s.phase });
     } else if (s.phase === 'APPROVED' || s.phase === 'EXECUTE') {

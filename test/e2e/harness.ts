@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { inject } from 'vitest';
+import { groupAlive as liveGroupMember } from '../../src/adapters/process-group.js';
 import { installE2eClis, type E2eClis } from './install.js';
 
 let cached: Promise<E2eClis> | undefined;
@@ -58,14 +59,13 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-/** Whether any process of the group `pid` is still alive. */
+/**
+ * Whether any process of the group `pid` is still running. Zombies do not count: a CLI's grandchild (codex's
+ * native binary under its node wrapper) is reparented to init when killed, and this container's init reaps late,
+ * so signal 0 alone reports a dead group alive for a while (seen when the e2e files run side by side).
+ */
 export function groupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return liveGroupMember(pid);
 }
 
 export function startCli(file: string, args: string[], opts: RunOptions): RunningCli {

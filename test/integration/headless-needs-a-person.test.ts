@@ -92,6 +92,15 @@ describe('headless runs that need a person', () => {
     expect(two.events.filter((e) => e.event === 'agent' && e.type === 'done')).toHaveLength(1);
     expect(two.events.find((e) => e.event === 'needs_human')).toMatchObject({ kind: 'go', phase: 'APPROVED', action: { kind: 'execute_step', step: 1 } });
   });
+
+  it('--resume --auto at a waiting go starts that round once (switching to auto already starts it)', async () => {
+    const h = harness({ rules: [] }, { rules: [] });
+    expect((await h.run({ goal: 'g' })).code).toBe(3); // the plan is written; the review waits for a go
+    const auto = await h.run({ resume: 'resume', auto: true });
+    expect(auto.code).toBe(3); // approved; execution waits for a go
+    expect(auto.agents.reviewer.turns).toHaveLength(1);
+    expect(auto.events.filter((e) => e.event === 'round')).toHaveLength(1);
+  });
 });
 
 describe('crash recovery on start', () => {

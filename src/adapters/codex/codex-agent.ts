@@ -28,7 +28,16 @@ export const codexFlavor: CliFlavor = {
     const state = newCodexState();
     return { line: (json) => translateCodexLine(json, state), finish: () => finishCodex(state) };
   },
+  sessionLost: codexSessionLost,
 };
+
+/**
+ * `codex exec resume <unknown id>` prints no JSON, exits 1 and says on stderr (0.169.0):
+ * `Error: thread/resume: thread/resume failed: no rollout found for thread id <id> (code -32600)`.
+ */
+export function codexSessionLost(stderr: string): boolean {
+  return /no rollout found|thread\/resume failed/i.test(stderr);
+}
 
 export function createCodexAgent(opts: CliAgentOptions): CliAgent {
   return new CliAgent(codexFlavor, { wallTimeoutMs: CODEX_WALL_TIMEOUT_MS, idleTimeoutMs: CODEX_IDLE_TIMEOUT_MS, ...opts });

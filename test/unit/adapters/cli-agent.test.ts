@@ -58,6 +58,15 @@ describe('CLI agents over a stand-in binary', () => {
     expect((await argvOf(binary)).argv.slice(0, 7)).toEqual(['-p', 'Do it', '--output-format', 'stream-json', '--verbose', '--resume', 'x']);
   });
 
+  it('codex: resuming an unknown thread (no rollout found, exit 1, no JSON) → session_lost; a new run with that stderr is not', async () => {
+    const stderr = 'Error: thread/resume: thread/resume failed: no rollout found for thread id 123e4567-e89b-42d3-a456-426614174000 (code -32600)\n';
+    const { dir, agent } = await setup('codex', { stderr, exitCode: 1 });
+    expect(await collect(agent.resume('123e4567-e89b-42d3-a456-426614174000', turn(dir)))).toEqual([
+      { type: 'error', kind: 'session_lost', message: `codex exited with code 1: ${stderr.trim()}` },
+    ]);
+    expect(await collect(agent.start(turn(dir)))).toMatchObject([{ type: 'error', kind: 'agent_error' }]);
+  });
+
   it('claude: a full run ends with done carrying the result text', async () => {
     const { dir, agent } = await setup('claude', { transcript: 'claude-tools.stream.jsonl' });
     const events = await collect(agent.start(turn(dir, 'workspace-write')));

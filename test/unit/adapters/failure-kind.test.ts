@@ -30,6 +30,8 @@ describe('classifyFailure', () => {
     expect(kind('error sending request: connection refused (ECONNREFUSED)')).toBe('infra');
     expect(kind('request timed out')).toBe('infra');
     expect(kind('fetch failed')).toBe('infra');
+    // codex 0.169.0 on an HTTP 500: no status, only this
+    expect(kind('We’re currently experiencing high demand, which may cause temporary errors.')).toBe('infra');
   });
 
   it('agent_error: everything else, including other 4xx', () => {

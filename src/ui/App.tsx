@@ -1,0 +1,362 @@
+// The TUI: renders what the engine publishes and turns keys into engine commands. No workflow logic here: the
+// engine decides, the view model shapes, the keymap names the keys.
+import { Box, measureElement, Text, type DOMElement, type Key } from 'ink';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState, type ReactNode } from 'react';
+import type { EngineEvent } from '../engine/events.js';
+import type { Awaiting } from '../engine/types.js';
+import { ArbitrationDialog } from './dialogs/ArbitrationDialog.js';
+import { ConfirmDialog } from './dialogs/ConfirmDialog.js';
+import { HelpOverlay } from './dialogs/HelpOverlay.js';
+import { QuestionDialog } from './dialogs/QuestionDialog.js';
+import { ManualEditDialog, UnclearVerdictDialog } from './dialogs/SmallDialogs.js';
+import { GoalInput } from './GoalInput.js';
+import { bindingOf, commandFor, hintsFor, keyMatches, type CommandName, type KeyContext, type TabId } from './keymap.js';
+import { FOLLOW, isScroll, scrollViewport, TOP, type Line, type Viewport } from './lines.js';
+import type { EditableFile, EngineLike, FilesReader } from './ports.js';
+import { scrollHint, ScrollView } from './ScrollView.js';
+import { StatusBar } from './StatusBar.js';
+import { COLLAPSIBLE, cycleTabs, TabBar } from './TabBar.js';
+import { commentsTab, conversationTab, logTab, planTab, statusTab } from './tabs/content.js';
+import { useFileTexts } from './use-files.js';
+import { KeyRouterContext, type KeyRouter } from './key-router.js';
+import { useKeys } from './use-keys.js';
+import { useTextField } from './use-text-field.js';
+import { useTerminalSize } from './use-terminal-size.js';
+import { describeAction, initialView, reduceView, whoRuns, type ViewAction, type ViewState } from './view-model.js';
+
+export interface AppProps {
+  engine: EngineLike;
+  files: FilesReader;
+  /** `workflow.confirm_enter`: Enter asks before letting a round through. */
+  confirmEnter?: boolean;
+  /** Ctrl+C (force = the second one within 2 s), or q once the run is finished. */
+  onQuit?: (force: boolean) => void;
+  /** Opens the file in $EDITOR; the tabs reload when it resolves. */
+  onEdit?: (file: EditableFile) => Promise<void>;
+  /** The person's input is needed (bell / notification). */
+  onAttention?: () => void;
+  /** Called once the App listens to the engine: start or resume the engine here. */
+  onReady?: () => void;
+  /** A line to show at start (e.g. state.json was corrupt and moved aside). */
+  notice?: string;
+  now?: () => number;
+  /** Status-bar clock tick; 0 disables it (tests). */
+  tickMs?: number;
+  maxEntries?: number;
+}
+
+type Overlay = 'help' | 'confirm_stop' | 'confirm_enter';
+type Modal = Overlay | 'arbitration' | 'question' | 'manual_edit' | 'unclear_verdict';
+
+const INITIAL_VIEWPORTS: Record<TabId, Viewport> = { conversation: FOLLOW, plan: TOP, comments: TOP, log: FOLLOW, status: TOP };
+const QUIT_WINDOW_MS = 2000;
+
+/** The awaiting states that open a dialog (which then owns the keyboard). */
+export function modalFor(a: Awaiting | null): Modal | null {
+  if (!a) return null;
+  return a.kind === 'arbitration' || a.kind === 'question' || a.kind === 'manual_edit' || a.kind === 'unclear_verdict' ? a.kind : null;
+}
+
+export function App(props: AppProps) {
+  const { engine, files, confirmEnter = false, onQuit, onEdit, onAttention, onReady, now = Date.now } = props;
+  const reducer = useCallback((v: ViewState, a: ViewAction) => reduceView(v, a, now()), [now]);
+  const [view, send] = useReducer(reducer, engine.state, (s) => initialView(s, { maxEntries: props.maxEntries, now: now() }));
+  const [startedAt] = useState(now);
+  const [tab, setTab] = useState<TabId>('conversation');
+  const [opened, setOpened] = useState<ReadonlySet<TabId>>(new Set());
+  const [overlay, setOverlay] = useState<Overlay | null>(null);
+  const [answered, setAnswered] = useState<Awaiting | null>(null);
+  const [typingOff, setTypingOff] = useState(false);
+  const [draft, setDraft] = useState('');
+  const [expanded, setExpanded] = useState(false);
+  const [viewports, setViewports] = useState(INITIAL_VIEWPORTS);
+  const lastQuit = useRef<number | null>(null);
+  const { columns, rows } = useTerminalSize();
+  const { texts, reload } = useFileTexts(files, view.state.updatedAt);
+
+  useEffect(() => {
+    const off = engine.subscribe(send);
+    if (props.notice) send({ type: 'ui_notice', text: props.notice, tone: 'warn' });
+    onReady?.();
+    return off;
+    // Subscribes once per engine; the callbacks are read at mount on purpose.
+  }, [engine]);
+
+  const lastAwaiting = useRef<Awaiting | null>(null);
+  useEffect(() => {
+    if (view.awaiting && view.awaiting !== lastAwaiting.current) onAttention?.();
+    lastAwaiting.current = view.awaiting;
+  }, [view.awaiting, onAttention]);
+
+  const busy = view.state.inflight !== null;
+  const modal: Modal | null = overlay ?? (view.awaiting !== answered && !busy ? modalFor(view.awaiting) : null);
+  const typing = view.awaiting?.kind === 'goal' && !busy && !typingOff && !modal && !view.finished;
+  const ctx: KeyContext = {
+    phase: view.phase,
+    mode: view.state.mode,
+    pauseRequested: view.state.pauseRequested,
+    busy,
+    awaiting: view.awaiting?.kind ?? null,
+    tab,
+    typing,
+  };
+
+  const dispatch = (event: EngineEvent, fromDialog = false): void => {
+    send({ type: 'sent', event });
+    if (fromDialog) setAnswered(view.awaiting);
+    void engine.dispatch(event).then(
+      (ok) => {
+        if (!ok && fromDialog) setAnswered(null);
+      },
+      (err: unknown) => send({ type: 'ui_notice', text: err instanceof Error ? err.message : String(err), tone: 'error' }),
+    );
+  };
+
+  // ---- layout: the content area's height is measured, so the window holds exactly what fits.
+  const contentRef = useRef<DOMElement>(null);
+  const [contentHeight, setContentHeight] = useState(Math.max(3, rows - 10));
+  useEffect(() => {
+    if (!contentRef.current) return;
+    const h = measureElement(contentRef.current).height;
+    if (h > 0 && h !== contentHeight) setContentHeight(h);
+  });
+
+  const width = Math.max(20, columns);
+  const lines: Line[] = useMemo(() => {
+    switch (tab) {
+      case 'conversation':
+        return conversationTab(view, width, expanded);
+      case 'plan':
+        return planTab(view, texts, width);
+      case 'comments':
+        return commentsTab(view, texts, width);
+      case 'log':
+        return logTab(texts, width);
+      case 'status':
+        return statusTab(view, width, now());
+    }
+  }, [tab, view, texts, width, expanded, now]);
+
+  // ---- commands
+  const showTab = (id: TabId): void => {
+    if (COLLAPSIBLE.has(id)) {
+      if (tab === id) {
+        setOpened((o) => new Set([...o].filter((x) => x !== id)));
+        setTab('conversation');
+        return;
+      }
+      setOpened((o) => new Set([...o, id]));
+    }
+    setTab(id);
+  };
+
+  const cycle = (step: 1 | -1): void => {
+    const list = cycleTabs(opened);
+    const i = list.indexOf(tab);
+    setTab(list[(i + step + list.length) % list.length] ?? 'conversation');
+  };
+
+  const edit = (file: EditableFile): void => {
+    if (!onEdit) {
+      send({ type: 'ui_notice', text: 'no editor available here', tone: 'warn' });
+      return;
+    }
+    void onEdit(file).then(reload, (err: unknown) => send({ type: 'ui_notice', text: `editor: ${err instanceof Error ? err.message : String(err)}`, tone: 'error' }));
+  };
+
+  const goalReady = (goal?: string): void => {
+    dispatch(goal ? { type: 'goal_ready', goal } : { type: 'goal_ready' });
+    setDraft('');
+  };
+
+  const submitGoal = (value: string): void => {
+    const text = value.trim();
+    if (!text) return;
+    const ready = /^\/ready\b\s*([\s\S]*)$/.exec(text);
+    if (ready) return goalReady(ready[1]?.trim() || undefined);
+    dispatch({ type: 'user_message', text });
+    setDraft('');
+  };
+
+  const run = (cmd: CommandName): void => {
+    if (isScroll(cmd)) {
+      setViewports((v) => ({ ...v, [tab]: scrollViewport(v[tab], cmd, lines.length, contentHeight) }));
+      return;
+    }
+    switch (cmd) {
+      case 'next_round':
+        if (confirmEnter && view.awaiting?.kind === 'go') setOverlay('confirm_enter');
+        else dispatch({ type: 'go' });
+        return;
+      case 'auto':
+        return dispatch({ type: 'set_mode', mode: 'auto' });
+      case 'pause':
+        return dispatch({ type: 'pause' });
+      case 'stop':
+        return setOverlay('confirm_stop');
+      case 'help':
+        return setOverlay('help');
+      case 'edit':
+        return edit(tab === 'comments' ? 'comments' : 'plan');
+      case 'goal_ready':
+        return goalReady(goalField.value().trim() || undefined);
+      case 'toggle_input':
+        return setTypingOff((x) => !x);
+      case 'toggle_details':
+        return setExpanded((x) => !x);
+      case 'tab_next':
+        return cycle(1);
+      case 'tab_prev':
+        return cycle(-1);
+      case 'tab_1':
+      case 'tab_2':
+      case 'tab_3':
+      case 'tab_4':
+      case 'tab_5':
+        return showTab((['conversation', 'plan', 'comments', 'log', 'status'] as const)[Number(cmd.slice(4)) - 1] ?? 'conversation');
+      case 'exit':
+        return onQuit?.(false);
+      case 'quit':
+        return; // handled below, whatever has the keyboard
+    }
+  };
+
+  const goalField = useTextField(draft, setDraft, submitGoal);
+  const router = useRef<KeyRouter>({ dialog: null }).current;
+
+  const quit = (): void => {
+    const t = now();
+    const force = lastQuit.current !== null && t - lastQuit.current < QUIT_WINDOW_MS;
+    lastQuit.current = t;
+    if (!force) send({ type: 'ui_notice', text: 'Stopping the agents and saving the state… (Ctrl+C again to force)', tone: 'warn' });
+    onQuit?.(force);
+  };
+
+  // The one keyboard listener: Ctrl+C always; then the open dialog, or the keymap, or the goal box.
+  const handleKey = (input: string, key: Key): void => {
+    if (modal) return router.dialog?.(input, key);
+    const cmd = commandFor(input, key, ctx);
+    if (cmd) run(cmd);
+    else if (typing) goalField.onKey(input, key);
+  };
+  // Keys are handled one render apart: a key that opens a dialog or moves a selection is on screen (and in the
+  // handlers) before the next key is looked at, however fast keys arrive (paste, key repeat, a busy event loop).
+  const queued = useRef<Array<[string, Key]>>([]);
+  const rendering = useRef(false);
+  const [, setKeyTick] = useState(0);
+  const take = (input: string, key: Key): void => {
+    rendering.current = true;
+    handleKey(input, key);
+    setKeyTick((n) => n + 1);
+  };
+  useKeys((input, key) => {
+    if (bindingOf('quit').keys.some((k) => keyMatches(k, input, key))) return quit();
+    if (rendering.current) queued.current.push([input, key]);
+    else take(input, key);
+  });
+  useLayoutEffect(() => {
+    rendering.current = false;
+    const next = queued.current.shift();
+    if (next) take(...next);
+  });
+
+  const closeOverlay = (): void => setOverlay(null);
+  const bottom = (): ReactNode => {
+    const a = view.awaiting;
+    switch (modal) {
+      case 'help':
+        return <HelpOverlay ctx={{ ...ctx, typing: false }} onClose={closeOverlay} />;
+      case 'confirm_stop':
+        return (
+          <ConfirmDialog
+            title="Stop this phase and go back to goal refinement?"
+            body="The agents are stopped; plan.md is kept."
+            onYes={() => {
+              closeOverlay();
+              dispatch({ type: 'stop' });
+            }}
+            onNo={closeOverlay}
+          />
+        );
+      case 'confirm_enter':
+        return (
+          <ConfirmDialog
+            title={a?.kind === 'go' ? `Let the next round through (${whoRuns(a.action)}: ${describeAction(a.action, view.state)})?` : 'Let the next round through?'}
+            onYes={() => {
+              closeOverlay();
+              dispatch({ type: 'go' });
+            }}
+            onNo={closeOverlay}
+          />
+        );
+      case 'arbitration':
+        return a?.kind === 'arbitration' ? (
+          <ArbitrationDialog iteration={a.iteration} onChoose={(choice, rounds) => dispatch(rounds === undefined ? { type: 'arbitrate', choice } : { type: 'arbitrate', choice, rounds }, true)} />
+        ) : null;
+      case 'question':
+        return a?.kind === 'question' ? <QuestionDialog key={a.text} role={a.role} text={a.text} onAnswer={(text) => dispatch({ type: 'answer', text }, true)} /> : null;
+      case 'manual_edit':
+        return <ManualEditDialog onEdit={() => edit('plan')} onDone={() => dispatch({ type: 'edit_done' }, true)} />;
+      case 'unclear_verdict':
+        return a?.kind === 'unclear_verdict' ? <UnclearVerdictDialog text={a.text} onChoose={(choice) => dispatch({ type: 'unclear_choice', choice }, true)} /> : null;
+      case null:
+        return <Banner view={view} draft={draft} typing={typing} busy={busy} />;
+    }
+  };
+
+  return (
+    <KeyRouterContext.Provider value={router}>
+      <Box flexDirection="column" height={Math.max(8, rows - 1)} width={width}>
+        <TabBar tab={tab} opened={opened} right={scrollHint(lines.length, contentHeight, viewports[tab])} />
+        <Box ref={contentRef} flexDirection="column" flexGrow={1} flexShrink={1} overflow="hidden">
+          <ScrollView lines={lines} height={contentHeight} viewport={viewports[tab]} />
+        </Box>
+        {view.flash ? (
+          <Text wrap="truncate" color={view.flash.tone === 'error' ? 'red' : view.flash.tone === 'warn' ? 'yellow' : view.flash.tone === 'good' ? 'green' : undefined}>
+            {view.flash.text}
+          </Text>
+        ) : null}
+        <Box flexShrink={0} flexDirection="column">
+          {bottom()}
+        </Box>
+        <StatusBar view={view} hints={hintsFor(ctx)} startedAt={startedAt} now={now} tickMs={props.tickMs} />
+      </Box>
+    </KeyRouterContext.Provider>
+  );
+}
+
+interface BannerProps {
+  view: ViewState;
+  draft: string;
+  typing: boolean;
+  busy: boolean;
+}
+
+/** The non-modal line(s) above the status bar: the goal box, the next round, a failure, the end. */
+function Banner({ view, draft, typing, busy }: BannerProps) {
+  const a = view.awaiting;
+  if (view.finished) {
+    return <Text color={view.finished === 'DONE' ? 'green' : 'yellow'}>{view.finished === 'DONE' ? 'Run finished: all steps done.' : 'Run cancelled.'} q: leave</Text>;
+  }
+  if (view.phase === 'REFINE_GOAL' && (a?.kind === 'goal' || busy)) {
+    return <GoalInput value={draft} active={typing} busy={busy} />;
+  }
+  if (a?.kind === 'go' && !busy) {
+    return (
+      <Text color="cyan" wrap="truncate">
+        Next: {whoRuns(a.action)} — {describeAction(a.action, view.state)}. Enter: let it through · a: auto mode
+      </Text>
+    );
+  }
+  if (a?.kind === 'failure' && !busy) {
+    return (
+      <Box flexDirection="column" borderStyle="single" borderColor="red" paddingX={1}>
+        <Text color="red" wrap="truncate">
+          ✗ {a.role ?? 'agent-collab'} failed ({a.failure}): {a.message}
+        </Text>
+        <Text dimColor>Enter: retry · s: stop · Ctrl+C: quit (state is saved)</Text>
+      </Box>
+    );
+  }
+  return null;
+}

@@ -1,0 +1,33 @@
+import { Box, Text } from 'ink';
+
+export interface GoalInputProps {
+  value: string;
+  /** The box has the keyboard (Esc toggles). */
+  active: boolean;
+  /** The planner is answering: nothing can be sent yet. */
+  busy: boolean;
+}
+
+/**
+ * The goal box of goal refinement: Enter sends a message to the planner; `/ready` (or Ctrl+G) confirms the goal.
+ * Its keys are routed by the App (one always-mounted listener), so nothing typed right after it appears is lost.
+ */
+export function GoalInput({ value, active, busy }: GoalInputProps) {
+  const hint = busy
+    ? 'the planner is answering…'
+    : active
+      ? 'Enter: send to the planner · Ctrl+G or /ready: the goal is ready, write the plan · Esc: keys'
+      : 'Esc: back to typing';
+  return (
+    <Box flexDirection="column">
+      <Box borderStyle="round" borderColor={active && !busy ? 'green' : 'gray'} paddingX={1}>
+        <Text color="green">goal › </Text>
+        <Text wrap="truncate-start">{value}</Text>
+        {active && !busy ? <Text inverse> </Text> : null}
+      </Box>
+      <Text dimColor wrap="truncate">
+        {hint}
+      </Text>
+    </Box>
+  );
+}

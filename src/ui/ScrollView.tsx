@@ -1,0 +1,26 @@
+import { Box, Text } from 'ink';
+import type { Line, Viewport } from './lines.js';
+import { visibleRange } from './lines.js';
+
+/** Renders only the lines inside the window. */
+export function ScrollView({ lines, height, viewport }: { lines: readonly Line[]; height: number; viewport: Viewport }) {
+  const { start, end } = visibleRange(lines.length, height, viewport);
+  return (
+    <Box flexDirection="column" flexGrow={1}>
+      {lines.slice(start, end).map((l) => (
+        <Text key={l.key} color={l.color} dimColor={l.dim} bold={l.bold} wrap="truncate">
+          {l.text || ' '}
+        </Text>
+      ))}
+    </Box>
+  );
+}
+
+/** "↑12 ↓3" (lines above / below the window), or '' when everything fits. */
+export function scrollHint(total: number, height: number, viewport: Viewport): string {
+  const { start, end } = visibleRange(total, height, viewport);
+  const parts: string[] = [];
+  if (start > 0) parts.push(`↑${start}`);
+  if (end < total) parts.push(`↓${total - end}`);
+  return parts.join(' ');
+}

@@ -1,0 +1,82 @@
+import { Box, Text } from 'ink';
+import { useEffect, useState } from 'react';
+import type { Hint } from './keymap.js';
+import { formatCost, formatElapsed, formatTokens, totalTokens, type ModeLabel, type ViewState } from './view-model.js';
+
+const MODE_COLOR: Record<ModeLabel, string> = { MANUAL: 'blue', AUTO: 'green', PAUSING: 'yellow', PAUSED: 'yellow' };
+
+/** Re-renders only this component once a second, for the clocks. */
+function useNow(now: () => number, tickMs: number): number {
+  const [t, setT] = useState(now);
+  useEffect(() => {
+    if (tickMs <= 0) return undefined;
+    const timer = setInterval(() => setT(now()), tickMs);
+    return () => clearInterval(timer);
+  }, [now, tickMs]);
+  return t;
+}
+
+export interface StatusBarProps {
+  view: ViewState;
+  hints: Hint[];
+  startedAt: number;
+  now: () => number;
+  tickMs?: number;
+}
+
+/** Always visible: phase, iteration, mode, who works on what, elapsed, tokens/cost; then the keys that apply now. */
+export function StatusBar({ view, hints, startedAt, now, tickMs = 1000 }: StatusBarProps) {
+  const t = useNow(now, tickMs);
+  const w = view.working;
+  return (
+    <Box flexDirection="column">
+      <Box columnGap={2}>
+        <Box flexShrink={0} columnGap={2}>
+          <Text bold>{view.phase}</Text>
+          <Text>
+            iter {view.iteration}/{view.maxIterations}
+          </Text>
+          <Text color={MODE_COLOR[view.modeLabel]} bold>
+            {view.modeLabel}
+          </Text>
+        </Box>
+        <Box flexGrow={1} flexShrink={1} flexBasis={0}>
+          <Text wrap="truncate" color={w ? 'cyan' : undefined} dimColor={!w}>
+            {w ? `${w.role}: ${w.what} ${formatElapsed(t - w.since)}` : waitingText(view)}
+          </Text>
+        </Box>
+        <Box flexShrink={0} columnGap={1}>
+          <Text dimColor>⏱ {formatElapsed(t - startedAt)}</Text>
+          <Text dimColor>
+            {formatTokens(totalTokens(view.usage))} tok {formatCost(view.usage.costUsd)}
+          </Text>
+        </Box>
+      </Box>
+      <Text wrap="truncate" dimColor>
+        {hints.map((h) => `${h.key} ${h.text}`).join(' · ')}
+      </Text>
+    </Box>
+  );
+}
+
+export function waitingText(view: ViewState): string {
+  if (view.finished) return view.finished === 'DONE' ? 'run finished' : 'run cancelled';
+  const a = view.awaiting;
+  if (!a) return 'idle';
+  switch (a.kind) {
+    case 'goal':
+      return 'waiting for your goal';
+    case 'go':
+      return 'waiting for your go (Enter)';
+    case 'arbitration':
+      return 'waiting for your decision: iteration cap';
+    case 'manual_edit':
+      return 'waiting for your edit of plan.md';
+    case 'question':
+      return `the ${a.role} asks you something`;
+    case 'unclear_verdict':
+      return 'waiting for you: unreadable verdict';
+    case 'failure':
+      return 'waiting for you: a round failed';
+  }
+}

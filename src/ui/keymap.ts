@@ -1,0 +1,255 @@
+// The TUI's keys as named commands, in one table: the help overlay, the status-bar hints, the input router and
+// the tests all read it. Dialogs (arbitration, question, confirm, resume) own the keyboard while open and list
+// their own keys inside the dialog.
+import type { Key } from 'ink';
+import type { Awaiting, Mode, Phase } from '../engine/types.js';
+
+export const TAB_IDS = ['conversation', 'plan', 'comments', 'log', 'status'] as const;
+export type TabId = (typeof TAB_IDS)[number];
+
+export type CommandName =
+  | 'next_round'
+  | 'auto'
+  | 'pause'
+  | 'stop'
+  | 'quit'
+  | 'exit'
+  | 'help'
+  | 'edit'
+  | 'goal_ready'
+  | 'toggle_input'
+  | 'toggle_details'
+  | 'tab_next'
+  | 'tab_prev'
+  | 'tab_1'
+  | 'tab_2'
+  | 'tab_3'
+  | 'tab_4'
+  | 'tab_5'
+  | 'scroll_up'
+  | 'scroll_down'
+  | 'page_up'
+  | 'page_down'
+  | 'scroll_top'
+  | 'scroll_bottom';
+
+/** What the keys depend on. */
+export interface KeyContext {
+  phase: Phase;
+  mode: Mode;
+  pauseRequested: boolean;
+  /** An agent round (or a commit) is under way. */
+  busy: boolean;
+  awaiting: Awaiting['kind'] | null;
+  tab: TabId;
+  /** The goal input box has the keyboard: letters and digits are text, not commands. */
+  typing: boolean;
+}
+
+type Special = 'return' | 'tab' | 'escape' | 'upArrow' | 'downArrow' | 'pageUp' | 'pageDown' | 'home' | 'end';
+
+/** One key: a character (letters match either case) or a special key, with modifiers. */
+export interface KeySpec {
+  input?: string;
+  special?: Special;
+  ctrl?: boolean;
+  shift?: boolean;
+  /** How the key is written in help and hints. */
+  label: string;
+}
+
+export interface Binding {
+  command: CommandName;
+  keys: KeySpec[];
+  /** One line for the help overlay. */
+  description: string;
+  /** Short text for the status bar; bindings without one are listed only in the help. */
+  hint?: string | ((ctx: KeyContext) => string);
+  /** When the command applies. */
+  when: (ctx: KeyContext) => boolean;
+}
+
+const RUNNING: ReadonlySet<Phase> = new Set(['REFINE_GOAL', 'WRITE_PLAN', 'REVIEW', 'RESPOND', 'APPROVED', 'EXECUTE']);
+const running = (c: KeyContext): boolean => RUNNING.has(c.phase);
+const notTyping = (c: KeyContext): boolean => !c.typing;
+const finished = (c: KeyContext): boolean => c.phase === 'DONE' || c.phase === 'CANCELLED';
+
+const key = (label: string, spec: Omit<KeySpec, 'label'>): KeySpec => ({ label, ...spec });
+const tab = (n: 1 | 2 | 3 | 4 | 5, name: string): Binding => ({
+  command: `tab_${n}`,
+  keys: [key(String(n), { input: String(n) })],
+  description: `Show the ${name} tab`,
+  when: notTyping,
+});
+
+export const KEYMAP: readonly Binding[] = [
+  {
+    command: 'next_round',
+    keys: [key('Enter', { special: 'return' })],
+    description: 'Let the next agent round through (manual mode); retry after a failure',
+    hint: (c) => (c.awaiting === 'failure' ? 'retry' : 'next round'),
+    when: (c) => !c.typing && !c.busy && (c.awaiting === 'go' || c.awaiting === 'failure'),
+  },
+  {
+    command: 'goal_ready',
+    keys: [key('Ctrl+G', { input: 'g', ctrl: true })],
+    description: 'The goal is ready: the planner writes the plan (or type /ready)',
+    hint: 'goal ready',
+    when: (c) => c.awaiting === 'goal' && !c.busy,
+  },
+  {
+    command: 'toggle_input',
+    keys: [key('Esc', { special: 'escape' })],
+    description: 'Leave / return to the goal input box (keys work outside it)',
+    hint: (c) => (c.typing ? 'keys' : 'type'),
+    when: (c) => c.awaiting === 'goal' && !c.busy,
+  },
+  {
+    command: 'auto',
+    keys: [key('a', { input: 'a' })],
+    description: 'Auto mode: rounds run without waiting for Enter',
+    hint: 'auto',
+    when: (c) => notTyping(c) && running(c) && (c.mode === 'manual' || c.pauseRequested),
+  },
+  {
+    command: 'pause',
+    keys: [key('p', { input: 'p' })],
+    description: 'Pause auto mode at the next safe point (end of the round under way)',
+    hint: 'pause',
+    when: (c) => notTyping(c) && running(c) && c.mode === 'auto' && !c.pauseRequested,
+  },
+  {
+    command: 'stop',
+    keys: [key('s', { input: 's' })],
+    description: 'Stop this phase and go back to goal refinement (asks first; the plan is kept)',
+    hint: 'stop',
+    when: (c) => notTyping(c) && running(c) && (c.phase !== 'REFINE_GOAL' || c.busy),
+  },
+  {
+    command: 'edit',
+    keys: [key('e', { input: 'e' })],
+    description: 'Open plan.md or comments.md (the tab shown) in $EDITOR',
+    hint: 'edit',
+    when: (c) => notTyping(c) && (c.tab === 'plan' || c.tab === 'comments'),
+  },
+  {
+    command: 'toggle_details',
+    keys: [key('x', { input: 'x' })],
+    description: 'Expand / collapse tool calls and commands in the conversation',
+    when: (c) => notTyping(c) && c.tab === 'conversation',
+  },
+  {
+    command: 'help',
+    keys: [key('?', { input: '?' })],
+    description: 'Show this help',
+    hint: 'help',
+    when: notTyping,
+  },
+  {
+    command: 'exit',
+    keys: [key('q', { input: 'q' })],
+    description: 'Leave agent-collab (once the run is finished)',
+    hint: 'quit',
+    when: (c) => notTyping(c) && finished(c),
+  },
+  {
+    command: 'quit',
+    keys: [key('Ctrl+C', { input: 'c', ctrl: true })],
+    description: 'Stop the agents, save the state and exit (twice within 2 s: force)',
+    hint: (c) => (finished(c) ? '' : 'quit'),
+    when: () => true,
+  },
+  {
+    command: 'tab_next',
+    keys: [key('Tab', { special: 'tab', shift: false })],
+    description: 'Next tab',
+    when: () => true,
+  },
+  {
+    command: 'tab_prev',
+    keys: [key('Shift+Tab', { special: 'tab', shift: true })],
+    description: 'Previous tab',
+    when: () => true,
+  },
+  tab(1, 'Conversation'),
+  tab(2, 'Plan'),
+  tab(3, 'Comments'),
+  tab(4, 'Log'),
+  tab(5, 'Status'),
+  { command: 'scroll_up', keys: [key('↑', { special: 'upArrow' })], description: 'Scroll up one line', when: () => true },
+  { command: 'scroll_down', keys: [key('↓', { special: 'downArrow' })], description: 'Scroll down one line', when: () => true },
+  { command: 'page_up', keys: [key('PgUp', { special: 'pageUp' })], description: 'Scroll up one page', when: () => true },
+  { command: 'page_down', keys: [key('PgDn', { special: 'pageDown' })], description: 'Scroll down one page', when: () => true },
+  { command: 'scroll_top', keys: [key('Home', { special: 'home' })], description: 'Go to the top', when: () => true },
+  { command: 'scroll_bottom', keys: [key('End', { special: 'end' })], description: 'Go to the end and follow the stream', when: () => true },
+];
+
+export function bindingOf(command: CommandName): Binding {
+  const b = KEYMAP.find((x) => x.command === command);
+  if (!b) throw new Error(`no binding for ${command}`);
+  return b;
+}
+
+export function keyMatches(spec: KeySpec, input: string, k: Key): boolean {
+  if (Boolean(spec.ctrl) !== k.ctrl) return false;
+  if (spec.special) {
+    if (!k[spec.special]) return false;
+    return spec.shift === undefined || spec.shift === k.shift;
+  }
+  if (spec.input === undefined) return false;
+  return /^[a-z]$/.test(spec.input) ? input.toLowerCase() === spec.input : input === spec.input;
+}
+
+/** The command a keypress means now, or null. */
+export function commandFor(input: string, k: Key, ctx: KeyContext): CommandName | null {
+  for (const b of KEYMAP) {
+    if (b.keys.some((spec) => keyMatches(spec, input, k)) && b.when(ctx)) return b.command;
+  }
+  return null;
+}
+
+export interface Hint {
+  command: CommandName;
+  key: string;
+  text: string;
+}
+
+/** The keys worth showing in the status bar now, in keymap order. */
+export function hintsFor(ctx: KeyContext): Hint[] {
+  const out: Hint[] = [];
+  for (const b of KEYMAP) {
+    if (!b.hint || !b.when(ctx)) continue;
+    const text = typeof b.hint === 'function' ? b.hint(ctx) : b.hint;
+    if (text) out.push({ command: b.command, key: b.keys.map((k) => k.label).join('/'), text });
+  }
+  return out;
+}
+
+export interface HelpRow {
+  keys: string;
+  description: string;
+  commands: CommandName[];
+}
+
+const GROUPS: ReadonlyArray<{ keys: string; description: string; commands: CommandName[] }> = [
+  { keys: '1-5', description: 'Show a tab (Log and Status open on demand; press again to close)', commands: ['tab_1', 'tab_2', 'tab_3', 'tab_4', 'tab_5'] },
+  { keys: '↑ ↓ PgUp PgDn Home End', description: 'Scroll; End follows the stream', commands: ['scroll_up', 'scroll_down', 'page_up', 'page_down', 'scroll_top', 'scroll_bottom'] },
+];
+
+/** The keymap as help lines: one per command, the tab digits and the scroll keys grouped. */
+export function helpRows(): HelpRow[] {
+  const rows: HelpRow[] = [];
+  const seen = new Set<CommandName>();
+  for (const b of KEYMAP) {
+    if (seen.has(b.command)) continue;
+    const group = GROUPS.find((g) => g.commands.includes(b.command));
+    if (group) {
+      group.commands.forEach((c) => seen.add(c));
+      rows.push({ keys: group.keys, description: group.description, commands: group.commands });
+    } else {
+      seen.add(b.command);
+      rows.push({ keys: b.keys.map((k) => k.label).join('/'), description: b.description, commands: [b.command] });
+    }
+  }
+  return rows;
+}

@@ -1,0 +1,210 @@
+// Turning conversation entries and file text into screen lines, and the scroll window over them. Pure: the
+// components render only the lines inside the window, so a long conversation costs what fits on screen.
+import type { CommandName } from './keymap.js';
+import type { ConversationEntry, Tone, Who } from './view-model.js';
+
+export interface Line {
+  key: string;
+  text: string;
+  color?: string;
+  dim?: boolean;
+  bold?: boolean;
+}
+
+const WIDE = /[\u1100-\u115F\u2E80-\u303E\u3041-\u33FF\u3400-\u4DBF\u4E00-\u9FFF\uA000-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6]/;
+
+/** Terminal columns of one character (wide CJK and astral symbols take two). */
+function charWidth(ch: string): number {
+  const cp = ch.codePointAt(0) ?? 0;
+  if (cp < 32 || (cp >= 0x7f && cp < 0xa0)) return 0;
+  if (cp > 0xffff) return 2;
+  return WIDE.test(ch) ? 2 : 1;
+}
+
+export function textWidth(text: string): number {
+  let w = 0;
+  for (const ch of text) w += charWidth(ch);
+  return w;
+}
+
+/** Cuts `text` to `width` columns, with an ellipsis when something was cut. */
+export function truncate(text: string, width: number): string {
+  if (width <= 0) return '';
+  if (textWidth(text) <= width) return text;
+  let out = '';
+  let w = 0;
+  for (const ch of text) {
+    const cw = charWidth(ch);
+    if (w + cw > width - 1) break;
+    out += ch;
+    w += cw;
+  }
+  return `${out}…`;
+}
+
+/** Wraps one paragraph (no newlines) to `width` columns, breaking at spaces when it can. */
+function wrapParagraph(text: string, width: number): string[] {
+  if (textWidth(text) <= width) return [text];
+  const out: string[] = [];
+  let line = '';
+  let w = 0;
+  let lastSpace = -1; // index in `line` after the last space
+  for (const ch of text) {
+    const cw = charWidth(ch);
+    if (w + cw > width) {
+      if (lastSpace > 0 && ch !== ' ') {
+        out.push(line.slice(0, lastSpace).trimEnd());
+        line = line.slice(lastSpace);
+      } else {
+        out.push(line.trimEnd());
+        line = '';
+      }
+      if (ch === ' ' && line === '') {
+        w = 0;
+        lastSpace = -1;
+        continue;
+      }
+      w = textWidth(line);
+      lastSpace = -1;
+    }
+    line += ch;
+    w += cw;
+    if (ch === ' ') lastSpace = line.length;
+  }
+  out.push(line);
+  return out;
+}
+
+export function wrapText(text: string, width: number): string[] {
+  const w = Math.max(1, width);
+  const out: string[] = [];
+  for (const para of text.replace(/\t/g, '  ').split(/\r?\n/)) out.push(...wrapParagraph(para, w));
+  return out;
+}
+
+const WHO_COLOR: Record<Who, string> = { planner: 'cyan', reviewer: 'magenta', you: 'green', 'agent-collab': 'yellow' };
+const TONE_COLOR: Record<Tone, string | undefined> = { info: undefined, good: 'green', warn: 'yellow', error: 'red' };
+const STATUS_MARK = { running: '…', ok: '✓', failed: '✗' } as const;
+const MAX_DETAIL_LINES = 40;
+
+function block(id: number, header: Line, body: string, width: number, color?: string): Line[] {
+  const lines = [header];
+  wrapText(body, width - 2).forEach((t, i) => lines.push({ key: `${id}:${i}`, text: `  ${t}`, color }));
+  return lines;
+}
+
+function details(id: number, detail: string, width: number): Line[] {
+  const all = wrapText(detail, width - 6);
+  const shown = all.slice(0, MAX_DETAIL_LINES).map((t, i) => ({ key: `${id}:d${i}`, text: `      ${t}`, dim: true }));
+  if (all.length > MAX_DETAIL_LINES) shown.push({ key: `${id}:dmore`, text: `      … ${all.length - MAX_DETAIL_LINES} more line(s)`, dim: true });
+  return shown;
+}
+
+/** The screen lines of one entry. */
+export function entryLines(e: ConversationEntry, width: number, expanded: boolean): Line[] {
+  const color = WHO_COLOR[e.who];
+  const key = `${e.id}`;
+  switch (e.kind) {
+    case 'message':
+    case 'user':
+      return block(e.id, { key, text: e.who, color, bold: true }, e.text, width);
+    case 'question':
+      return block(e.id, { key, text: `${e.who} asks`, color: 'yellow', bold: true }, e.text, width);
+    case 'phase':
+      return [{ key, text: truncate(`── ${e.text} ──`, width), dim: true }];
+    case 'notice':
+    case 'error':
+      return [{ key, text: truncate(`  ${e.kind === 'error' ? '✗' : '•'} ${e.text}`, width), color: TONE_COLOR[e.tone ?? (e.kind === 'error' ? 'error' : 'info')] }];
+    case 'tool':
+    case 'command':
+    case 'reasoning':
+    case 'file': {
+      const icon = { tool: '⚙', command: '$', reasoning: '…', file: '✎' }[e.kind];
+      const text = e.kind === 'command' ? e.text.replace(/^\$ /, '') : e.text;
+      const mark = e.status ? ` ${STATUS_MARK[e.status]}` : '';
+      const more = e.detail && !expanded ? ' [x]' : '';
+      const head: Line = {
+        key,
+        text: truncate(`  ${icon} ${e.who}: ${text}`, width - textWidth(mark) - textWidth(more)) + mark + more,
+        color: e.status === 'failed' ? 'red' : undefined,
+        dim: e.kind === 'reasoning' || e.kind === 'file',
+      };
+      return expanded && e.detail ? [head, ...details(e.id, e.detail, width)] : [head];
+    }
+  }
+}
+
+const cache = new WeakMap<ConversationEntry, { width: number; expanded: boolean; lines: Line[] }>();
+
+/** All the lines of the conversation; entries are immutable, so each is laid out once per width. */
+export function conversationLines(entries: readonly ConversationEntry[], width: number, expanded: boolean): Line[] {
+  const out: Line[] = [];
+  for (const e of entries) {
+    let c = cache.get(e);
+    if (!c || c.width !== width || c.expanded !== expanded) {
+      c = { width, expanded, lines: entryLines(e, width, expanded) };
+      cache.set(e, c);
+    }
+    for (const l of c.lines) out.push(l);
+  }
+  return out;
+}
+
+/** Markdown-ish file text: headings bold, checked steps green. */
+export function fileLines(text: string, width: number, prefix = 'f'): Line[] {
+  const out: Line[] = [];
+  let i = 0;
+  for (const raw of text.replace(/\t/g, '  ').split(/\r?\n/)) {
+    const heading = /^#{1,6}\s/.test(raw);
+    const checked = /^\s*(\d+\.|[-*])\s+\[[xX]\]/.test(raw);
+    for (const t of wrapParagraph(raw, Math.max(1, width))) {
+      out.push({ key: `${prefix}${i++}`, text: t, bold: heading || undefined, color: checked ? 'green' : heading ? 'cyan' : undefined });
+    }
+  }
+  return out;
+}
+
+/** Where a scrollable view is: a first line, or following the end (new lines keep it at the bottom). */
+export interface Viewport {
+  top: number;
+  follow: boolean;
+}
+
+export const FOLLOW: Viewport = { top: 0, follow: true };
+export const TOP: Viewport = { top: 0, follow: false };
+
+export function visibleRange(total: number, height: number, vp: Viewport): { start: number; end: number } {
+  const maxTop = Math.max(0, total - height);
+  const start = vp.follow ? maxTop : Math.min(Math.max(0, vp.top), maxTop);
+  return { start, end: Math.min(total, start + height) };
+}
+
+export type ScrollCommand = Extract<CommandName, 'scroll_up' | 'scroll_down' | 'page_up' | 'page_down' | 'scroll_top' | 'scroll_bottom'>;
+
+export function isScroll(c: CommandName): c is ScrollCommand {
+  return c === 'scroll_up' || c === 'scroll_down' || c === 'page_up' || c === 'page_down' || c === 'scroll_top' || c === 'scroll_bottom';
+}
+
+export function scrollViewport(vp: Viewport, cmd: ScrollCommand, total: number, height: number): Viewport {
+  const maxTop = Math.max(0, total - height);
+  const { start } = visibleRange(total, height, vp);
+  const page = Math.max(1, height - 1);
+  const to = (top: number): Viewport => {
+    const t = Math.min(Math.max(0, top), maxTop);
+    return { top: t, follow: t >= maxTop };
+  };
+  switch (cmd) {
+    case 'scroll_up':
+      return maxTop === 0 ? vp : { ...to(start - 1), follow: false };
+    case 'page_up':
+      return maxTop === 0 ? vp : { ...to(start - page), follow: false };
+    case 'scroll_down':
+      return to(start + 1);
+    case 'page_down':
+      return to(start + page);
+    case 'scroll_top':
+      return { top: 0, follow: false };
+    case 'scroll_bottom':
+      return { top: maxTop, follow: true };
+  }
+}

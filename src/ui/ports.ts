@@ -1,0 +1,20 @@
+// What the TUI needs from the outside: an engine-like object and a reader of the workflow files. Tests pass a
+// real Engine over fake agents, or a fake.
+import type { EngineEvent, EngineOutput } from '../engine/events.js';
+import type { WorkflowState } from '../engine/types.js';
+
+export interface EngineLike {
+  readonly state: WorkflowState;
+  dispatch(event: EngineEvent): Promise<boolean>;
+  subscribe(listener: (out: EngineOutput) => void): () => void;
+}
+
+export interface FilesReader {
+  readPlan(): Promise<string | null>;
+  readComments(): Promise<string | null>;
+  readLog(): Promise<string | null>;
+  /** Calls `onChange` when a workflow file changes on disk (e.g. chokidar); returns the unsubscribe. */
+  watch?(onChange: () => void): () => void;
+}
+
+export type EditableFile = 'plan' | 'comments';

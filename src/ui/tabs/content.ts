@@ -1,0 +1,84 @@
+// What each tab shows, as screen lines (the App renders them through a ScrollView, windowed).
+import type { Verdict, WorkflowState } from '../../engine/types.js';
+import type { TabId } from '../keymap.js';
+import { conversationLines, fileLines, truncate, type Line } from '../lines.js';
+import type { FileTexts } from '../use-files.js';
+import { formatCost, formatElapsed, formatTokens, type ViewState } from '../view-model.js';
+
+export const TAB_TITLES: Record<TabId, string> = { conversation: 'Conversation', plan: 'Plan', comments: 'Comments', log: 'Log', status: 'Status' };
+
+function placeholder(text: string): Line[] {
+  return [{ key: 'empty', text, dim: true }];
+}
+
+export function conversationTab(view: ViewState, width: number, expanded: boolean): Line[] {
+  if (view.entries.length === 0) {
+    return placeholder(view.awaiting?.kind === 'goal' ? 'Tell the planner what you want done: type it below and press Enter.' : 'Nothing yet.');
+  }
+  return conversationLines(view.entries, width, expanded);
+}
+
+export function stepLines(state: WorkflowState, width: number): Line[] {
+  if (state.steps.length === 0) return [];
+  const done = state.steps.filter((s) => s.done).length;
+  const out: Line[] = [{ key: 's-head', text: `Steps: ${done}/${state.steps.length} done`, bold: true }];
+  for (const s of state.steps) {
+    const mark = s.done ? '[x]' : state.currentStep === s.n ? '[>]' : '[ ]';
+    const commit = s.commit ? ` (${s.commit.slice(0, 7)})` : '';
+    out.push({ key: `s${s.n}`, text: truncate(`${mark} ${s.n}. ${s.title}${commit}`, width), color: s.done ? 'green' : state.currentStep === s.n ? 'yellow' : undefined });
+  }
+  out.push({ key: 's-gap', text: '' });
+  return out;
+}
+
+export function planTab(view: ViewState, texts: FileTexts, width: number): Line[] {
+  const steps = stepLines(view.state, width);
+  if (texts.plan === null) return [...steps, ...placeholder('No plan.md yet: the planner writes it once the goal is ready.')];
+  return [...steps, ...fileLines(texts.plan, width, 'p')];
+}
+
+/** The verdict marker on the first non-empty line of comments.md, if any. */
+export function verdictOf(comments: string | null): Verdict | null {
+  const first = comments?.split(/\r?\n/).find((l) => l.trim() !== '')?.trim() ?? '';
+  if (first.startsWith('[APPROVED]')) return 'APPROVED';
+  if (first.startsWith('[CHANGES_REQUIRED]')) return 'CHANGES_REQUIRED';
+  return null;
+}
+
+export function verdictBadge(verdict: Verdict | null, iteration: number): Line {
+  if (verdict === 'APPROVED') return { key: 'badge', text: ` ✓ APPROVED  (iteration ${iteration}) `, color: 'green', bold: true };
+  if (verdict === 'CHANGES_REQUIRED') return { key: 'badge', text: ` ✗ CHANGES_REQUIRED  (iteration ${iteration}) `, color: 'yellow', bold: true };
+  return { key: 'badge', text: ' no verdict yet ', dim: true };
+}
+
+export function commentsTab(view: ViewState, texts: FileTexts, width: number): Line[] {
+  if (texts.comments === null) return [verdictBadge(view.lastVerdict, view.iteration), ...placeholder('No comments.md yet: the reviewer writes it after reading the plan.')];
+  const verdict = verdictOf(texts.comments) ?? view.lastVerdict;
+  return [verdictBadge(verdict, view.iteration), { key: 'gap', text: '' }, ...fileLines(texts.comments, width, 'c')];
+}
+
+export function logTab(texts: FileTexts, width: number): Line[] {
+  return texts.log === null ? placeholder('log.md is empty.') : fileLines(texts.log, width, 'l');
+}
+
+export function statusTab(view: ViewState, width: number, now: number): Line[] {
+  const s = view.state;
+  const u = s.usage;
+  const row = (k: string, v: string): Line => ({ key: k, text: truncate(`${k.padEnd(14)} ${v}`, width) });
+  return [
+    row('run', s.runId),
+    row('goal', s.goal || '(not stated yet)'),
+    row('phase', s.phase),
+    row('iteration', `${s.iteration}/${s.maxIterations}`),
+    row('mode', view.modeLabel),
+    row('working', view.working ? `${view.working.role}: ${view.working.what} (${formatElapsed(now - view.working.since)})` : '—'),
+    row('waiting for', s.awaiting ? s.awaiting.kind : '—'),
+    row('planner', s.sessions.planner ?? '(no session)'),
+    row('reviewer', s.sessions.reviewer ?? '(no session)'),
+    row('tokens', `${formatTokens(u.inputTokens)} in · ${formatTokens(u.outputTokens)} out · ${formatTokens(u.cachedTokens)} cached`),
+    row('cost', formatCost(u.costUsd)),
+    row('agent time', `${formatElapsed(u.durationMs)} over ${u.calls} call(s)`),
+    row('started', s.createdAt),
+    row('updated', s.updatedAt),
+  ];
+}

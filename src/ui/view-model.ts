@@ -1,0 +1,331 @@
+// The TUI's view model: a pure reducer from what the engine publishes (and what the person sent) to what the
+// screen shows. No React here, so it is tested without rendering.
+import { roleOf } from '../engine/approval.js';
+import type { EngineEvent, EngineOutput } from '../engine/events.js';
+import type { Action, AgentEvent, Awaiting, Phase, Role, UsageTotals, Verdict, WorkflowState } from '../engine/types.js';
+
+export type ModeLabel = 'MANUAL' | 'AUTO' | 'PAUSING' | 'PAUSED';
+export type Who = Role | 'you' | 'agent-collab';
+export type EntryKind = 'message' | 'reasoning' | 'tool' | 'command' | 'file' | 'question' | 'error' | 'notice' | 'phase' | 'user';
+export type Tone = 'info' | 'good' | 'warn' | 'error';
+
+export interface ConversationEntry {
+  id: number;
+  who: Who;
+  kind: EntryKind;
+  /** Messages: the whole text. Everything else: one line. */
+  text: string;
+  /** Shown when details are expanded: tool input and output, command output, full reasoning. */
+  detail: string | null;
+  /** Tool call / command id, to attach its result. */
+  ref?: string;
+  status?: 'running' | 'ok' | 'failed';
+  tone?: Tone;
+}
+
+export interface Working {
+  role: Role | 'git';
+  what: string;
+  /** ms since epoch when this round started (as seen by the UI). */
+  since: number;
+}
+
+export interface ViewState {
+  /** The latest engine state (Status tab, steps, sessions). */
+  state: WorkflowState;
+  entries: ConversationEntry[];
+  nextId: number;
+  maxEntries: number;
+  phase: Phase;
+  iteration: number;
+  maxIterations: number;
+  modeLabel: ModeLabel;
+  /** The person pressed P and has not switched modes since. */
+  pauseAsked: boolean;
+  working: Working | null;
+  usage: UsageTotals;
+  /** What the engine waits for from the person: the dialog or prompt to show. */
+  awaiting: Awaiting | null;
+  lastVerdict: Verdict | null;
+  finished: 'DONE' | 'CANCELLED' | null;
+  /** The last thing worth a line under the tabs: a rejection, an error, a notice. */
+  flash: { text: string; tone: Tone } | null;
+}
+
+/** Things the UI itself feeds the reducer: commands it sent, local notices. */
+export type UiAction = { type: 'sent'; event: EngineEvent } | { type: 'ui_notice'; text: string; tone: Tone };
+export type ViewAction = EngineOutput | UiAction;
+
+export const DEFAULT_MAX_ENTRIES = 1000;
+
+export function initialView(state: WorkflowState, opts: { maxEntries?: number; now?: number } = {}): ViewState {
+  const base: ViewState = {
+    state,
+    entries: [],
+    nextId: 1,
+    maxEntries: opts.maxEntries ?? DEFAULT_MAX_ENTRIES,
+    phase: state.phase,
+    iteration: state.iteration,
+    maxIterations: state.maxIterations,
+    modeLabel: 'MANUAL',
+    pauseAsked: false,
+    working: null,
+    usage: state.usage,
+    awaiting: state.awaiting,
+    lastVerdict: state.lastVerdict,
+    finished: null,
+    flash: null,
+  };
+  return withState(base, state, opts.now ?? Date.now());
+}
+
+export function modeLabelOf(s: Pick<WorkflowState, 'mode' | 'pauseRequested'>, pauseAsked: boolean): ModeLabel {
+  if (s.mode === 'auto') return s.pauseRequested ? 'PAUSING' : 'AUTO';
+  return pauseAsked ? 'PAUSED' : 'MANUAL';
+}
+
+/** What an action is, for a person: "writing the plan", "executing step 2: add tests". */
+export function describeAction(action: Action, s: Pick<WorkflowState, 'iteration' | 'steps'>): string {
+  switch (action.kind) {
+    case 'refine':
+      return 'refining the goal';
+    case 'write_plan':
+      return 'writing the plan';
+    case 'review':
+      return action.reask ? 'asked again for a clear verdict' : `reviewing the plan (round ${s.iteration + 1})`;
+    case 'respond':
+      return 'revising the plan after review';
+    case 'execute_step': {
+      const title = s.steps.find((st) => st.n === action.step)?.title;
+      const of = s.steps.length ? `/${s.steps.length}` : '';
+      return `executing step ${action.step}${of}${title ? `: ${title}` : ''}`;
+    }
+    case 'commit_step':
+      return `committing step ${action.step}`;
+  }
+}
+
+export function whoRuns(action: Action): Role | 'git' {
+  return action.kind === 'commit_step' ? 'git' : roleOf(action);
+}
+
+function sameAction(a: Action | null, b: Action | null): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.kind !== b.kind) return false;
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function withState(v: ViewState, s: WorkflowState, now: number): ViewState {
+  const prev = v.state;
+  let working: Working | null = null;
+  if (s.inflight) {
+    const keep = v.working && sameAction(prev.inflight, s.inflight);
+    working = keep && v.working ? v.working : { role: whoRuns(s.inflight), what: describeAction(s.inflight, s), since: now };
+  }
+  return {
+    ...v,
+    state: s,
+    phase: s.phase,
+    iteration: s.iteration,
+    maxIterations: s.maxIterations,
+    modeLabel: modeLabelOf(s, v.pauseAsked),
+    working,
+    usage: s.usage,
+    awaiting: s.awaiting,
+    lastVerdict: s.lastVerdict,
+  };
+}
+
+type NewEntry = Omit<ConversationEntry, 'id'>;
+
+function push(v: ViewState, ...items: NewEntry[]): ViewState {
+  if (items.length === 0) return v;
+  const added = items.map((e, i) => ({ ...e, id: v.nextId + i }));
+  let entries = [...v.entries, ...added];
+  if (entries.length > v.maxEntries) entries = entries.slice(entries.length - v.maxEntries);
+  return { ...v, entries, nextId: v.nextId + items.length };
+}
+
+/** Replaces the newest entry that `match` picks; false when there is none (then nothing changes). */
+function updateLast(v: ViewState, match: (e: ConversationEntry) => boolean, update: (e: ConversationEntry) => ConversationEntry): ViewState | null {
+  for (let i = v.entries.length - 1; i >= 0; i--) {
+    const e = v.entries[i] as ConversationEntry;
+    if (match(e)) {
+      const entries = v.entries.slice();
+      entries[i] = update(e);
+      return { ...v, entries };
+    }
+  }
+  return null;
+}
+
+export function oneLine(text: string, max = 160): string {
+  const t = text.replace(/\s+/g, ' ').trim();
+  return t.length <= max ? t : `${t.slice(0, max - 1)}…`;
+}
+
+function briefInput(input: unknown): string {
+  if (input === undefined || input === null) return '';
+  if (typeof input === 'string') return oneLine(input, 80);
+  try {
+    return oneLine(JSON.stringify(input), 80);
+  } catch {
+    return '';
+  }
+}
+
+function prettyInput(input: unknown): string | null {
+  if (input === undefined || input === null) return null;
+  if (typeof input === 'string') return input;
+  try {
+    return JSON.stringify(input, null, 2);
+  } catch {
+    return String(input);
+  }
+}
+
+function joinDetail(a: string | null, b: string | null | undefined): string | null {
+  if (!b) return a;
+  return a ? `${a}\n── output ──\n${b}` : b;
+}
+
+function onAgentEvent(v: ViewState, role: Role, ev: AgentEvent): ViewState {
+  switch (ev.type) {
+    case 'text':
+      return ev.text.trim() ? push(v, { who: role, kind: 'message', text: ev.text.replace(/\s+$/, ''), detail: null }) : v;
+    case 'reasoning':
+      return push(v, { who: role, kind: 'reasoning', text: `thinking: ${oneLine(ev.text)}`, detail: ev.text });
+    case 'tool_call': {
+      const brief = briefInput(ev.input);
+      return push(v, { who: role, kind: 'tool', text: `${ev.name}${brief ? ` ${brief}` : ''}`, detail: prettyInput(ev.input), ref: ev.id, status: 'running' });
+    }
+    case 'tool_result': {
+      const status = ev.isError ? 'failed' : 'ok';
+      const match = (e: ConversationEntry): boolean => e.kind === 'tool' && e.who === role && e.status === 'running' && (ev.id === undefined || e.ref === ev.id);
+      const updated = updateLast(v, match, (e) => ({ ...e, status, detail: joinDetail(e.detail, ev.output) }));
+      if (updated) return updated;
+      return push(v, { who: role, kind: 'tool', text: `${ev.isError ? 'tool error' : 'tool result'}: ${oneLine(ev.output, 100)}`, detail: ev.output, status, tone: ev.isError ? 'warn' : undefined });
+    }
+    case 'command': {
+      if (ev.status === 'started') {
+        return push(v, { who: role, kind: 'command', text: `$ ${oneLine(ev.command, 140)}`, detail: null, ref: ev.id ?? ev.command, status: 'running' });
+      }
+      const status = ev.status === 'completed' && (ev.exitCode ?? 0) === 0 ? 'ok' : 'failed';
+      const ref = ev.id ?? ev.command;
+      const exit = ev.exitCode === undefined || ev.exitCode === null ? '' : ` (exit ${ev.exitCode})`;
+      const updated = updateLast(
+        v,
+        (e) => e.kind === 'command' && e.who === role && e.status === 'running' && e.ref === ref,
+        (e) => ({ ...e, status, text: `${e.text}${exit}`, detail: joinDetail(e.detail, ev.output) }),
+      );
+      if (updated) return updated;
+      return push(v, { who: role, kind: 'command', text: `$ ${oneLine(ev.command, 140)}${exit}`, detail: ev.output ?? null, ref, status });
+    }
+    case 'file_change':
+      return push(v, { who: role, kind: 'file', text: `${ev.kind} ${ev.path}`, detail: null });
+    case 'question':
+      return push(v, { who: role, kind: 'question', text: ev.text, detail: null, tone: 'warn' });
+    case 'error':
+      return push(v, { who: role, kind: 'error', text: `${ev.kind}: ${ev.message}`, detail: null, tone: 'error' });
+    case 'session':
+    case 'usage':
+    case 'done':
+      return v;
+  }
+}
+
+function describeSent(e: EngineEvent): string | null {
+  switch (e.type) {
+    case 'user_message':
+      return e.text;
+    case 'answer':
+      return e.text;
+    case 'goal_ready':
+      return e.goal ? `Goal is ready: ${e.goal}` : 'Goal is ready.';
+    case 'arbitrate':
+      return e.choice === 'continue' ? `Continue for ${e.rounds ?? 0} more round(s).` : { force_approve: 'Force approve the plan.', edit: 'I will edit the plan by hand.', cancel: 'Cancel the run.' }[e.choice];
+    case 'edit_done':
+      return 'Done editing the plan.';
+    case 'unclear_choice':
+      return e.choice === 'retry' ? 'Ask the reviewer again.' : 'Treat it as CHANGES_REQUIRED.';
+    default:
+      return null;
+  }
+}
+
+function onSent(v: ViewState, e: EngineEvent): ViewState {
+  let next: ViewState = { ...v, flash: null };
+  if (e.type === 'pause') next = { ...next, pauseAsked: true };
+  else if (e.type === 'set_mode' || e.type === 'stop') next = { ...next, pauseAsked: false };
+  next = { ...next, modeLabel: modeLabelOf(next.state, next.pauseAsked) };
+  const text = describeSent(e);
+  return text ? push(next, { who: 'you', kind: 'user', text, detail: null }) : next;
+}
+
+function phaseLine(from: Phase, to: Phase, iteration: number): string {
+  const round = to === 'REVIEW' ? ` (round ${iteration + 1})` : to === 'RESPOND' ? ` (after round ${iteration})` : '';
+  return `${from} → ${to}${round}`;
+}
+
+export function reduceView(v: ViewState, a: ViewAction, now: number = Date.now()): ViewState {
+  switch (a.type) {
+    case 'state':
+      return withState(v, a.state, now);
+    case 'phase':
+      return push({ ...v, phase: a.to }, { who: 'agent-collab', kind: 'phase', text: phaseLine(a.from, a.to, a.iteration), detail: null });
+    case 'agent_event':
+      return onAgentEvent(v, a.role, a.event);
+    case 'notice': {
+      const n = a.notice;
+      if (n.kind === 'verdict') {
+        const tone: Tone = n.verdict === 'APPROVED' ? 'good' : 'warn';
+        return push(v, { who: 'agent-collab', kind: 'notice', text: `Verdict ${n.verdict} (iteration ${n.iteration})`, detail: null, tone });
+      }
+      if (n.kind === 'round') return v; // per-round usage: the Status tab reads totals from the state
+      return push({ ...v, flash: { text: n.message, tone: 'info' } }, { who: 'agent-collab', kind: 'notice', text: n.message, detail: null, tone: 'info' });
+    }
+    case 'awaiting':
+      return { ...v, awaiting: a.awaiting };
+    case 'rejected':
+      return { ...v, flash: { text: a.message, tone: 'warn' } };
+    case 'error':
+      return push({ ...v, flash: { text: a.message, tone: 'error' } }, { who: 'agent-collab', kind: 'error', text: a.message, detail: null, tone: 'error' });
+    case 'finished': {
+      const text = a.phase === 'DONE' ? 'Run finished: all steps done.' : 'Run cancelled.';
+      return push({ ...v, finished: a.phase, awaiting: null, working: null }, { who: 'agent-collab', kind: 'notice', text, detail: null, tone: a.phase === 'DONE' ? 'good' : 'warn' });
+    }
+    case 'sent':
+      return onSent(v, a.event);
+    case 'ui_notice':
+      return { ...v, flash: { text: a.text, tone: a.tone } };
+  }
+}
+
+/** For React's useReducer. */
+export function viewReducer(v: ViewState, a: ViewAction): ViewState {
+  return reduceView(v, a);
+}
+
+export function formatTokens(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+  return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+export function formatCost(usd: number): string {
+  return `$${usd.toFixed(usd < 10 ? 2 : 0)}`;
+}
+
+export function formatElapsed(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const mm = String(m).padStart(h ? 2 : 1, '0');
+  const ss = String(s).padStart(2, '0');
+  return h ? `${h}:${mm}:${ss}` : `${mm}:${ss}`;
+}
+
+export function totalTokens(u: UsageTotals): number {
+  return u.inputTokens + u.outputTokens;
+}

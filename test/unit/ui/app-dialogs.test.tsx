@@ -1,0 +1,124 @@
+import { cleanup, render } from 'ink-testing-library';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ResumeDialog } from '../../../src/ui/dialogs/ConfirmDialog.js';
+import { KEY, listening, renderApp, sleep, waitFor } from './ui-helpers.js';
+
+afterEach(() => cleanup());
+
+const ARBITRATION = { phase: 'REVIEW', iteration: 5, awaiting: { kind: 'arbitration', iteration: 5 } } as const;
+
+describe('arbitration dialog', () => {
+  it('opens at the iteration cap with the four choices', async () => {
+    const r = await renderApp(ARBITRATION);
+    const f = r.frame();
+    expect(f).toContain('still asks for changes after 5 rounds');
+    for (const label of ['1. Force approve the plan', '2. Continue for N more rounds', '3. Edit plan.md by hand', '4. Cancel the run']) expect(f).toContain(label);
+  });
+
+  it('1 force-approves', async () => {
+    const r = await renderApp(ARBITRATION);
+    await r.press('1');
+    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'arbitrate', choice: 'force_approve' }]));
+    await waitFor(() => expect(r.frame()).not.toContain('1. Force approve')); // answered: the dialog closes
+  });
+
+  it('continue asks for a number of rounds', async () => {
+    const r = await renderApp(ARBITRATION);
+    await r.press('2');
+    await waitFor(() => expect(r.frame()).toContain('More rounds:'));
+    await r.press(KEY.backspace, '3', KEY.enter);
+    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'arbitrate', choice: 'continue', rounds: 3 }]));
+  });
+
+  it('continue refuses 0 rounds', async () => {
+    const r = await renderApp(ARBITRATION);
+    await r.press('2', KEY.backspace, '0', KEY.enter);
+    await waitFor(() => expect(r.frame()).toContain('a whole number from 1 to 100'));
+    expect(r.engine.sent).toEqual([]);
+  });
+
+  it('arrows and Enter pick "edit manually"; ↑ wraps to "cancel"', async () => {
+    const r = await renderApp(ARBITRATION);
+    await r.press(KEY.down, KEY.down, KEY.enter);
+    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'arbitrate', choice: 'edit' }]));
+    const r2 = await renderApp(ARBITRATION);
+    await r2.press(KEY.up, KEY.enter);
+    await waitFor(() => expect(r2.engine.sent).toEqual([{ type: 'arbitrate', choice: 'cancel' }]));
+  });
+
+  it('owns the keyboard: global keys do nothing while it is open', async () => {
+    const r = await renderApp(ARBITRATION);
+    await r.press('s', 'a', '?');
+    await sleep(30);
+    expect(r.engine.sent).toEqual([]);
+    expect(r.frame()).not.toContain('[y/N]');
+    expect(r.frame()).not.toContain('Show this help');
+  });
+
+  it('comes back if the engine rejects the choice', async () => {
+    const r = await renderApp(ARBITRATION);
+    r.engine.accept = false;
+    await r.press('1');
+    await waitFor(() => expect(r.engine.sent).toHaveLength(1));
+    await waitFor(() => expect(r.frame()).toContain('Force approve the plan'));
+  });
+});
+
+describe('question dialog', () => {
+  it('shows the agent’s question and sends the typed answer with Enter', async () => {
+    const r = await renderApp({ phase: 'EXECUTE', awaiting: { kind: 'question', role: 'planner', text: 'Should I use yarn or npm?', action: { kind: 'execute_step', step: 1 } } });
+    expect(r.frame()).toContain('The planner asks:');
+    expect(r.frame()).toContain('Should I use yarn or npm?');
+    await r.press(KEY.enter); // empty: nothing sent
+    await r.type('npm please');
+    await waitFor(() => expect(r.frame()).toContain('answer › npm please'));
+    await r.press(KEY.enter);
+    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'answer', text: 'npm please' }]));
+  });
+});
+
+describe('other dialogs', () => {
+  it('manual edit: e opens plan.md, Enter says the edit is done', async () => {
+    const onEdit = vi.fn(() => Promise.resolve());
+    const r = await renderApp({ phase: 'REVIEW', awaiting: { kind: 'manual_edit' } }, { onEdit });
+    expect(r.frame()).toContain('Edit plan.md by hand');
+    await r.press('e');
+    await waitFor(() => expect(onEdit).toHaveBeenCalledWith('plan'));
+    await r.press(KEY.enter);
+    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'edit_done' }]));
+  });
+
+  it('unreadable verdict: r asks again, c treats it as changes required', async () => {
+    const r = await renderApp({ phase: 'REVIEW', awaiting: { kind: 'unclear_verdict', text: 'hmm', action: { kind: 'review', reask: true } } });
+    expect(r.frame()).toContain('no readable verdict');
+    await r.press('c');
+    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'unclear_choice', choice: 'changes_required' }]));
+  });
+
+  it('resume on start: [Y/n] where Enter means yes', async () => {
+    const onAnswer = vi.fn();
+    const r = render(<ResumeDialog phase="REVIEW" iteration={2} goal="add a flag" onAnswer={onAnswer} />);
+    expect(r.lastFrame()).toContain('Unfinished session found (phase REVIEW, iteration 2). Resume? [Y/n]');
+    await listening(r.stdin);
+    r.stdin.write('\r');
+    await waitFor(() => expect(onAnswer).toHaveBeenCalledWith(true));
+  });
+
+  it('resume on start: n archives instead', async () => {
+    const onAnswer = vi.fn();
+    const r = render(<ResumeDialog phase="REVIEW" iteration={2} goal="" onAnswer={onAnswer} />);
+    await listening(r.stdin);
+    r.stdin.write('n');
+    await waitFor(() => expect(onAnswer).toHaveBeenCalledWith(false));
+  });
+
+  it('resume on start: Ctrl+C interrupts', async () => {
+    const onAnswer = vi.fn();
+    const onInterrupt = vi.fn();
+    const r = render(<ResumeDialog phase="REVIEW" iteration={2} goal="" onAnswer={onAnswer} onInterrupt={onInterrupt} />);
+    await listening(r.stdin);
+    r.stdin.write(KEY.ctrlC);
+    await waitFor(() => expect(onInterrupt).toHaveBeenCalled());
+    expect(onAnswer).not.toHaveBeenCalled();
+  });
+});

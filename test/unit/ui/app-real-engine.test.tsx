@@ -1,0 +1,90 @@
+// The App over a real Engine, session and files, with scripted fake agents: the keyboard flow end to end.
+import { cleanup, render } from 'ink-testing-library';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeAgent } from '../../../src/adapters/fake/fake-agent.js';
+import { DEMO_SCRIPT } from '../../../src/adapters/fake/script.js';
+import { filesReader } from '../../../src/modes/interactive.js';
+import { openSession, type Session } from '../../../src/modes/session.js';
+import { App } from '../../../src/ui/App.js';
+import { gitLog, tempRepo } from '../../helpers/repo.js';
+import { KEY, listening, sleep, waitFor } from './ui-helpers.js';
+
+const opened: Array<{ session: Session; cleanup: () => void }> = [];
+
+afterEach(async () => {
+  cleanup();
+  for (const o of opened.splice(0)) {
+    await o.session.close();
+    o.cleanup();
+  }
+});
+
+async function start() {
+  const repo = tempRepo('[roles]\nplanner = "fake"\nreviewer = "fake"\n');
+  const agents = { planner: new FakeAgent('fake-planner', DEMO_SCRIPT), reviewer: new FakeAgent('fake-reviewer', DEMO_SCRIPT) };
+  const session = await openSession({ cwd: repo.dir, homeDir: repo.home, agents });
+  opened.push({ session, cleanup: repo.cleanup });
+  const engine = session.engineFor(session.newRun('', 'manual'));
+  const r = render(<App engine={engine} files={filesReader(session)} tickMs={0} onReady={() => void engine.dispatch({ type: 'start', goal: '' })} />);
+  const press = async (...keys: string[]): Promise<void> => {
+    for (const k of keys) {
+      r.stdin.write(k);
+      await sleep(5);
+    }
+  };
+  const frame = (): string => r.lastFrame() ?? '';
+  const screens = (): string => `\n--- last screen ---\n${frame()}`;
+  await listening(r.stdin);
+  return { r, engine, press, frame, screens, dir: repo.dir };
+}
+
+describe('the TUI on a real engine', () => {
+  it('goal → refinement → goal ready → Enter through the rounds → approval → execution → done', async () => {
+    const t = await start();
+    await waitFor(() => expect(t.frame(), t.screens()).toContain('Ctrl+G goal ready'));
+    await t.press(...Array.from('Add a greeting module'), KEY.enter);
+    await waitFor(() => expect(t.frame(), t.screens()).toMatch(/you\n {2}Add a greeting module\nplanner\n {2}## Refined goal/));
+    await waitFor(() => expect(t.frame(), t.screens()).toContain('Ctrl+G goal ready'));
+    await t.press(KEY.ctrlG);
+    await waitFor(() => expect(t.engine.state.phase, t.screens()).toBe('WRITE_PLAN'));
+
+    // Manual mode: each Enter lets one round through, until the plan is approved.
+    // (The tests wait for the screen, not the engine: a key means what the screen shows when it is pressed.)
+    for (let i = 0; i < 10; i++) {
+      await waitFor(() => expect(t.frame(), t.screens()).toContain('Enter next round'));
+      if (t.frame().includes('Next: planner — executing step 1/3')) break;
+      await t.press(KEY.enter);
+      await waitFor(() => expect(t.frame(), t.screens()).not.toContain('Enter next round'));
+    }
+    await waitFor(() => expect(t.engine.state.phase, t.screens()).toBe('APPROVED'));
+    expect(t.engine.state.iteration).toBe(2);
+    await t.press('3');
+    await waitFor(() => expect(t.frame(), t.screens()).toContain('✓ APPROVED  (iteration 2)'));
+    await t.press('2');
+    await waitFor(() => expect(t.frame(), t.screens()).toContain('Steps: 0/3 done'));
+
+    // The person approves execution with Enter, then lets auto mode run the rest.
+    await waitFor(() => expect(t.frame(), t.screens()).toContain('Next: planner — executing step 1/3'));
+    await t.press(KEY.enter);
+    await waitFor(() => expect(t.frame(), t.screens()).toContain('Steps: 1/3 done'));
+    await waitFor(() => expect(t.frame(), t.screens()).toContain('Next: planner — executing step 2/3'));
+    await t.press('a');
+    await waitFor(() => expect(t.engine.state.phase, t.screens()).toBe('DONE'), 5000);
+    await waitFor(() => expect(t.frame(), t.screens()).toContain('Run finished'));
+    expect(gitLog(t.dir).filter((m) => m.startsWith('[Step '))).toHaveLength(3);
+  });
+
+  it('s during a round stops it after confirming and returns to goal refinement', async () => {
+    const t = await start();
+    await waitFor(() => expect(t.frame(), t.screens()).toContain('Ctrl+G goal ready'));
+    await t.press(...Array.from('Add a greeting module'), KEY.ctrlG);
+    await waitFor(() => expect(t.frame(), t.screens()).toContain('Enter next round'));
+    await t.press(KEY.enter);
+    await waitFor(() => expect(t.frame(), t.screens()).toContain('s stop'));
+    await t.press('s');
+    await waitFor(() => expect(t.frame(), t.screens()).toContain('[y/N]'));
+    await t.press('y');
+    await waitFor(() => expect(t.engine.state.phase, t.screens()).toBe('REFINE_GOAL'));
+    await waitFor(() => expect(t.frame(), t.screens()).toContain('goal ›'));
+  });
+});

@@ -1,0 +1,93 @@
+import { cleanup } from 'ink-testing-library';
+import { afterEach, describe, expect, it } from 'vitest';
+import { KEY, renderApp, sleep, waitFor } from './ui-helpers.js';
+
+afterEach(() => cleanup());
+
+const REFINING = { phase: 'REFINE_GOAL', goal: '', awaiting: { kind: 'goal' } } as const;
+
+describe('goal input', () => {
+  it('Enter sends the typed text to the planner as a message', async () => {
+    const r = await renderApp(REFINING);
+    expect(r.frame()).toContain('goal ›');
+    await r.type('add a --verbose flag');
+    await waitFor(() => expect(r.frame()).toContain('goal › add a --verbose flag'));
+    await r.press(KEY.enter);
+    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'user_message', text: 'add a --verbose flag' }]));
+    await waitFor(() => expect(r.frame()).toMatch(/you\n {2}add a --verbose flag/)); // shown in the conversation
+    expect(r.frame()).not.toContain('goal › add');
+  });
+
+  it('letters are text while typing, not commands', async () => {
+    const r = await renderApp(REFINING);
+    await r.type('sap?');
+    await waitFor(() => expect(r.frame()).toContain('goal › sap?'));
+    expect(r.engine.sent).toEqual([]);
+    await r.press(KEY.backspace);
+    await waitFor(() => expect(r.frame()).toContain('goal › sap'));
+    expect(r.frame()).not.toContain('goal › sap?');
+  });
+
+  it('/ready says the goal is ready', async () => {
+    const r = await renderApp(REFINING);
+    await r.type('/ready');
+    await r.press(KEY.enter);
+    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'goal_ready' }]));
+  });
+
+  it('Ctrl+G says the goal is ready, with the typed text as the goal', async () => {
+    const r = await renderApp(REFINING);
+    await r.type('fix the bug');
+    await r.press(KEY.ctrlG);
+    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'goal_ready', goal: 'fix the bug' }]));
+  });
+
+  it('fast typing loses no characters', async () => {
+    const r = await renderApp(REFINING);
+    for (const ch of 'abcdefghij') r.stdin.write(ch);
+    await waitFor(() => expect(r.frame()).toContain('goal › abcdefghij'));
+  });
+
+  it('Esc leaves the box so keys work, and comes back', async () => {
+    const r = await renderApp(REFINING);
+    await r.press(KEY.esc, '2');
+    await waitFor(() => expect(r.frame()).toContain('No plan.md yet'));
+    await r.press(KEY.esc, 'z');
+    await waitFor(() => expect(r.frame()).toContain('goal › z'));
+  });
+
+  it('is disabled while the planner answers', async () => {
+    const r = await renderApp({ ...REFINING, awaiting: null, inflight: { kind: 'refine', message: 'x' } });
+    expect(r.frame()).toContain('the planner is answering');
+    await r.type('abc');
+    await sleep(30);
+    expect(r.frame()).not.toContain('goal › abc');
+  });
+});
+
+describe('status bar', () => {
+  it('shows phase, iteration, mode, the working agent, elapsed, tokens and cost', async () => {
+    const usage = { inputTokens: 10_000, outputTokens: 2_345, cachedTokens: 0, costUsd: 0.42, durationMs: 0, calls: 2 };
+    let t = 1_000_000;
+    const r = await renderApp({ phase: 'REVIEW', iteration: 2, maxIterations: 5, mode: 'auto', inflight: { kind: 'review' }, usage }, { now: () => t, tickMs: 20 });
+    t += 65_000;
+    await waitFor(() => expect(r.frame()).toContain('⏱ 1:05'));
+    const f = r.frame();
+    expect(f).toMatch(/REVIEW +iter 2\/5 +AUTO +reviewer: reviewing the plan \(round 3\) 1:05/);
+    expect(f).toContain('12k tok $0.42');
+    expect(f).toContain('p pause · s stop · ? help · Ctrl+C quit');
+  });
+
+  it('shows the rejection when the engine refuses a command', async () => {
+    const r = await renderApp({ phase: 'REVIEW' });
+    r.engine.emit({ type: 'rejected', event: 'go', message: '"go" is not allowed in phase REVIEW: nothing is waiting for a go' });
+    await waitFor(() => expect(r.frame()).toContain('nothing is waiting for a go'));
+  });
+
+  it('fits in 24 rows', async () => {
+    const r = await renderApp({ phase: 'REVIEW', awaiting: { kind: 'go', action: { kind: 'review' } } });
+    r.stdout.emit('resize');
+    const lines = r.frame().split('\n');
+    expect(lines.length).toBeLessThanOrEqual(23);
+  });
+});
