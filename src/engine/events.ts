@@ -1,4 +1,4 @@
-import type { Action, AgentEvent, ArbitrationChoice, FailureKind, Role, StepInfo, Verdict, WorkflowState } from './types.js';
+import type { Action, AgentEvent, ArbitrationChoice, FailureKind, Role, StepInfo, UsageTotals, Verdict, WorkflowState } from './types.js';
 
 /** Everything that can happen to the workflow: user commands and results of effects. */
 export type EngineEvent =
@@ -48,15 +48,8 @@ export type Notice =
   /** One agent round finished (or failed): what it used. */
   | { kind: 'round'; role: Role; action: Action['kind']; outcome: 'done' | 'question' | 'failed'; usage: RoundUsage };
 
-export interface RoundUsage {
-  inputTokens: number;
-  outputTokens: number;
-  cachedTokens: number;
-  costUsd: number;
-  /** Wall time of the round as agent-collab saw it, retries included. */
-  durationMs: number;
-  calls: number;
-}
+/** What one round used; durationMs is the round's wall time as agent-collab saw it, retries included. */
+export type RoundUsage = UsageTotals;
 
 /** What the engine publishes to the UI / headless output. */
 export type EngineOutput =

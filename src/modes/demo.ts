@@ -1,8 +1,8 @@
 // `agent-collab demo`: the whole workflow in a throwaway git repo, on scripted fake agents (no API keys).
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
+import { makeScratchRepo } from './scratch-repo.js';
 import { FakeAgent } from '../adapters/fake/fake-agent.js';
 import { DEMO_SCRIPT } from '../adapters/fake/script.js';
 import type { Agent, AgentEvent, Role } from '../engine/types.js';
@@ -11,15 +11,7 @@ import { runHeadless } from './headless.js';
 export const DEMO_GOAL = 'Add a greeting module with a unit test';
 
 async function makeDemoRepo(): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'agent-collab-demo-'));
-  const git = (...args: string[]) => execa('git', args, { cwd: dir, stdin: 'ignore' });
-  await git('init', '-q', '-b', 'main');
-  await git('config', 'user.name', 'agent-collab demo');
-  await git('config', 'user.email', 'demo@agent-collab.invalid');
-  await git('config', 'commit.gpgsign', 'false');
-  await writeFile(path.join(dir, 'README.md'), '# demo project\n');
-  await git('add', '-A');
-  await git('commit', '-q', '-m', 'initial commit');
+  const dir = await makeScratchRepo('demo');
   await mkdir(path.join(dir, '.agent-collab'), { recursive: true });
   await writeFile(path.join(dir, '.agent-collab', 'config.toml'), '[roles]\nplanner = "fake"\nreviewer = "fake"\n');
   return dir;
