@@ -3,7 +3,8 @@
 import type { Effect, EngineEvent, EngineOutput, RoundUsage } from './events.js';
 import type { GitOps, Prompts, WorkflowFiles } from './ports.js';
 import { buildTurnPrompt, recoveryPrompt } from './turn-prompts.js';
-import { effectFor, InvalidEventError, isTerminal, transition, type TransitionOptions } from './transition.js';
+import { effectFor } from './approval.js';
+import { InvalidEventError, isTerminal, transition, type TransitionOptions } from './transition.js';
 import { detectQuestion } from './question-detect.js';
 import type { Action, Agent, AgentEvent, AgentTurn, FailureKind, Role, TurnKind, WorkflowState } from './types.js';
 
@@ -104,15 +105,6 @@ export class Engine {
   private async save(state: WorkflowState): Promise<void> {
     this.unsaved = false;
     await this.deps.files.saveState(state);
-  }
-
-  /** Resolves when no effect is running and no event is queued. */
-  async idle(): Promise<void> {
-    while (this.background.size > 0) {
-      await Promise.allSettled([...this.background]);
-    }
-    await this.queue;
-    if (this.background.size > 0) await this.idle();
   }
 
   private emit(out: EngineOutput): void {

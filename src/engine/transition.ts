@@ -2,10 +2,9 @@
 import type { Effect, EngineEvent } from './events.js';
 import { parseVerdict } from './verdict.js';
 import { summarizeStepAnswer } from './plan-steps.js';
-import { effectFor, roleOf, runNow, schedule, settle } from './approval.js';
+import { runNow, schedule, settle } from './approval.js';
 import type { Action, Awaiting, Phase, Role, WorkflowState } from './types.js';
 
-export { effectFor, roleOf };
 
 type FailureKindOrEngine = Extract<Awaiting, { kind: 'failure' }>['failure'];
 

@@ -1,7 +1,6 @@
 // Headless mode: drives the engine with no TTY. Without --auto each invocation lets one agent round through;
 // anything else that needs a person ends the process with exit code 3 and says how to continue.
 import type { Writable } from 'node:stream';
-import type { Engine } from '../engine/runner.js';
 import type { Agent, Awaiting, Role, WorkflowState } from '../engine/types.js';
 import { EXIT, UserError } from '../persistence/errors.js';
 import { askYesNo } from './ask.js';
@@ -186,4 +185,3 @@ function onSignals(handler: () => void): () => void {
   };
 }
 
-export type { Engine };
