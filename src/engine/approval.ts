@@ -11,7 +11,16 @@ export function roleOf(action: Action): Role {
 
 /** The effect that performs an action: an agent round, or agent-collab's own commit. */
 export function effectFor(action: Action): Effect {
-  return action.kind === 'commit_step' ? { type: 'commit_step', step: action.step, summary: action.summary } : { type: 'run_agent', role: roleOf(action), action };
+  switch (action.kind) {
+    case 'commit_step':
+      return { type: 'commit_step', step: action.step, summary: action.summary, allowSecrets: action.allowSecrets === true };
+    case 'run_tests':
+      return { type: 'run_tests', step: action.step, attempt: action.attempt };
+    case 'rollback_step':
+      return { type: 'rollback_step', step: action.step };
+    default:
+      return { type: 'run_agent', role: roleOf(action), action };
+  }
 }
 
 /** Puts the next agent round in motion (auto mode) or waits for the person's go (manual mode, or a pause). */

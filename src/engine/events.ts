@@ -1,4 +1,22 @@
-import type { Action, AgentEvent, ArbitrationChoice, FailureKind, Role, StepInfo, UsageTotals, Verdict, WorkflowState } from './types.js';
+import type {
+  Action,
+  AgentEvent,
+  ArbitrationChoice,
+  CommandChoice,
+  CommitFailureChoice,
+  ExternalChangeChoice,
+  FailureKind,
+  PendingCommand,
+  Role,
+  SecretChoice,
+  SecretFinding,
+  StepFailureCategory,
+  StepFailureChoice,
+  StepInfo,
+  UsageTotals,
+  Verdict,
+  WorkflowState,
+} from './types.js';
 
 /** Everything that can happen to the workflow: user commands and results of effects. */
 export type EngineEvent =
@@ -15,6 +33,11 @@ export type EngineEvent =
   | { type: 'edit_done' }
   | { type: 'answer'; text: string }
   | { type: 'unclear_choice'; choice: 'retry' | 'changes_required' }
+  | { type: 'step_choice'; choice: StepFailureChoice }
+  | { type: 'secret_choice'; choice: SecretChoice }
+  | { type: 'commit_choice'; choice: CommitFailureChoice }
+  | { type: 'external_choice'; choice: ExternalChangeChoice }
+  | { type: 'command_choice'; id: string; choice: CommandChoice }
   // results of effects
   | { type: 'session'; role: Role; sessionId: string }
   | { type: 'usage'; role: Role; inputTokens: number; outputTokens: number; cachedTokens: number; costUsd: number; durationMs: number }
@@ -23,6 +46,19 @@ export type EngineEvent =
   | { type: 'agent_failed'; role: Role; action: Action; kind: FailureKind; message: string }
   | { type: 'steps_loaded'; steps: StepInfo[] }
   | { type: 'step_committed'; step: number; commit: string | null }
+  /** The working tree was snapshotted before a step's first attempt. */
+  | { type: 'step_started'; step: number; baseTree: string | null }
+  | { type: 'tests_done'; step: number; attempt: number; command: string; passed: boolean; output: string; durationMs: number; timedOut: boolean }
+  /** No test command configured or detected (and the planner was not asked, or said none). */
+  | { type: 'test_command'; step: number; command: string }
+  | { type: 'secrets_found'; step: number; findings: SecretFinding[] }
+  | { type: 'commit_failed'; step: number; message: string }
+  | { type: 'step_rolled_back'; step: number; files: string[] }
+  /** A step attempt ended without passing (agent failure, policy, timeout…): counted like a failed test run. */
+  | { type: 'attempt_failed'; step: number; attempt: number; category: StepFailureCategory; message: string }
+  | { type: 'external_change'; role: Role; action: Action; file: 'plan' | 'comments'; text: string }
+  | { type: 'command_held'; command: PendingCommand }
+  | { type: 'command_denied'; id: string | null; command: string; reason: string }
   | { type: 'engine_failed'; action: Action | null; message: string };
 
 export type EngineEventType = EngineEvent['type'];
@@ -34,7 +70,14 @@ export type Effect =
   | { type: 'write_comments'; text: string; verdict: Verdict; iteration: number }
   | { type: 'set_plan_status'; status: 'draft' | 'reviewing' | 'approved' }
   | { type: 'load_steps' }
-  | { type: 'commit_step'; step: number; summary: string }
+  | { type: 'commit_step'; step: number; summary: string; allowSecrets: boolean }
+  | { type: 'begin_step'; step: number }
+  | { type: 'run_tests'; step: number; attempt: number }
+  | { type: 'rollback_step'; step: number }
+  | { type: 'merge_external'; role: Role; action: Action; file: 'plan' | 'comments'; text: string }
+  /** Answers the hook that is waiting on a held command. */
+  | { type: 'answer_command'; id: string; allow: boolean; reason: string }
+  | { type: 'mark_step_skipped'; step: number }
   | { type: 'mark_step_done'; step: number; commit: string | null }
   | { type: 'log'; title: string; lines?: string[] }
   | { type: 'stop_agents' }
@@ -45,6 +88,9 @@ export type Effect =
 export type Notice =
   | { kind: 'verdict'; iteration: number; verdict: Verdict | 'UNCLEAR'; marker: boolean }
   | { kind: 'info'; message: string }
+  /** A command was checked against [safety]: what was decided and why. */
+  | { kind: 'command'; role: Role | 'agent-collab'; command: string; decision: 'allow' | 'deny'; rule: string | null; reason: string }
+  | { kind: 'tests'; step: number; attempt: number; command: string; passed: boolean; durationMs: number }
   /** One agent round finished (or failed): what it used. */
   | { kind: 'round'; role: Role; action: Action['kind']; outcome: 'done' | 'question' | 'failed'; usage: RoundUsage };
 

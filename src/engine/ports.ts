@@ -1,7 +1,7 @@
 // The interfaces through which the effect runner reaches the outside world.
 // Implementations live in src/persistence (files), src/engine/git.ts (git) and src/adapters (agents).
 import type { PromptName } from './prompts.js';
-import type { StepInfo, Verdict, WorkflowState } from './types.js';
+import type { Role, SecretFinding, StepInfo, Verdict, WorkflowState } from './types.js';
 
 export interface WorkflowFiles {
   saveState(state: WorkflowState): Promise<void>;
@@ -32,3 +32,67 @@ export interface GitOps {
 export interface Prompts {
   render(name: PromptName, vars: Record<string, string | number>): Promise<string>;
 }
+
+/** A step's changes, measured against the working tree as it was before the step (agent-collab's files excluded). */
+export interface StepChanges {
+  files: string[];
+  /** `git diff --binary` from the base tree to the working tree now. */
+  patch: string;
+}
+
+export type StepCommitResult =
+  | { kind: 'committed'; hash: string }
+  | { kind: 'nothing' }
+  | { kind: 'secrets'; findings: SecretFinding[] }
+  | { kind: 'failed'; message: string };
+
+/** Git work of the executor: snapshot before a step, commit only the step's changes, roll a step back. */
+export interface StepWorkspace {
+  /** The working tree now as a git tree id (untracked files included, ignored and agent-collab's files excluded). */
+  snapshot(): Promise<string>;
+  changedSince(baseTree: string): Promise<StepChanges>;
+  /**
+   * Stages exactly the files changed since `baseTree` (files the person had changed before the step and the step did
+   * not touch stay out), scans the staged diff for secrets unless `allowSecrets`, and commits `[Step N] <summary>`.
+   * Idempotent per (runId, step) like GitOps.commitStep.
+   */
+  commitStep(opts: { runId: string; step: number; summary: string; baseTree: string | null; allowSecrets: boolean }): Promise<StepCommitResult>;
+  /** Puts every file changed since `baseTree` back as it was in `baseTree` (files added by the step are removed). */
+  rollback(baseTree: string): Promise<string[]>;
+}
+
+export interface TestRunResult {
+  passed: boolean;
+  exitCode: number | null;
+  timedOut: boolean;
+  durationMs: number;
+  /** Bounded (head + tail with a marker) for prompts and the UI; the full output goes to `fullOutputFile`. */
+  output: string;
+}
+
+export interface TestRunner {
+  /** The configured command, or the one detected from the repo's files; null when there is none. */
+  resolve(): Promise<{ command: string; source: 'config' | 'detected' } | null>;
+  run(command: string, opts: { fullOutputFile: string | null }): Promise<TestRunResult>;
+}
+
+/** `.agent-collab/runs/<run-id>/`: per step attempt the prompt, raw events, test output, patch, verdict; a timeline. */
+export interface Artifacts {
+  /** The attempt's directory, created on first use. */
+  attemptDir(step: number, attempt: number): Promise<string>;
+  write(step: number, attempt: number, name: string, content: string): Promise<void>;
+  appendEvent(step: number, attempt: number, event: unknown): void;
+  timeline(line: string): Promise<void>;
+}
+
+/** A command about to run (an agent's tool call seen by the PreToolUse hook, or agent-collab's own test command). */
+export interface CommandCheck {
+  role: Role | 'agent-collab';
+  command: string;
+  cwd: string;
+}
+
+export type CommandVerdict = { allow: true } | { allow: false; reason: string };
+
+/** Decides whether a command may run; may wait for the person. Never throws: a failure is a deny. */
+export type CommandGate = (check: CommandCheck) => Promise<CommandVerdict>;

@@ -23,10 +23,23 @@ export type Action =
   | { kind: 'write_plan'; answer?: string }
   | { kind: 'review'; reask?: boolean; answer?: string }
   | { kind: 'respond'; answer?: string }
-  | { kind: 'execute_step'; step: number; answer?: string }
-  | { kind: 'commit_step'; step: number; summary: string };
+  /** `attempt` counts from 1; `feedback` is the failing test output (bounded) fed back on a retry. */
+  | { kind: 'execute_step'; step: number; attempt?: number; feedback?: string; answer?: string }
+  /** The planner is asked which command tests this repository (nothing configured or detected). */
+  | { kind: 'ask_test_command'; step: number; answer?: string }
+  // agent-collab's own work during execution (no agent round):
+  | { kind: 'run_tests'; step: number; attempt: number }
+  /** `allowSecrets`: the person said to commit although the secret scan found something. */
+  | { kind: 'commit_step'; step: number; summary: string; allowSecrets?: boolean }
+  | { kind: 'rollback_step'; step: number };
 
-export type TurnKind = Exclude<Action['kind'], 'commit_step'>;
+/** Actions that are an agent round (the others are agent-collab's own work). */
+export type AgentActionKind = 'refine' | 'write_plan' | 'review' | 'respond' | 'execute_step' | 'ask_test_command';
+export type TurnKind = AgentActionKind;
+
+export function isAgentAction(a: Action): a is Extract<Action, { kind: AgentActionKind }> {
+  return a.kind !== 'run_tests' && a.kind !== 'commit_step' && a.kind !== 'rollback_step';
+}
 
 export type FailureKind =
   | 'agent_error'
@@ -40,6 +53,37 @@ export type FailureKind =
 
 export type ArbitrationChoice = 'force_approve' | 'continue' | 'edit' | 'cancel';
 
+/** Why a step attempt failed (verdict.json's category). */
+export type StepFailureCategory = 'test_failure' | 'agent_error' | 'policy_block' | 'timeout' | 'infra';
+/** What the person may do with a step that still fails after its retries. */
+export type StepFailureChoice = 'retry' | 'skip' | 'rollback' | 'stop';
+/** What the person may do when the secret scan found something in a step's changes. */
+export type SecretChoice = 'retry' | 'commit_anyway' | 'leave_uncommitted' | 'stop';
+/** What the person may do when a step's commit failed (hook, no identity, …). */
+export type CommitFailureChoice = 'retry' | 'continue' | 'stop';
+/** plan.md or comments.md changed outside agent-collab while an agent wrote a new version of it. */
+export type ExternalChangeChoice = 'overwrite' | 'merge' | 'discard';
+/** The person's answer to a held command. */
+export type CommandChoice = 'allow_once' | 'deny' | 'allow_run';
+
+export interface SecretFinding {
+  file: string;
+  line: number;
+  /** e.g. "private key", "AWS access key", ".env file" */
+  kind: string;
+}
+
+/** A command an agent (or agent-collab itself) wants to run, held until the person decides. */
+export interface PendingCommand {
+  id: string;
+  role: Role | 'agent-collab';
+  command: string;
+  /** What the policy said: blocked (deny is the default) or needs confirmation. */
+  decision: 'block' | 'confirm';
+  rule: string;
+  reason: string;
+}
+
 /** What the engine waits for from the person. `null` in `awaiting` means: nothing, it is working or finished. */
 export type Awaiting =
   | { kind: 'goal' } // REFINE_GOAL: a message for the planner, or "goal is ready"
@@ -48,13 +92,34 @@ export type Awaiting =
   | { kind: 'manual_edit' } // the person edits plan.md, then says edit_done
   | { kind: 'question'; role: Role; text: string; action: Action }
   | { kind: 'unclear_verdict'; text: string; action: Action }
-  | { kind: 'failure'; role: Role | null; failure: FailureKind | 'engine'; message: string; action: Action | null };
+  | { kind: 'failure'; role: Role | null; failure: FailureKind | 'engine'; message: string; action: Action | null }
+  /** A step still fails after its retries (or was rolled back and waits for what next). */
+  | { kind: 'step_failed'; step: number; attempt: number; category: StepFailureCategory; message: string; rolledBack: boolean }
+  | { kind: 'secret_found'; step: number; summary: string; findings: SecretFinding[] }
+  | { kind: 'commit_failed'; step: number; summary: string; message: string }
+  | { kind: 'external_change'; file: 'plan' | 'comments'; role: Role; action: Action; text: string };
 
 export interface StepInfo {
   n: number;
   title: string;
   done: boolean;
   commit?: string | null;
+  /** The person skipped it: its changes were left uncommitted. */
+  skipped?: boolean;
+}
+
+/** The step being executed: where its changes started and how its attempts went. */
+export interface StepRun {
+  step: number;
+  /** 1-based; a retry after failing tests is the next attempt. */
+  attempt: number;
+  /** Git tree of the working tree before the step's first attempt (agent-collab's files excluded). */
+  baseTree: string | null;
+  startedAt: string;
+  /** The test command in effect for this run, once known; "" = none, tests skipped. */
+  testCommand: string | null;
+  /** Commands denied by the policy during the current attempt. */
+  denials: number;
 }
 
 export interface UsageTotals {
@@ -82,6 +147,11 @@ export interface WorkflowState {
   sessions: { planner: string | null; reviewer: string | null };
   currentStep: number | null;
   steps: StepInfo[];
+  stepRun: StepRun | null;
+  /** A command held for the person's decision while an agent round is under way. */
+  pendingCommand: PendingCommand | null;
+  /** Commands the person allowed for the rest of the run. */
+  allowedCommands: string[];
   /** The agent round (or commit) under way; on restart it is run again. */
   inflight: Action | null;
   awaiting: Awaiting | null;

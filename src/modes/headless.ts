@@ -100,6 +100,14 @@ function hintFor(w: Awaiting): string {
       return 'edit .agent-collab/plan.md, then rerun with --resume --decide edited';
     case 'failure':
       return `${w.message}; rerun with --resume to retry`;
+    case 'step_failed':
+      return `step ${w.step} ${w.rolledBack ? 'was rolled back' : `still fails after ${w.attempt} attempt(s) (${w.category})`}: ${w.message.split('\n')[0]} — rerun with --resume --decide retry | skip | rollback | stop`;
+    case 'secret_found':
+      return `the changes of step ${w.step} look like they contain a secret (${w.findings.map((f) => `${f.file}:${f.line} ${f.kind}`).join(', ')}); remove it and rerun with --resume --decide retry, or --decide commit-anyway | leave | stop`;
+    case 'commit_failed':
+      return `${w.message}; rerun with --resume --decide retry | continue | stop`;
+    case 'external_change':
+      return `${w.file === 'plan' ? 'plan.md' : 'comments.md'} was changed outside agent-collab while the ${w.role} wrote a new version; rerun with --resume --decide overwrite | merge | discard`;
   }
 }
 

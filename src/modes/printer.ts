@@ -1,6 +1,7 @@
 // Headless output: NDJSON events (--json) or short human-readable lines.
 import type { Writable } from 'node:stream';
 import type { EngineOutput } from '../engine/events.js';
+import { noticeText } from '../engine/notice-text.js';
 import type { AgentEvent, Awaiting, Phase, WorkflowState } from '../engine/types.js';
 
 export interface Printer {
@@ -60,6 +61,8 @@ export function createPrinter(opts: { json: boolean; out: Writable; err: Writabl
             const n = out.notice;
             if (n.kind === 'verdict') return line({ event: 'verdict', iteration: n.iteration, verdict: n.verdict, marker: n.marker });
             if (n.kind === 'round') return line({ event: 'round', role: n.role, action: n.action, outcome: n.outcome, usage: n.usage });
+            if (n.kind === 'command') return line({ event: 'command', role: n.role, command: n.command, decision: n.decision, rule: n.rule, reason: n.reason });
+            if (n.kind === 'tests') return line({ event: 'tests', step: n.step, attempt: n.attempt, command: n.command, passed: n.passed, duration_ms: n.durationMs });
             return line({ event: 'notice', message: n.message });
           }
           case 'rejected':
@@ -89,7 +92,7 @@ export function createPrinter(opts: { json: boolean; out: Writable; err: Writabl
           const n = out.notice;
           if (n.kind === 'verdict') return say(`[verdict] ${n.verdict} (iteration ${n.iteration})`);
           if (n.kind === 'round') return n.usage.calls ? say(`[${n.role}] ${n.action}: ${formatUsage(n.usage)}`) : undefined;
-          return say(`[info] ${n.message}`);
+          return say(`[${n.kind}] ${noticeText(n)}`);
         }
         case 'rejected':
           return say(`[rejected] ${out.message}`);

@@ -39,6 +39,8 @@ export const configSchema = z
       .object({
         blocked_commands: z.array(z.string()).default(['rm -rf', 'sudo', 'chmod 777', '> /dev/']),
         require_confirm_for: z.array(z.string()).default(['git push', 'npm publish']),
+        max_denials_per_step: z.number().int().min(1).max(100).default(3),
+        confirm_timeout_seconds: z.number().int().min(5).max(86_400).default(600),
       })
       .strict()
       .prefault({}),
@@ -57,6 +59,8 @@ export const configSchema = z
       .object({
         default_command: z.string().min(1).default('auto'),
         fallback_to_agent: z.boolean().default(true),
+        timeout_seconds: z.number().int().min(1).max(86_400).default(900),
+        max_retries: z.number().int().min(0).max(20).default(3),
       })
       .strict()
       .prefault({}),

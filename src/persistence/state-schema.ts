@@ -9,9 +9,14 @@ export const actionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('write_plan'), answer }),
   z.object({ kind: z.literal('review'), reask: z.boolean().optional(), answer }),
   z.object({ kind: z.literal('respond'), answer }),
-  z.object({ kind: z.literal('execute_step'), step: z.number().int(), answer }),
-  z.object({ kind: z.literal('commit_step'), step: z.number().int(), summary: z.string() }),
+  z.object({ kind: z.literal('execute_step'), step: z.number().int(), attempt: z.number().int().min(1).optional(), feedback: z.string().optional(), answer }),
+  z.object({ kind: z.literal('ask_test_command'), step: z.number().int(), answer }),
+  z.object({ kind: z.literal('run_tests'), step: z.number().int(), attempt: z.number().int().min(1) }),
+  z.object({ kind: z.literal('commit_step'), step: z.number().int(), summary: z.string(), allowSecrets: z.boolean().optional() }),
+  z.object({ kind: z.literal('rollback_step'), step: z.number().int() }),
 ]);
+
+const secretFinding = z.object({ file: z.string(), line: z.number().int(), kind: z.string() });
 
 const failureKind = z.enum(['agent_error', 'infra', 'usage_limit', 'auth', 'timeout', 'idle', 'missing_binary', 'session_lost']);
 
@@ -29,6 +34,17 @@ export const awaitingSchema = z.discriminatedUnion('kind', [
     message: z.string(),
     action: actionSchema.nullable(),
   }),
+  z.object({
+    kind: z.literal('step_failed'),
+    step: z.number().int(),
+    attempt: z.number().int(),
+    category: z.enum(['test_failure', 'agent_error', 'policy_block', 'timeout', 'infra']),
+    message: z.string(),
+    rolledBack: z.boolean(),
+  }),
+  z.object({ kind: z.literal('secret_found'), step: z.number().int(), summary: z.string(), findings: z.array(secretFinding) }),
+  z.object({ kind: z.literal('commit_failed'), step: z.number().int(), summary: z.string(), message: z.string() }),
+  z.object({ kind: z.literal('external_change'), file: z.enum(['plan', 'comments']), role, action: actionSchema, text: z.string() }),
 ]);
 
 const count = z.number().int().min(0);
@@ -47,8 +63,31 @@ export const workflowStateSchema = z.object({
   sessions: z.object({ planner: z.string().nullable(), reviewer: z.string().nullable() }),
   currentStep: z.number().int().nullable(),
   steps: z.array(
-    z.object({ n: z.number().int(), title: z.string(), done: z.boolean(), commit: z.string().nullable().optional() }),
+    z.object({ n: z.number().int(), title: z.string(), done: z.boolean(), commit: z.string().nullable().optional(), skipped: z.boolean().optional() }),
   ),
+  stepRun: z
+    .object({
+      step: z.number().int(),
+      attempt: z.number().int().min(1),
+      baseTree: z.string().nullable(),
+      startedAt: z.string(),
+      testCommand: z.string().nullable(),
+      denials: count,
+    })
+    .nullable()
+    .default(null),
+  pendingCommand: z
+    .object({
+      id: z.string(),
+      role: z.enum(['planner', 'reviewer', 'agent-collab']),
+      command: z.string(),
+      decision: z.enum(['block', 'confirm']),
+      rule: z.string(),
+      reason: z.string(),
+    })
+    .nullable()
+    .default(null),
+  allowedCommands: z.array(z.string()).default([]),
   inflight: actionSchema.nullable(),
   awaiting: awaitingSchema.nullable(),
   unclearCount: count,

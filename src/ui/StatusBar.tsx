@@ -78,5 +78,13 @@ export function waitingText(view: ViewState): string {
       return 'waiting for you: unreadable verdict';
     case 'failure':
       return 'waiting for you: a round failed';
+    case 'step_failed':
+      return a.rolledBack ? `step ${a.step} rolled back: what next?` : `waiting for you: step ${a.step} still fails`;
+    case 'secret_found':
+      return `waiting for you: possible secret in step ${a.step}`;
+    case 'commit_failed':
+      return `waiting for you: commit of step ${a.step} failed`;
+    case 'external_change':
+      return `waiting for you: ${a.file === 'plan' ? 'plan.md' : 'comments.md'} changed outside`;
   }
 }

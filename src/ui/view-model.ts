@@ -1,8 +1,9 @@
 // The TUI's view model: a pure reducer from what the engine publishes (and what the person sent) to what the
 // screen shows. No React here, so it is tested without rendering.
 import { roleOf } from '../engine/approval.js';
+import { noticeText } from '../engine/notice-text.js';
 import type { EngineEvent, EngineOutput } from '../engine/events.js';
-import type { Action, AgentEvent, Awaiting, Phase, Role, UsageTotals, Verdict, WorkflowState } from '../engine/types.js';
+import { isAgentAction, type Action, type AgentEvent, type Awaiting, type Phase, type Role, type UsageTotals, type Verdict, type WorkflowState } from '../engine/types.js';
 
 export type ModeLabel = 'MANUAL' | 'AUTO' | 'PAUSING' | 'PAUSED';
 export type Who = Role | 'you' | 'agent-collab';
@@ -102,11 +103,17 @@ export function describeAction(action: Action, s: Pick<WorkflowState, 'iteration
     }
     case 'commit_step':
       return `committing step ${action.step}`;
+    case 'ask_test_command':
+      return `asking which command tests step ${action.step}`;
+    case 'run_tests':
+      return `testing step ${action.step} (attempt ${action.attempt})`;
+    case 'rollback_step':
+      return `rolling back step ${action.step}`;
   }
 }
 
 export function whoRuns(action: Action): Role | 'git' {
-  return action.kind === 'commit_step' ? 'git' : roleOf(action);
+  return isAgentAction(action) ? roleOf(action) : 'git';
 }
 
 function sameAction(a: Action | null, b: Action | null): boolean {
@@ -282,7 +289,11 @@ export function reduceView(v: ViewState, a: ViewAction, now: number = Date.now()
         return push(v, { who: 'agent-collab', kind: 'notice', text: `Verdict ${n.verdict} (iteration ${n.iteration})`, detail: null, tone });
       }
       if (n.kind === 'round') return v; // per-round usage: the Status tab reads totals from the state
-      return push({ ...v, flash: { text: n.message, tone: 'info' } }, { who: 'agent-collab', kind: 'notice', text: n.message, detail: null, tone: 'info' });
+      {
+        const text = noticeText(n);
+        const tone: Tone = (n.kind === 'command' && n.decision === 'deny') || (n.kind === 'tests' && !n.passed) ? 'warn' : 'info';
+        return push({ ...v, flash: { text, tone } }, { who: 'agent-collab', kind: 'notice', text, detail: null, tone });
+      }
     }
     case 'awaiting':
       return { ...v, awaiting: a.awaiting };

@@ -70,5 +70,7 @@ export function answerFor(turn: AgentTurn, action: FakeAction): string {
       const files = Object.keys(filesFor(turn, action));
       return files.length > 0 ? `Summary: add ${files.join(', ')}` : 'Summary: no changes';
     }
+    case 'ask_test_command':
+      return 'none';
   }
 }
