@@ -11,8 +11,10 @@ import type { Config } from '../persistence/config-schema.js';
 import type { DeepPartial } from '../persistence/config.js';
 import { EXIT } from '../persistence/errors.js';
 import { App } from '../ui/App.js';
+import { attentionSequence } from '../ui/attention.js';
 import { ResumeDialog } from '../ui/dialogs/ConfirmDialog.js';
-import type { EditableFile, FilesReader } from '../ui/ports.js';
+import type { EditableFile, FilesReader, WatchedFile } from '../ui/ports.js';
+import { readTail } from '../ui/read-tail.js';
 import { openSession, type Session } from './session.js';
 
 export interface InteractiveOptions {
@@ -53,17 +55,29 @@ async function askResume(s: WorkflowState, io: Io): Promise<boolean | null> {
   });
 }
 
+/** Lines of debug.log the Log tab shows. */
+export const DEBUG_TAIL_LINES = 200;
+
 export function filesReader(session: Session): FilesReader {
   const { paths } = session;
-  const watched = new Set([paths.plan, paths.comments, paths.log].map((p) => path.resolve(p)));
+  const watched = new Map<string, WatchedFile>([
+    [path.resolve(paths.plan), 'plan'],
+    [path.resolve(paths.comments), 'comments'],
+    [path.resolve(paths.log), 'log'],
+    [path.resolve(paths.debugLog), 'debug'],
+  ]);
+  const dirs = [...new Set([paths.workdir, path.dirname(paths.debugLog)].map((d) => path.resolve(d)))];
   return {
     readPlan: () => session.files.readPlan(),
     readComments: () => session.files.readComments(),
     readLog: () => readFile(paths.log, 'utf8').catch(() => null),
+    readDebugTail: () => readTail(paths.debugLog, DEBUG_TAIL_LINES),
     watch: (onChange) => {
-      const watcher = watch(paths.workdir, { ignoreInitial: true, depth: 0 });
+      // fs events, no polling and no awaitWriteFinish: a change is reported as soon as the OS reports it.
+      const watcher = watch(dirs, { ignoreInitial: true, depth: 0, awaitWriteFinish: false, atomic: false });
       watcher.on('all', (_event, file) => {
-        if (watched.has(path.resolve(file))) onChange();
+        const which = watched.get(path.resolve(file));
+        if (which) onChange(which);
       });
       watcher.on('error', () => undefined);
       return () => void watcher.close();
@@ -86,10 +100,9 @@ function openEditor(file: string, io: Io): void {
   }
 }
 
-/** A bell, plus an OSC 9 notification on terminals known to show it. */
-function attention(io: Io): void {
-  const osc9 = process.env.TERM_PROGRAM === 'iTerm.app' || process.env.TERM_PROGRAM === 'WezTerm' || Boolean(process.env.WT_SESSION);
-  io.stdout.write(osc9 ? '\u001b]9;agent-collab: your input is needed\u0007' : '\u0007');
+/** A bell, plus an OSC 9 notification on terminals known to show it (see ui/attention.ts). */
+function attention(io: Io, what: string): void {
+  io.stdout.write(attentionSequence(what));
 }
 
 export async function runInteractive(opts: InteractiveOptions): Promise<number> {
@@ -156,7 +169,7 @@ function runApp(session: Session, engine: Engine, o: { resumed: boolean; goal?: 
         confirmEnter: session.config.workflow.confirm_enter,
         onQuit,
         onEdit,
-        onAttention: () => attention(io),
+        onAttention: (what: string) => attention(io, what),
         onReady: () => void start().catch((err: unknown) => session.files.debug('ui', `start failed: ${String(err)}`)),
         notice: o.notice,
       }),

@@ -1,6 +1,7 @@
 // The TUI: renders what the engine publishes and turns keys into engine commands. No workflow logic here: the
 // engine decides, the view model shapes, the keymap names the keys.
-import { Box, measureElement, Text, type DOMElement, type Key } from 'ink';
+import { measureElement, type DOMElement, type Key } from 'ink';
+import { Box, ColorContext, colorsWanted, Text } from './styled.js';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState, type ReactNode } from 'react';
 import type { EngineEvent } from '../engine/events.js';
 import type { Awaiting } from '../engine/types.js';
@@ -8,13 +9,14 @@ import { ArbitrationDialog } from './dialogs/ArbitrationDialog.js';
 import { ConfirmDialog } from './dialogs/ConfirmDialog.js';
 import { HelpOverlay } from './dialogs/HelpOverlay.js';
 import { QuestionDialog } from './dialogs/QuestionDialog.js';
+import { CommandDialog, CommitFailedDialog, ExternalChangeDialog, SecretDialog, StepFailedDialog } from './dialogs/ExecutionDialogs.js';
 import { ManualEditDialog, UnclearVerdictDialog } from './dialogs/SmallDialogs.js';
 import { GoalInput } from './GoalInput.js';
-import { bindingOf, commandFor, hintsFor, keyMatches, type CommandName, type KeyContext, type TabId } from './keymap.js';
+import { bindingOf, commandFor, DIALOG_KEYS, dialogHints, hintsFor, keyMatches, type CommandName, type Hint, type KeyContext, type TabId } from './keymap.js';
 import { FOLLOW, isScroll, scrollViewport, TOP, type Line, type Viewport } from './lines.js';
 import type { EditableFile, EngineLike, FilesReader } from './ports.js';
 import { scrollHint, ScrollView } from './ScrollView.js';
-import { StatusBar } from './StatusBar.js';
+import { StatusBar, waitingText } from './StatusBar.js';
 import { COLLAPSIBLE, cycleTabs, TabBar } from './TabBar.js';
 import { commentsTab, conversationTab, logTab, planTab, statusTab } from './tabs/content.js';
 import { useFileTexts } from './use-files.js';
@@ -22,7 +24,7 @@ import { KeyRouterContext, type KeyRouter } from './key-router.js';
 import { useKeys } from './use-keys.js';
 import { useTextField } from './use-text-field.js';
 import { useTerminalSize } from './use-terminal-size.js';
-import { describeAction, initialView, reduceView, whoRuns, type ViewAction, type ViewState } from './view-model.js';
+import { describeAction, initialView, reduceAll, reduceView, whoRuns, type ViewAction, type ViewState } from './view-model.js';
 
 export interface AppProps {
   engine: EngineLike;
@@ -33,8 +35,10 @@ export interface AppProps {
   onQuit?: (force: boolean) => void;
   /** Opens the file in $EDITOR; the tabs reload when it resolves. */
   onEdit?: (file: EditableFile) => Promise<void>;
-  /** The person's input is needed (bell / notification). */
-  onAttention?: () => void;
+  /** The person's input is needed (bell / notification); `what` says for what. */
+  onAttention?: (what: string) => void;
+  /** Colours on (default: unless NO_COLOR is set). */
+  colors?: boolean;
   /** Called once the App listens to the engine: start or resume the engine here. */
   onReady?: () => void;
   /** A line to show at start (e.g. state.json was corrupt and moved aside). */
@@ -46,50 +50,92 @@ export interface AppProps {
 }
 
 type Overlay = 'help' | 'confirm_stop' | 'confirm_enter';
-type Modal = Overlay | 'arbitration' | 'question' | 'manual_edit' | 'unclear_verdict';
+type AwaitingModal = 'arbitration' | 'question' | 'manual_edit' | 'unclear_verdict' | 'step_failed' | 'secret_found' | 'commit_failed' | 'external_change';
+type Modal = Overlay | AwaitingModal | 'command';
+const AWAITING_MODALS: ReadonlySet<string> = new Set<AwaitingModal>(['arbitration', 'question', 'manual_edit', 'unclear_verdict', 'step_failed', 'secret_found', 'commit_failed', 'external_change']);
+/** What the engine publishes is applied at most this often (one React render per batch, however fast it streams). */
+const BATCH_MS = 16;
 
 const INITIAL_VIEWPORTS: Record<TabId, Viewport> = { conversation: FOLLOW, plan: TOP, comments: TOP, log: FOLLOW, status: TOP };
 const QUIT_WINDOW_MS = 2000;
 
 /** The awaiting states that open a dialog (which then owns the keyboard). */
-export function modalFor(a: Awaiting | null): Modal | null {
+export function modalFor(a: Awaiting | null): AwaitingModal | null {
   if (!a) return null;
-  return a.kind === 'arbitration' || a.kind === 'question' || a.kind === 'manual_edit' || a.kind === 'unclear_verdict' ? a.kind : null;
+  return AWAITING_MODALS.has(a.kind) ? (a.kind as AwaitingModal) : null;
+}
+
+/** Collects what the engine publishes and hands it over in batches: at most one per BATCH_MS, never held longer. */
+function useEngineBatches(engine: EngineLike, apply: (actions: ViewAction[]) => void, onSubscribed: () => void): void {
+  useEffect(() => {
+    let queue: ViewAction[] = [];
+    let scheduled: NodeJS.Immediate | NodeJS.Timeout | null = null;
+    let last = 0;
+    const flush = (): void => {
+      scheduled = null;
+      last = performance.now();
+      const batch = queue;
+      queue = [];
+      if (batch.length) apply(batch);
+    };
+    const off = engine.subscribe((out) => {
+      queue.push(out);
+      if (scheduled) return;
+      const wait = BATCH_MS - (performance.now() - last);
+      scheduled = wait > 0 ? setTimeout(flush, wait) : setImmediate(flush);
+    });
+    onSubscribed();
+    return () => {
+      off();
+      if (scheduled) {
+        clearTimeout(scheduled as NodeJS.Timeout);
+        clearImmediate(scheduled as NodeJS.Immediate);
+      }
+    };
+    // Subscribes once per engine; the callbacks are read at mount on purpose.
+  }, [engine]);
 }
 
 export function App(props: AppProps) {
-  const { engine, files, confirmEnter = false, onQuit, onEdit, onAttention, onReady, now = Date.now } = props;
-  const reducer = useCallback((v: ViewState, a: ViewAction) => reduceView(v, a, now()), [now]);
+  const { engine, files, confirmEnter = false, onQuit, onEdit, onAttention, onReady, now = Date.now, colors = colorsWanted() } = props;
+  const reducer = useCallback((v: ViewState, a: ViewAction | { type: 'batch'; actions: ViewAction[] }) => (a.type === 'batch' ? reduceAll(v, a.actions, now()) : reduceView(v, a, now())), [now]);
   const [view, send] = useReducer(reducer, engine.state, (s) => initialView(s, { maxEntries: props.maxEntries, now: now() }));
   const [startedAt] = useState(now);
   const [tab, setTab] = useState<TabId>('conversation');
   const [opened, setOpened] = useState<ReadonlySet<TabId>>(new Set());
   const [overlay, setOverlay] = useState<Overlay | null>(null);
   const [answered, setAnswered] = useState<Awaiting | null>(null);
+  const [answeredCommand, setAnsweredCommand] = useState<string | null>(null);
   const [typingOff, setTypingOff] = useState(false);
   const [draft, setDraft] = useState('');
   const [expanded, setExpanded] = useState(false);
   const [viewports, setViewports] = useState(INITIAL_VIEWPORTS);
   const lastQuit = useRef<number | null>(null);
   const { columns, rows } = useTerminalSize();
-  const { texts, reload } = useFileTexts(files, view.state.updatedAt);
+  const { texts, reload } = useFileTexts(files, view.state.updatedAt, { debug: tab === 'log' });
 
-  useEffect(() => {
-    const off = engine.subscribe(send);
-    if (props.notice) send({ type: 'ui_notice', text: props.notice, tone: 'warn' });
-    onReady?.();
-    return off;
-    // Subscribes once per engine; the callbacks are read at mount on purpose.
-  }, [engine]);
+  useEngineBatches(
+    engine,
+    (actions) => send({ type: 'batch', actions }),
+    () => {
+      if (props.notice) send({ type: 'ui_notice', text: props.notice, tone: 'warn' });
+      onReady?.();
+    },
+  );
 
+  const pending = view.state.pendingCommand;
   const lastAwaiting = useRef<Awaiting | null>(null);
+  const lastPending = useRef<string | null>(null);
   useEffect(() => {
-    if (view.awaiting && view.awaiting !== lastAwaiting.current) onAttention?.();
+    if (pending && pending.id !== lastPending.current) onAttention?.(`the ${pending.role} wants to run a command`);
+    else if (view.awaiting && view.awaiting !== lastAwaiting.current) onAttention?.(waitingText(view));
     lastAwaiting.current = view.awaiting;
-  }, [view.awaiting, onAttention]);
+    lastPending.current = pending?.id ?? null;
+  }, [view.awaiting, pending, onAttention]);
 
   const busy = view.state.inflight !== null;
-  const modal: Modal | null = overlay ?? (view.awaiting !== answered && !busy ? modalFor(view.awaiting) : null);
+  const commandOpen = pending !== null && pending.id !== answeredCommand;
+  const modal: Modal | null = commandOpen ? 'command' : (overlay ?? (view.awaiting !== answered && !busy ? modalFor(view.awaiting) : null));
   const typing = view.awaiting?.kind === 'goal' && !busy && !typingOff && !modal && !view.finished;
   const ctx: KeyContext = {
     phase: view.phase,
@@ -104,9 +150,11 @@ export function App(props: AppProps) {
   const dispatch = (event: EngineEvent, fromDialog = false): void => {
     send({ type: 'sent', event });
     if (fromDialog) setAnswered(view.awaiting);
+    if (event.type === 'command_choice') setAnsweredCommand(event.id);
     void engine.dispatch(event).then(
       (ok) => {
         if (!ok && fromDialog) setAnswered(null);
+        if (!ok && event.type === 'command_choice') setAnsweredCommand(null);
       },
       (err: unknown) => send({ type: 'ui_notice', text: err instanceof Error ? err.message : String(err), tone: 'error' }),
     );
@@ -299,12 +347,23 @@ export function App(props: AppProps) {
         return <ManualEditDialog onEdit={() => edit('plan')} onDone={() => dispatch({ type: 'edit_done' }, true)} />;
       case 'unclear_verdict':
         return a?.kind === 'unclear_verdict' ? <UnclearVerdictDialog text={a.text} onChoose={(choice) => dispatch({ type: 'unclear_choice', choice }, true)} /> : null;
+      case 'command':
+        return pending ? <CommandDialog pending={pending} onChoose={(choice) => dispatch({ type: 'command_choice', id: pending.id, choice })} /> : null;
+      case 'step_failed':
+        return a?.kind === 'step_failed' ? <StepFailedDialog awaiting={a} onChoose={(choice) => dispatch({ type: 'step_choice', choice }, true)} /> : null;
+      case 'secret_found':
+        return a?.kind === 'secret_found' ? <SecretDialog awaiting={a} onChoose={(choice) => dispatch({ type: 'secret_choice', choice }, true)} /> : null;
+      case 'commit_failed':
+        return a?.kind === 'commit_failed' ? <CommitFailedDialog awaiting={a} onChoose={(choice) => dispatch({ type: 'commit_choice', choice }, true)} /> : null;
+      case 'external_change':
+        return a?.kind === 'external_change' ? <ExternalChangeDialog awaiting={a} onChoose={(choice) => dispatch({ type: 'external_choice', choice }, true)} /> : null;
       case null:
         return <Banner view={view} draft={draft} typing={typing} busy={busy} />;
     }
   };
 
   return (
+    <ColorContext.Provider value={colors}>
     <KeyRouterContext.Provider value={router}>
       <Box flexDirection="column" height={Math.max(8, rows - 1)} width={width}>
         <TabBar tab={tab} opened={opened} right={scrollHint(lines.length, contentHeight, viewports[tab])} />
@@ -319,10 +378,31 @@ export function App(props: AppProps) {
         <Box flexShrink={0} flexDirection="column">
           {bottom()}
         </Box>
-        <StatusBar view={view} hints={hintsFor(ctx)} startedAt={startedAt} now={now} tickMs={props.tickMs} />
+        <StatusBar view={view} hints={hintsNow(modal, view, ctx)} startedAt={startedAt} now={now} tickMs={props.tickMs} />
       </Box>
     </KeyRouterContext.Provider>
+    </ColorContext.Provider>
   );
+}
+
+/** The status-bar keys: a dialog's own while it has the keyboard, else the keymap's that apply now. */
+function hintsNow(modal: Modal | null, view: ViewState, ctx: KeyContext): Hint[] {
+  const quit: Hint = { command: 'quit', key: 'Ctrl+C', text: 'quit' };
+  const a = view.awaiting;
+  switch (modal) {
+    case null:
+      return hintsFor(ctx);
+    case 'command':
+      return [...dialogHints(view.state.pendingCommand?.decision === 'block' ? DIALOG_KEYS.command_block : DIALOG_KEYS.command_confirm), quit];
+    case 'step_failed':
+      return [...dialogHints(a?.kind === 'step_failed' && a.rolledBack ? DIALOG_KEYS.step_rolled_back : DIALOG_KEYS.step_failed), quit];
+    case 'secret_found':
+    case 'commit_failed':
+    case 'external_change':
+      return [...dialogHints(DIALOG_KEYS[modal]), quit];
+    default:
+      return [quit];
+  }
 }
 
 interface BannerProps {

@@ -1,4 +1,4 @@
-import { Box, Text } from 'ink';
+import { Box, Text } from './styled.js';
 
 export interface GoalInputProps {
   value: string;

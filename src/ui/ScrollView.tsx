@@ -1,4 +1,4 @@
-import { Box, Text } from 'ink';
+import { Box, Text } from './styled.js';
 import type { Line, Viewport } from './lines.js';
 import { visibleRange } from './lines.js';
 

@@ -1,4 +1,4 @@
-import { Box, Text } from 'ink';
+import { Box, Text } from './styled.js';
 import { useEffect, useState } from 'react';
 import type { Hint } from './keymap.js';
 import { formatCost, formatElapsed, formatTokens, totalTokens, type ModeLabel, type ViewState } from './view-model.js';

@@ -1,4 +1,4 @@
-import { Box, Text } from 'ink';
+import { Box, Text } from './styled.js';
 import { TAB_IDS, type TabId } from './keymap.js';
 import { TAB_TITLES } from './tabs/content.js';
 

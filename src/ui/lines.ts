@@ -137,7 +137,7 @@ export function entryLines(e: ConversationEntry, width: number, expanded: boolea
 const cache = new WeakMap<ConversationEntry, { width: number; expanded: boolean; lines: Line[] }>();
 
 /** All the lines of the conversation; entries are immutable, so each is laid out once per width. */
-export function conversationLines(entries: readonly ConversationEntry[], width: number, expanded: boolean): Line[] {
+export function conversationLines(entries: Iterable<ConversationEntry>, width: number, expanded: boolean): Line[] {
   const out: Line[] = [];
   for (const e of entries) {
     let c = cache.get(e);

@@ -9,12 +9,17 @@ export interface EngineLike {
   subscribe(listener: (out: EngineOutput) => void): () => void;
 }
 
+/** The files the TUI shows; `debug` is the tail of debug.log. */
+export type WatchedFile = 'plan' | 'comments' | 'log' | 'debug';
+
 export interface FilesReader {
   readPlan(): Promise<string | null>;
   readComments(): Promise<string | null>;
   readLog(): Promise<string | null>;
+  /** The last lines of debug.log (bounded, read from the end of the file), or null when there is none. */
+  readDebugTail?(): Promise<string | null>;
   /** Calls `onChange` when a workflow file changes on disk (e.g. chokidar); returns the unsubscribe. */
-  watch?(onChange: () => void): () => void;
+  watch?(onChange: (file: WatchedFile) => void): () => void;
 }
 
 export type EditableFile = 'plan' | 'comments';

@@ -2,7 +2,8 @@
 // screen shows. No React here, so it is tested without rendering.
 import { roleOf } from '../engine/approval.js';
 import { noticeText } from '../engine/notice-text.js';
-import type { EngineEvent, EngineOutput } from '../engine/events.js';
+import type { EngineEvent, EngineOutput, Notice } from '../engine/events.js';
+import { appendItems, emptyList, replaceLast, toArray, type ChunkedList } from './entry-list.js';
 import { isAgentAction, type Action, type AgentEvent, type Awaiting, type Phase, type Role, type UsageTotals, type Verdict, type WorkflowState } from '../engine/types.js';
 
 export type ModeLabel = 'MANUAL' | 'AUTO' | 'PAUSING' | 'PAUSED';
@@ -31,10 +32,17 @@ export interface Working {
   since: number;
 }
 
+/** One finished agent round, for the Status tab's timings. */
+export type RoundRecord = Omit<Extract<Notice, { kind: 'round' }>, 'kind'> & { n: number; at: number };
+
 export interface ViewState {
   /** The latest engine state (Status tab, steps, sessions). */
   state: WorkflowState;
-  entries: ConversationEntry[];
+  /** The conversation, oldest first; appending is cheap (see entry-list.ts). */
+  entries: ChunkedList<ConversationEntry>;
+  /** The most recent finished rounds, oldest first (at most MAX_ROUNDS). */
+  rounds: RoundRecord[];
+  roundCount: number;
   nextId: number;
   maxEntries: number;
   phase: Phase;
@@ -58,11 +66,14 @@ export type UiAction = { type: 'sent'; event: EngineEvent } | { type: 'ui_notice
 export type ViewAction = EngineOutput | UiAction;
 
 export const DEFAULT_MAX_ENTRIES = 1000;
+export const MAX_ROUNDS = 50;
 
 export function initialView(state: WorkflowState, opts: { maxEntries?: number; now?: number } = {}): ViewState {
   const base: ViewState = {
     state,
-    entries: [],
+    entries: emptyList(),
+    rounds: [],
+    roundCount: 0,
     nextId: 1,
     maxEntries: opts.maxEntries ?? DEFAULT_MAX_ENTRIES,
     phase: state.phase,
@@ -148,22 +159,13 @@ type NewEntry = Omit<ConversationEntry, 'id'>;
 function push(v: ViewState, ...items: NewEntry[]): ViewState {
   if (items.length === 0) return v;
   const added = items.map((e, i) => ({ ...e, id: v.nextId + i }));
-  let entries = [...v.entries, ...added];
-  if (entries.length > v.maxEntries) entries = entries.slice(entries.length - v.maxEntries);
-  return { ...v, entries, nextId: v.nextId + items.length };
+  return { ...v, entries: appendItems(v.entries, added, v.maxEntries), nextId: v.nextId + items.length };
 }
 
 /** Replaces the newest entry that `match` picks; false when there is none (then nothing changes). */
 function updateLast(v: ViewState, match: (e: ConversationEntry) => boolean, update: (e: ConversationEntry) => ConversationEntry): ViewState | null {
-  for (let i = v.entries.length - 1; i >= 0; i--) {
-    const e = v.entries[i] as ConversationEntry;
-    if (match(e)) {
-      const entries = v.entries.slice();
-      entries[i] = update(e);
-      return { ...v, entries };
-    }
-  }
-  return null;
+  const entries = replaceLast(v.entries, match, update);
+  return entries ? { ...v, entries } : null;
 }
 
 export function oneLine(text: string, max = 160): string {
@@ -255,6 +257,16 @@ function describeSent(e: EngineEvent): string | null {
       return 'Done editing the plan.';
     case 'unclear_choice':
       return e.choice === 'retry' ? 'Ask the reviewer again.' : 'Treat it as CHANGES_REQUIRED.';
+    case 'step_choice':
+      return { retry: 'Retry the step.', skip: 'Skip the step.', rollback: 'Roll the step back.', stop: 'Stop execution.' }[e.choice];
+    case 'secret_choice':
+      return { retry: 'Retry the commit (secret removed).', commit_anyway: 'Commit anyway.', leave_uncommitted: 'Leave the changes uncommitted.', stop: 'Stop execution.' }[e.choice];
+    case 'commit_choice':
+      return { retry: 'Retry the commit.', continue: 'Continue without committing.', stop: 'Stop execution.' }[e.choice];
+    case 'external_choice':
+      return { overwrite: 'Use the agent’s version.', merge: 'Merge both versions.', discard: 'Keep my version.' }[e.choice];
+    case 'command_choice':
+      return { allow_once: 'Allow the command once.', allow_run: 'Allow this command for the rest of the run.', deny: 'Deny the command.' }[e.choice];
     default:
       return null;
   }
@@ -288,7 +300,10 @@ export function reduceView(v: ViewState, a: ViewAction, now: number = Date.now()
         const tone: Tone = n.verdict === 'APPROVED' ? 'good' : 'warn';
         return push(v, { who: 'agent-collab', kind: 'notice', text: `Verdict ${n.verdict} (iteration ${n.iteration})`, detail: null, tone });
       }
-      if (n.kind === 'round') return v; // per-round usage: the Status tab reads totals from the state
+      if (n.kind === 'round') {
+        const rounds = [...v.rounds, { role: n.role, action: n.action, outcome: n.outcome, usage: n.usage, n: v.roundCount + 1, at: now }];
+        return { ...v, rounds: rounds.length > MAX_ROUNDS ? rounds.slice(rounds.length - MAX_ROUNDS) : rounds, roundCount: v.roundCount + 1 };
+      }
       {
         const text = noticeText(n);
         const tone: Tone = (n.kind === 'command' && n.decision === 'deny') || (n.kind === 'tests' && !n.passed) ? 'warn' : 'info';
@@ -312,9 +327,16 @@ export function reduceView(v: ViewState, a: ViewAction, now: number = Date.now()
   }
 }
 
-/** For React's useReducer. */
-export function viewReducer(v: ViewState, a: ViewAction): ViewState {
-  return reduceView(v, a);
+/** Several actions at once (the App batches what the engine publishes between two frames). */
+export function reduceAll(v: ViewState, actions: readonly ViewAction[], now: number = Date.now()): ViewState {
+  let next = v;
+  for (const a of actions) next = reduceView(next, a, now);
+  return next;
+}
+
+/** The conversation entries as an array, oldest first. */
+export function entriesOf(v: ViewState): ConversationEntry[] {
+  return toArray(v.entries);
 }
 
 export function formatTokens(n: number): string {

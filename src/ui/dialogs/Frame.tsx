@@ -1,4 +1,4 @@
-import { Box, Text } from 'ink';
+import { Box, Text } from '../styled.js';
 import type { ReactNode } from 'react';
 
 /** The frame every dialog uses: a title, the body, and the dialog's own keys. */

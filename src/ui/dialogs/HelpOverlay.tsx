@@ -1,4 +1,4 @@
-import { Box, Text } from 'ink';
+import { Box, Text } from '../styled.js';
 import { useDialogKeys } from '../key-router.js';
 import { bindingOf, helpRows, type KeyContext } from '../keymap.js';
 import { Frame } from './Frame.js';

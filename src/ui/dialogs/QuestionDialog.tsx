@@ -1,4 +1,4 @@
-import { Box, Text } from 'ink';
+import { Box, Text } from '../styled.js';
 import { useDialogKeys } from '../key-router.js';
 import { useState } from 'react';
 import type { Role } from '../../engine/types.js';

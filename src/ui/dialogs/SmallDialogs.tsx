@@ -1,4 +1,4 @@
-import { Text } from 'ink';
+import { Text } from '../styled.js';
 import { useDialogKeys } from '../key-router.js';
 import { oneLine } from '../view-model.js';
 import { Frame } from './Frame.js';

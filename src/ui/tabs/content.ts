@@ -2,6 +2,7 @@
 import type { Verdict, WorkflowState } from '../../engine/types.js';
 import type { TabId } from '../keymap.js';
 import { conversationLines, fileLines, truncate, type Line } from '../lines.js';
+import { itemsOf } from '../entry-list.js';
 import type { FileTexts } from '../use-files.js';
 import { formatCost, formatElapsed, formatTokens, type ViewState } from '../view-model.js';
 
@@ -12,10 +13,10 @@ function placeholder(text: string): Line[] {
 }
 
 export function conversationTab(view: ViewState, width: number, expanded: boolean): Line[] {
-  if (view.entries.length === 0) {
+  if (view.entries.size === 0) {
     return placeholder(view.awaiting?.kind === 'goal' ? 'Tell the planner what you want done: type it below and press Enter.' : 'Nothing yet.');
   }
-  return conversationLines(view.entries, width, expanded);
+  return conversationLines(itemsOf(view.entries), width, expanded);
 }
 
 export function stepLines(state: WorkflowState, width: number): Line[] {
@@ -58,7 +59,34 @@ export function commentsTab(view: ViewState, texts: FileTexts, width: number): L
 }
 
 export function logTab(texts: FileTexts, width: number): Line[] {
-  return texts.log === null ? placeholder('log.md is empty.') : fileLines(texts.log, width, 'l');
+  const out: Line[] = [{ key: 'l-head', text: '── log.md ──', dim: true }];
+  out.push(...(texts.log === null || texts.log.trim() === '' ? placeholder('log.md is empty.') : fileLines(texts.log, width, 'l')));
+  const debug = texts.debug?.split('\n') ?? [];
+  out.push({ key: 'd-gap', text: '' }, { key: 'd-head', text: `── debug.log (last ${debug.length} line(s)) ──`, dim: true });
+  if (debug.length === 0) out.push({ key: 'd-empty', text: 'debug.log is empty.', dim: true });
+  // One screen line per debug line (cut, not wrapped): raw JSON events are long.
+  debug.forEach((t, i) => out.push({ key: `d${i}`, text: truncate(t, width), dim: true }));
+  return out;
+}
+
+/** The recent rounds, newest last: role, action, outcome, duration, tokens, cost. */
+export function roundLines(view: ViewState, width: number, max = 10): Line[] {
+  const rounds = view.rounds.slice(-max);
+  const head = `Rounds: last ${rounds.length} of ${view.roundCount}`;
+  const out: Line[] = [{ key: 'r-gap', text: '' }, { key: 'r-head', text: head, bold: true }];
+  if (rounds.length === 0) return [...out, { key: 'r-none', text: '  none finished yet', dim: true }];
+  out.push({ key: 'r-cols', text: truncate(`  ${'#'.padStart(3)}  ${'role'.padEnd(8)}  ${'action'.padEnd(16)}  ${'time'.padStart(7)}  ${'tokens'.padStart(7)}  ${'cost'.padStart(6)}`, width), dim: true });
+  for (const r of rounds) {
+    const tokens = formatTokens(r.usage.inputTokens + r.usage.outputTokens);
+    const outcome = r.outcome === 'done' ? '' : `  ${r.outcome}`;
+    const text = `  ${String(r.n).padStart(3)}  ${r.role.padEnd(8)}  ${r.action.padEnd(16)}  ${formatSeconds(r.usage.durationMs).padStart(7)}  ${tokens.padStart(7)}  ${formatCost(r.usage.costUsd).padStart(6)}${outcome}`;
+    out.push({ key: `r${r.n}`, text: truncate(text, width), color: r.outcome === 'failed' ? 'red' : undefined });
+  }
+  return out;
+}
+
+function formatSeconds(ms: number): string {
+  return ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : formatElapsed(ms);
 }
 
 export function statusTab(view: ViewState, width: number, now: number): Line[] {
@@ -80,5 +108,6 @@ export function statusTab(view: ViewState, width: number, now: number): Line[] {
     row('agent time', `${formatElapsed(u.durationMs)} over ${u.calls} call(s)`),
     row('started', s.createdAt),
     row('updated', s.updatedAt),
+    ...roundLines(view, width),
   ];
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineOutput } from '../../../src/engine/events.js';
 import type { AgentEvent, WorkflowState } from '../../../src/engine/types.js';
-import { formatElapsed, formatTokens, initialView, reduceView, type ViewAction, type ViewState } from '../../../src/ui/view-model.js';
+import { entriesOf, formatElapsed, formatTokens, initialView, reduceView, type ViewAction, type ViewState } from '../../../src/ui/view-model.js';
 import { stateIn } from '../../helpers/states.js';
 
 function run(view: ViewState, ...actions: ViewAction[]): ViewState {
@@ -13,7 +13,7 @@ const state = (s: WorkflowState): EngineOutput => ({ type: 'state', state: s });
 describe('view model', () => {
   it('keeps the agents’ messages, role-labelled, in order', () => {
     const v = run(initialView(stateIn('REVIEW'), { now: 0 }), agent('planner', { type: 'text', text: 'Here is the plan' }), agent('reviewer', { type: 'text', text: '[APPROVED]' }));
-    expect(v.entries.map((e) => [e.who, e.kind, e.text])).toEqual([
+    expect(entriesOf(v).map((e) => [e.who, e.kind, e.text])).toEqual([
       ['planner', 'message', 'Here is the plan'],
       ['reviewer', 'message', '[APPROVED]'],
     ]);
@@ -25,9 +25,9 @@ describe('view model', () => {
       agent('planner', { type: 'tool_call', id: 't1', name: 'read_file', input: { path: 'src/a.ts' } }),
       agent('planner', { type: 'tool_result', id: 't1', output: 'export const a = 1;', isError: false }),
     );
-    expect(v.entries).toHaveLength(1);
-    expect(v.entries[0]).toMatchObject({ kind: 'tool', text: 'read_file {"path":"src/a.ts"}', status: 'ok' });
-    expect(v.entries[0]?.detail).toContain('export const a = 1;');
+    expect(entriesOf(v)).toHaveLength(1);
+    expect(entriesOf(v)[0]).toMatchObject({ kind: 'tool', text: 'read_file {"path":"src/a.ts"}', status: 'ok' });
+    expect(entriesOf(v)[0]?.detail).toContain('export const a = 1;');
   });
 
   it('folds a command’s completion into its started line, with the exit code and output', () => {
@@ -36,15 +36,15 @@ describe('view model', () => {
       agent('planner', { type: 'command', command: 'npm test', status: 'started' }),
       agent('planner', { type: 'command', command: 'npm test', status: 'failed', exitCode: 1, output: '1 failing' }),
     );
-    expect(v.entries).toHaveLength(1);
-    expect(v.entries[0]).toMatchObject({ kind: 'command', text: '$ npm test (exit 1)', status: 'failed', detail: '1 failing' });
+    expect(entriesOf(v)).toHaveLength(1);
+    expect(entriesOf(v)[0]).toMatchObject({ kind: 'command', text: '$ npm test (exit 1)', status: 'failed', detail: '1 failing' });
   });
 
   it('keeps only the last N entries', () => {
     let v = initialView(stateIn('REVIEW'), { maxEntries: 3 });
     for (let i = 1; i <= 5; i++) v = reduceView(v, agent('planner', { type: 'text', text: `m${i}` }));
-    expect(v.entries.map((e) => e.text)).toEqual(['m3', 'm4', 'm5']);
-    expect(new Set(v.entries.map((e) => e.id)).size).toBe(3);
+    expect(entriesOf(v).map((e) => e.text)).toEqual(['m3', 'm4', 'm5']);
+    expect(new Set(entriesOf(v).map((e) => e.id)).size).toBe(3);
   });
 
   it('follows phase, iteration and the usage totals from the state', () => {
@@ -52,7 +52,7 @@ describe('view model', () => {
     const v = run(initialView(stateIn('REVIEW')), { type: 'phase', from: 'REVIEW', to: 'RESPOND', iteration: 2 }, state(s));
     expect(v).toMatchObject({ phase: 'RESPOND', iteration: 2, maxIterations: 5 });
     expect(v.usage.costUsd).toBe(0.05);
-    expect(v.entries.at(-1)).toMatchObject({ kind: 'phase', text: 'REVIEW → RESPOND (after round 2)' });
+    expect(entriesOf(v).at(-1)).toMatchObject({ kind: 'phase', text: 'REVIEW → RESPOND (after round 2)' });
   });
 
   it('says which agent works on what, and since when', () => {
@@ -91,7 +91,7 @@ describe('view model', () => {
 
   it('shows what the person sent, and rejections / errors as a flash line', () => {
     let v = run(initialView(stateIn('REFINE_GOAL')), { type: 'sent', event: { type: 'user_message', text: 'add a --verbose flag' } });
-    expect(v.entries.at(-1)).toMatchObject({ who: 'you', text: 'add a --verbose flag' });
+    expect(entriesOf(v).at(-1)).toMatchObject({ who: 'you', text: 'add a --verbose flag' });
     v = run(v, { type: 'rejected', event: 'go', message: 'nothing is waiting for a go' });
     expect(v.flash).toEqual({ text: 'nothing is waiting for a go', tone: 'warn' });
     v = run(v, { type: 'sent', event: { type: 'go' } });
@@ -102,7 +102,7 @@ describe('view model', () => {
 
   it('notes verdicts and the end of the run', () => {
     const v = run(initialView(stateIn('REVIEW')), { type: 'notice', notice: { kind: 'verdict', iteration: 1, verdict: 'CHANGES_REQUIRED', marker: true } }, { type: 'finished', phase: 'DONE' });
-    expect(v.entries.map((e) => e.text)).toEqual(['Verdict CHANGES_REQUIRED (iteration 1)', 'Run finished: all steps done.']);
+    expect(entriesOf(v).map((e) => e.text)).toEqual(['Verdict CHANGES_REQUIRED (iteration 1)', 'Run finished: all steps done.']);
     expect(v.finished).toBe('DONE');
   });
 

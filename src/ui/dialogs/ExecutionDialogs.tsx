@@ -1,0 +1,90 @@
+// The dialogs of step execution: a held command, a step that still fails, a possible secret, a failed commit,
+// and a workflow file changed outside while an agent wrote it. Their keys are in keymap.ts (DIALOG_KEYS).
+import type { Awaiting, CommandChoice, CommitFailureChoice, ExternalChangeChoice, PendingCommand, SecretChoice, StepFailureChoice } from '../../engine/types.js';
+import { DIALOG_KEYS } from '../keymap.js';
+import { Box, Text } from '../styled.js';
+import { ChoiceDialog } from './ChoiceDialog.js';
+
+const TAIL_LINES = 10;
+const MAX_FINDINGS = 8;
+
+/** The last lines of a long text, with a note of how many were left out. */
+export function tailOf(text: string, lines = TAIL_LINES): string {
+  const all = text.replace(/\s+$/, '').split(/\r?\n/);
+  if (all.length <= lines) return all.join('\n');
+  return [`… (${all.length - lines} earlier line(s))`, ...all.slice(-lines)].join('\n');
+}
+
+export function CommandDialog({ pending, onChoose }: { pending: PendingCommand; onChoose: (choice: CommandChoice) => void }) {
+  const blocked = pending.decision === 'block';
+  const who = pending.role === 'agent-collab' ? 'agent-collab' : `The ${pending.role}`;
+  return (
+    <ChoiceDialog
+      key={pending.id}
+      title={blocked ? `${who} wants to run a command the policy blocks` : `${who} wants to run a command`}
+      options={blocked ? DIALOG_KEYS.command_block : DIALOG_KEYS.command_confirm}
+      onChoose={onChoose}
+      color={blocked ? 'red' : 'yellow'}
+    >
+      <Box borderStyle="single" paddingX={1}>
+        {/* The whole command, wrapped: what is approved is exactly what is shown. */}
+        <Text wrap="wrap">{pending.command}</Text>
+      </Box>
+      <Text wrap="wrap">
+        rule <Text bold>{pending.rule}</Text>: {pending.reason}
+      </Text>
+    </ChoiceDialog>
+  );
+}
+
+type StepFailed = Extract<Awaiting, { kind: 'step_failed' }>;
+
+export function StepFailedDialog({ awaiting: a, onChoose }: { awaiting: StepFailed; onChoose: (choice: StepFailureChoice) => void }) {
+  const title = a.rolledBack ? `Step ${a.step} was rolled back. What next?` : `Step ${a.step} still fails after attempt ${a.attempt} (${a.category.replace(/_/g, ' ')})`;
+  return (
+    <ChoiceDialog key={`${a.step}:${a.attempt}:${a.rolledBack}`} title={title} options={a.rolledBack ? DIALOG_KEYS.step_rolled_back : DIALOG_KEYS.step_failed} onChoose={onChoose} color="red">
+      <Text dimColor>category: {a.category}</Text>
+      <Text wrap="wrap">{tailOf(a.message) || '(no output)'}</Text>
+    </ChoiceDialog>
+  );
+}
+
+type SecretFound = Extract<Awaiting, { kind: 'secret_found' }>;
+
+export function SecretDialog({ awaiting: a, onChoose }: { awaiting: SecretFound; onChoose: (choice: SecretChoice) => void }) {
+  const shown = a.findings.slice(0, MAX_FINDINGS);
+  return (
+    <ChoiceDialog title={`Step ${a.step}: the changes may contain a secret; nothing was committed`} options={DIALOG_KEYS.secret_found} onChoose={onChoose} color="red">
+      {shown.map((f) => (
+        <Text key={`${f.file}:${f.line}:${f.kind}`} wrap="wrap">
+          • {f.file}:{f.line} — {f.kind}
+        </Text>
+      ))}
+      {a.findings.length > shown.length ? <Text dimColor>… and {a.findings.length - shown.length} more</Text> : null}
+    </ChoiceDialog>
+  );
+}
+
+type CommitFailed = Extract<Awaiting, { kind: 'commit_failed' }>;
+
+export function CommitFailedDialog({ awaiting: a, onChoose }: { awaiting: CommitFailed; onChoose: (choice: CommitFailureChoice) => void }) {
+  return (
+    <ChoiceDialog title={`The commit of step ${a.step} failed`} options={DIALOG_KEYS.commit_failed} onChoose={onChoose} color="red">
+      <Text dimColor wrap="truncate">
+        [Step {a.step}] {a.summary}
+      </Text>
+      <Text wrap="wrap">{tailOf(a.message, 6)}</Text>
+    </ChoiceDialog>
+  );
+}
+
+type ExternalChange = Extract<Awaiting, { kind: 'external_change' }>;
+
+export function ExternalChangeDialog({ awaiting: a, onChoose }: { awaiting: ExternalChange; onChoose: (choice: ExternalChangeChoice) => void }) {
+  const file = a.file === 'plan' ? 'plan.md' : 'comments.md';
+  return (
+    <ChoiceDialog title={`${file} changed outside agent-collab while the ${a.role} wrote a new version`} options={DIALOG_KEYS.external_change} onChoose={onChoose}>
+      <Text>Your edit is on disk; the {a.role}’s version is in the Conversation tab.</Text>
+    </ChoiceDialog>
+  );
+}
