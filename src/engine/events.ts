@@ -45,12 +45,12 @@ export type EngineEvent =
   | { type: 'agent_question'; role: Role; action: Action; text: string }
   | { type: 'agent_failed'; role: Role; action: Action; kind: FailureKind; message: string }
   | { type: 'steps_loaded'; steps: StepInfo[] }
-  | { type: 'step_committed'; step: number; commit: string | null }
+  | { type: 'step_committed'; step: number; commit: string | null; files?: string[]; at?: string }
   /** The working tree was snapshotted before a step's first attempt. */
-  | { type: 'step_started'; step: number; baseTree: string | null }
+  | { type: 'step_started'; step: number; baseTree: string | null; at: string }
   | { type: 'tests_done'; step: number; attempt: number; command: string; passed: boolean; output: string; durationMs: number; timedOut: boolean }
-  /** No test command configured or detected (and the planner was not asked, or said none). */
-  | { type: 'test_command'; step: number; command: string }
+  /** No test command is configured or detected. */
+  | { type: 'no_test_command'; step: number }
   | { type: 'secrets_found'; step: number; findings: SecretFinding[] }
   | { type: 'commit_failed'; step: number; message: string }
   | { type: 'step_rolled_back'; step: number; files: string[] }
@@ -71,13 +71,13 @@ export type Effect =
   | { type: 'set_plan_status'; status: 'draft' | 'reviewing' | 'approved' }
   | { type: 'load_steps' }
   | { type: 'commit_step'; step: number; summary: string; allowSecrets: boolean }
-  | { type: 'begin_step'; step: number }
   | { type: 'run_tests'; step: number; attempt: number }
   | { type: 'rollback_step'; step: number }
-  | { type: 'merge_external'; role: Role; action: Action; file: 'plan' | 'comments'; text: string }
+  | { type: 'merge_external'; role: Role; action: Action; file: 'plan' | 'comments'; text: string; choice: ExternalChangeChoice }
   /** Answers the hook that is waiting on a held command. */
   | { type: 'answer_command'; id: string; allow: boolean; reason: string }
   | { type: 'mark_step_skipped'; step: number }
+  | { type: 'accept_edit'; file: 'plan' | 'comments' }
   | { type: 'mark_step_done'; step: number; commit: string | null }
   | { type: 'log'; title: string; lines?: string[] }
   | { type: 'stop_agents' }

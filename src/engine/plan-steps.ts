@@ -6,7 +6,7 @@ const STEPS_HEADING_RE = /^##[ \t]+(?:steps\b|步骤).*$/i;
 const SECTION_END_RE = /^#{1,2}[ \t]/;
 const FENCE_RE = /^[ \t]*(```|~~~)/;
 /** A top-level item: `1. [ ] x`, `2) [x] x`, `- [ ] x`, `* [X] x`, or a numbered item without a box `3. x`. */
-const ITEM_RE = /^ ?(?:(\d+)[.)]|([-*+]))[ \t]+(?:\[([ xX])\][ \t]*)?(.*)$/;
+const ITEM_RE = /^ ?(?:(\d+)[.)]|([-*+]))[ \t]+(?:\[([ xX-])\][ \t]*)?(.*)$/;
 const COMMIT_RE = /[ \t]*\(commit ([0-9a-fA-F]{4,40})\)[ \t]*$/;
 
 interface ItemLine {
@@ -14,7 +14,8 @@ interface ItemLine {
   index: number;
   /** The item's text after its marker and box. */
   start: number;
-  box: ' ' | 'x' | 'X' | null;
+  /** `-` marks a step the person skipped. */
+  box: ' ' | 'x' | 'X' | '-' | null;
   rest: string;
 }
 
@@ -45,7 +46,7 @@ function findItems(lines: string[]): ItemLine[] {
     if (!inSteps) continue;
     const m = ITEM_RE.exec(line);
     if (!m) continue;
-    const box = (m[3] as ' ' | 'x' | 'X' | undefined) ?? null;
+    const box = (m[3] as ItemLine['box'] | undefined) ?? null;
     if (box === null && m[2]) continue; // a plain bullet without a box is a note, not a step
     const rest = m[4] ?? '';
     items.push({ index: i, start: line.length - rest.length, box, rest });
@@ -58,8 +59,22 @@ export function parseSteps(planMarkdown: string): StepInfo[] {
   return findItems(splitLines(planMarkdown)).map((item, k) => {
     const c = COMMIT_RE.exec(item.rest);
     const title = (c ? item.rest.slice(0, c.index) : item.rest).trim();
-    return { n: k + 1, title, done: item.box === 'x' || item.box === 'X', commit: c ? (c[1] ?? null) : null };
+    const step: StepInfo = { n: k + 1, title, done: item.box === 'x' || item.box === 'X', commit: c ? (c[1] ?? null) : null };
+    return item.box === '-' ? { ...step, skipped: true } : step;
   });
+}
+
+/** Marks step `n` as skipped by the person (`[-]`); only that line changes. */
+export function markStepSkipped(planMarkdown: string, n: number): string {
+  const lines = splitLines(planMarkdown);
+  const item = findItems(lines)[n - 1];
+  if (!item) return planMarkdown;
+  const raw = lines[item.index] ?? '';
+  const cr = raw.endsWith('\r') ? '\r' : '';
+  const line = cr ? raw.slice(0, -1) : raw;
+  const marker = line.slice(0, item.start).replace(/\[[ xX-]\][ \t]*$/, '').replace(/[ \t]*$/, '');
+  lines[item.index] = `${marker} [-] ${item.rest.replace(/[ \t]+$/, '')}${cr}`;
+  return lines.join('\n');
 }
 
 /**
@@ -73,7 +88,7 @@ export function markStepDone(planMarkdown: string, n: number, commit: string | n
   const raw = lines[item.index] ?? '';
   const cr = raw.endsWith('\r') ? '\r' : '';
   const line = cr ? raw.slice(0, -1) : raw;
-  const marker = line.slice(0, item.start).replace(/\[[ xX]\][ \t]*$/, '').replace(/[ \t]*$/, '');
+  const marker = line.slice(0, item.start).replace(/\[[ xX-]\][ \t]*$/, '').replace(/[ \t]*$/, '');
   let rest = item.rest.replace(/[ \t]+$/, '');
   if (commit) rest = `${rest.replace(COMMIT_RE, '')} (commit ${commit.trim().slice(0, 7)})`;
   lines[item.index] = `${marker} [x] ${rest}${cr}`;

@@ -1,7 +1,7 @@
 // The interfaces through which the effect runner reaches the outside world.
 // Implementations live in src/persistence (files), src/engine/git.ts (git) and src/adapters (agents).
 import type { PromptName } from './prompts.js';
-import type { Role, SecretFinding, StepInfo, Verdict, WorkflowState } from './types.js';
+import type { ExternalChangeChoice, Role, SecretFinding, StepInfo, Verdict, WorkflowState } from './types.js';
 
 export interface WorkflowFiles {
   saveState(state: WorkflowState): Promise<void>;
@@ -13,6 +13,17 @@ export interface WorkflowFiles {
   setPlanStatus(status: 'draft' | 'reviewing' | 'approved'): Promise<void>;
   readSteps(): Promise<StepInfo[]>;
   markStepDone(step: number, commit: string | null): Promise<void>;
+  markStepSkipped(step: number): Promise<void>;
+  /** The person's edit of the file is accepted as the new base (after editing the plan by hand). */
+  acceptEdit(file: 'plan' | 'comments'): Promise<void>;
+  /** True when the file's body differs from what agent-collab last wrote or read as the person's edit. */
+  changedOutside(file: 'plan' | 'comments'): Promise<boolean>;
+  /**
+   * The body to use when the person changed `file` outside while an agent wrote `incoming`: `overwrite` → incoming
+   * (the person's version is kept as a backup file), `discard` → the person's version, `merge` → a three-way merge
+   * (conflicts marked `<<<<<<<` / `>>>>>>>`).
+   */
+  resolveExternal(file: 'plan' | 'comments', incoming: string, choice: ExternalChangeChoice): Promise<string>;
   appendLog(title: string, lines: string[]): Promise<void>;
   /** Moves the run's files to history/; returns where they went. */
   archive(state: WorkflowState): Promise<string>;

@@ -10,7 +10,9 @@ export type PromptName =
   | 'review_plan'
   | 'respond_comments'
   | 'execute_step'
-  | 'recover_context';
+  | 'recover_context'
+  | 'fix_step'
+  | 'test_command';
 
 export type PromptVars = Record<string, string | number>;
 
@@ -22,6 +24,8 @@ export const PROMPT_FILES: Readonly<Record<PromptName, string>> = {
   respond_comments: '04_respond_comments.md',
   execute_step: '05_execute_step.md',
   recover_context: '06_recover_context.md',
+  fix_step: '07_fix_step.md',
+  test_command: '08_test_command.md',
 };
 
 /** The package's `prompts/` dir: this file is `src/engine/prompts.ts` or `dist/engine/prompts.js`. */

@@ -1,12 +1,15 @@
 // The effect runner: feeds events through `transition`, persists the state, performs the effects
 // and turns their outcomes back into events. One event at a time, in order.
 import type { Effect, EngineEvent, EngineOutput, RoundUsage } from './events.js';
-import type { GitOps, Prompts, WorkflowFiles } from './ports.js';
+import type { Artifacts, CommandCheck, CommandVerdict, GitOps, Prompts, StepWorkspace, TestRunner, WorkflowFiles } from './ports.js';
+import { CommandHolds, DENY_ADVICE, type CommandPolicy } from './command-gate.js';
 import { buildTurnPrompt, recoveryPrompt } from './turn-prompts.js';
 import { effectFor } from './approval.js';
 import { InvalidEventError, isTerminal, transition, type TransitionOptions } from './transition.js';
 import { detectQuestion } from './question-detect.js';
-import type { Action, Agent, AgentEvent, AgentTurn, FailureKind, Role, TurnKind, WorkflowState } from './types.js';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { isAgentAction, type Action, type Agent, type AgentEvent, type AgentTurn, type FailureKind, type Role, type StepFailureCategory, type TurnKind, type WorkflowState } from './types.js';
 
 export interface EngineDeps {
   repoRoot: string;
@@ -17,13 +20,21 @@ export interface EngineDeps {
   options: TransitionOptions;
   /** Service errors (failure kind `infra`) are retried this many times, waiting backoffMs, 2×, 4×, … */
   retry?: { infraRetries: number; backoffMs: number };
+  /** Snapshots, commits only a step's changes, rolls back; without it, steps commit with `git.commitStep`. */
+  workspace?: StepWorkspace;
+  /** Runs the tests after each step; without it, steps are not tested. */
+  tests?: TestRunner;
+  /** Per step attempt artifacts under runs/<run-id>/. */
+  artifacts?: Artifacts;
+  /** The [safety] policy for commands; without it every command is denied (fail closed). */
+  commands?: CommandPolicy;
   now?: () => Date;
 }
 
 type Listener = (out: EngineOutput) => void;
 
 /** Effects that change files are done before the state is saved, so a crash replays them rather than losing them. */
-const BEFORE_SAVE: ReadonlySet<Effect['type']> = new Set(['stop_agents', 'write_plan', 'write_comments', 'set_plan_status', 'mark_step_done', 'log', 'notify']);
+const BEFORE_SAVE: ReadonlySet<Effect['type']> = new Set(['stop_agents', 'write_plan', 'write_comments', 'set_plan_status', 'mark_step_done', 'mark_step_skipped', 'accept_edit', 'log', 'notify']);
 
 type RoundOutcome =
   | { kind: 'done'; text: string }
@@ -43,6 +54,9 @@ export class Engine {
   private roundUsage: RoundUsage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0, durationMs: 0, calls: 0 };
   /** The state in memory has changes not yet in state.json. */
   private unsaved = false;
+  private readonly holds = new CommandHolds();
+  /** Where the agent events of the round under way are recorded (a step attempt's artifacts), if anywhere. */
+  private eventSink: ((ev: AgentEvent) => void) | null = null;
 
   constructor(
     state: WorkflowState,
@@ -79,6 +93,11 @@ export class Engine {
    * `set_mode` auto at a waiting go) is not started a second time.
    */
   async resume(): Promise<void> {
+    if (this.current.pendingCommand) {
+      // The agent that asked is gone with the old process; its round is run again.
+      this.current = { ...this.current, pendingCommand: null };
+      this.unsaved = true;
+    }
     const s = this.current;
     this.emit({ type: 'state', state: s });
     if (isTerminal(s.phase)) return;
@@ -96,6 +115,7 @@ export class Engine {
   async close(): Promise<void> {
     this.closing = true;
     this.generation++;
+    this.holds.denyAll('agent-collab is shutting down');
     await Promise.allSettled(Object.values(this.deps.agents).map((a) => a.stop()));
     await Promise.allSettled([...this.background]);
     await this.queue;
@@ -160,6 +180,7 @@ export class Engine {
     switch (effect.type) {
       case 'stop_agents':
         this.generation++;
+        this.holds.denyAll('the step was stopped');
         await Promise.allSettled(Object.values(this.deps.agents).map((a) => a.stop()));
         return;
       case 'write_plan':
@@ -170,6 +191,19 @@ export class Engine {
         return f.setPlanStatus(effect.status);
       case 'mark_step_done':
         return f.markStepDone(effect.step, effect.commit);
+      case 'mark_step_skipped':
+        return f.markStepSkipped(effect.step);
+      case 'accept_edit':
+        return f.acceptEdit(effect.file);
+      case 'answer_command':
+        this.holds.answer(effect.id, effect.allow ? { allow: true } : { allow: false, reason: effect.reason });
+        return;
+      case 'run_tests':
+        return this.runTests(effect.step, effect.attempt);
+      case 'rollback_step':
+        return this.rollbackStep(effect.step);
+      case 'merge_external':
+        return this.resolveExternal(effect);
       case 'log':
         return f.appendLog(effect.title, effect.lines ?? []);
       case 'notify':
@@ -183,7 +217,7 @@ export class Engine {
       case 'run_agent':
         return this.runRound(effect.role, effect.action);
       case 'commit_step':
-        return this.commitStep(effect.step, effect.summary);
+        return this.commitStep(effect.step, effect.summary, effect.allowSecrets);
       case 'load_steps': {
         const steps = await f.readSteps();
         await this.dispatch({ type: 'steps_loaded', steps });
@@ -197,35 +231,223 @@ export class Engine {
     const p: Promise<void> = this.perform(effect, this.current)
       .catch(async (err: unknown) => {
         if (this.closing) return;
-        const action = effect.type === 'run_agent' ? effect.action : effect.type === 'commit_step' ? this.current.inflight : null;
+        const action = effect.type === 'run_agent' ? effect.action : this.current.inflight;
         await this.dispatch({ type: 'engine_failed', action, message: errorMessage(err) });
       })
       .finally(() => this.background.delete(p));
     this.background.add(p);
   }
 
-  private async commitStep(step: number, summary: string): Promise<void> {
+  private stale(gen: number): boolean {
+    return gen !== this.generation || this.closing;
+  }
+
+  private nowIso(): string {
+    return (this.deps.now?.() ?? new Date()).toISOString();
+  }
+
+  private timeline(line: string): void {
+    this.deps.artifacts?.timeline(line).catch((err: unknown) => this.deps.files.debug('engine', `timeline: ${errorMessage(err)}`));
+  }
+
+  private async writeArtifact(step: number, attempt: number, name: string, content: string): Promise<void> {
+    await this.deps.artifacts?.write(step, attempt, name, content).catch((err: unknown) => this.deps.files.debug('engine', `artifact ${name}: ${errorMessage(err)}`));
+  }
+
+  /** patch.diff and verdict.json of a step attempt. */
+  private async recordAttempt(step: number, attempt: number, verdict: Record<string, unknown>): Promise<void> {
+    if (!this.deps.artifacts) return;
+    const base = this.current.stepRun?.baseTree;
+    if (this.deps.workspace && base) {
+      const changes = await this.deps.workspace.changedSince(base).catch(() => null);
+      if (changes) await this.writeArtifact(step, attempt, 'patch.diff', changes.patch);
+    }
+    await this.writeArtifact(step, attempt, 'verdict.json', `${JSON.stringify({ step, attempt, ...verdict }, null, 2)}\n`);
+  }
+
+  /** Before a step's first attempt: the working tree is snapshotted so the step's own changes can be told apart. */
+  private async beginStep(step: number, gen: number): Promise<boolean> {
+    if (this.current.stepRun?.step === step) return true;
+    const baseTree = this.deps.workspace ? await this.deps.workspace.snapshot() : null;
+    if (this.stale(gen)) return false;
+    this.timeline(`step ${step} started`);
+    await this.dispatch({ type: 'step_started', step, baseTree, at: this.nowIso() });
+    return !this.stale(gen) && this.current.stepRun?.step === step;
+  }
+
+  private async runTests(step: number, attempt: number): Promise<void> {
     const gen = this.generation;
-    const commit = await this.deps.git.commitStep({ runId: this.current.runId, step, summary });
-    if (gen !== this.generation || this.closing) return;
-    await this.dispatch({ type: 'step_committed', step, commit });
+    const tests = this.deps.tests;
+    const planned = this.current.testCommand;
+    const command = planned || (tests ? ((await tests.resolve())?.command ?? null) : null);
+    if (this.stale(gen)) return;
+    if (!command || !tests) {
+      await this.dispatch({ type: 'no_test_command', step });
+      return;
+    }
+    // agent-collab's own commands go through the same policy as the agents'.
+    const verdict = await this.checkCommand({ role: 'agent-collab', command, cwd: this.deps.repoRoot });
+    if (this.stale(gen)) return;
+    if (!verdict.allow) {
+      await this.recordAttempt(step, attempt, { result: 'fail', category: 'policy_block', command, reason: verdict.reason });
+      await this.dispatch({ type: 'attempt_failed', step, attempt, category: 'policy_block', message: `the test command \`${command}\` was denied: ${verdict.reason}` });
+      return;
+    }
+    this.timeline(`step ${step} attempt ${attempt}: running \`${command}\``);
+    const dir = this.deps.artifacts ? await this.deps.artifacts.attemptDir(step, attempt).catch(() => null) : null;
+    const r = await tests.run(command, { fullOutputFile: dir ? path.join(dir, 'test-output.txt') : null });
+    if (this.stale(gen)) return;
+    const category = r.passed ? null : r.timedOut ? 'timeout' : 'test_failure';
+    await this.recordAttempt(step, attempt, { result: r.passed ? 'pass' : 'fail', category, command, exitCode: r.exitCode, durationMs: r.durationMs });
+    this.timeline(`step ${step} attempt ${attempt}: tests ${r.passed ? 'passed' : r.timedOut ? 'timed out' : 'failed'} (${(r.durationMs / 1000).toFixed(1)} s)`);
+    await this.dispatch({ type: 'tests_done', step, attempt, command, passed: r.passed, output: r.output, durationMs: r.durationMs, timedOut: r.timedOut });
+  }
+
+  private async commitStep(step: number, summary: string, allowSecrets: boolean): Promise<void> {
+    const gen = this.generation;
+    const ws = this.deps.workspace;
+    if (!ws) {
+      const commit = await this.deps.git.commitStep({ runId: this.current.runId, step, summary });
+      if (this.stale(gen)) return;
+      await this.dispatch({ type: 'step_committed', step, commit });
+      return;
+    }
+    const run = this.current.stepRun;
+    const base = run?.step === step ? run.baseTree : null;
+    if (run?.step === step && run.testResult === 'none') {
+      await this.recordAttempt(step, run.attempt, { result: 'pass', category: null, command: null, note: 'no test command' });
+    }
+    const files = base ? (await ws.changedSince(base)).files : undefined;
+    const r = await ws.commitStep({ runId: this.current.runId, step, summary, baseTree: base, allowSecrets });
+    if (this.stale(gen)) return;
+    switch (r.kind) {
+      case 'committed':
+      case 'nothing': {
+        const commit = r.kind === 'committed' ? r.hash : null;
+        this.timeline(commit ? `step ${step} committed as ${commit.slice(0, 7)}` : `step ${step}: no changes, nothing committed`);
+        await this.dispatch({ type: 'step_committed', step, commit, files: r.kind === 'nothing' ? [] : files, at: this.nowIso() });
+        return;
+      }
+      case 'secrets':
+        this.timeline(`step ${step}: commit held, possible secret (${r.findings.length})`);
+        await this.dispatch({ type: 'secrets_found', step, findings: r.findings });
+        return;
+      case 'failed':
+        this.timeline(`step ${step}: commit failed: ${r.message}`);
+        await this.dispatch({ type: 'commit_failed', step, message: r.message });
+        return;
+    }
+  }
+
+  private async rollbackStep(step: number): Promise<void> {
+    const gen = this.generation;
+    const run = this.current.stepRun;
+    const base = run?.step === step ? run.baseTree : null;
+    if (!this.deps.workspace || !base) throw new Error(`step ${step} has no snapshot to roll back to; restore the files with git yourself`);
+    const changes = await this.deps.workspace.changedSince(base);
+    await this.writeArtifact(step, run?.attempt ?? 1, 'rolled-back.patch.diff', changes.patch);
+    const files = await this.deps.workspace.rollback(base);
+    if (this.stale(gen)) return;
+    this.timeline(`step ${step} rolled back (${files.length} file(s))`);
+    await this.dispatch({ type: 'step_rolled_back', step, files });
+  }
+
+  /** plan.md or comments.md, when the person changed it since agent-collab last wrote it and this round writes it anew. */
+  private async externallyChanged(action: Action): Promise<'plan' | 'comments' | null> {
+    const file = action.kind === 'write_plan' || action.kind === 'respond' ? 'plan' : action.kind === 'review' ? 'comments' : null;
+    if (!file) return null;
+    return (await this.deps.files.changedOutside(file)) ? file : null;
+  }
+
+  /** The person chose how plan.md / comments.md changed outside should meet the agent's new version. */
+  private async resolveExternal(effect: Extract<Effect, { type: 'merge_external' }>): Promise<void> {
+    const gen = this.generation;
+    const text = await this.deps.files.resolveExternal(effect.file, effect.text, effect.choice);
+    if (this.stale(gen)) return;
+    await this.dispatch({ type: 'agent_done', role: effect.role, action: effect.action, text });
+  }
+
+  /**
+   * The gate every command passes before it runs (the agents' through their PreToolUse hook, agent-collab's own
+   * test command directly): the [safety] policy, then — for blocked or confirm-required commands — the person,
+   * or in a headless run the `--allow-cmd` prefixes. Never throws; anything unexpected denies.
+   */
+  async checkCommand(check: CommandCheck): Promise<CommandVerdict> {
+    try {
+      return await this.judgeCommand(check);
+    } catch (err) {
+      this.deps.files.debug('engine', `command check failed: ${errorMessage(err)}`);
+      return { allow: false, reason: `agent-collab could not check the command (${errorMessage(err)}), so it was denied` };
+    }
+  }
+
+  private async judgeCommand(check: CommandCheck): Promise<CommandVerdict> {
+    const policy = this.deps.commands;
+    if (!policy) return { allow: false, reason: 'no command policy is loaded, so agent-collab denies every command' };
+    const v = policy.evaluate(check.command);
+    this.deps.files.debug('policy', `${check.role}: ${v.decision} ${JSON.stringify(check.command)}${v.rule ? ` (rule "${v.rule}")` : ''}`);
+    if (v.decision === 'allow') return { allow: true };
+    const notice = (decision: 'allow' | 'deny', reason: string): void =>
+      this.emit({ type: 'notice', notice: { kind: 'command', role: check.role, command: check.command, decision, rule: v.rule, reason } });
+    const allowed = this.current.allowedCommands;
+    if (v.decision === 'confirm' && (allowed.includes(check.command) || policy.allowedByPrefix(check.command, [...allowed, ...policy.allowPrefixes]))) {
+      notice('allow', 'allowed earlier in this run');
+      return { allow: true };
+    }
+    const rule = v.rule ?? 'policy';
+    if (!policy.interactive) {
+      const reason =
+        v.decision === 'block'
+          ? `blocked by agent-collab's command policy (rule "${rule}": ${v.reason}); ${DENY_ADVICE}`
+          : `needs the person's confirmation (rule "${rule}") and nobody can confirm in this headless run (the person can allow it with --allow-cmd); ${DENY_ADVICE}`;
+      notice('deny', reason);
+      this.timeline(`denied ${check.role}'s command \`${check.command}\` (rule "${rule}")`);
+      await this.dispatch({ type: 'command_denied', id: null, command: check.command, reason });
+      return { allow: false, reason };
+    }
+    return this.holds.serialize(async () => {
+      const id = randomUUID();
+      const pending = { id, role: check.role, command: check.command, decision: v.decision as 'block' | 'confirm', rule, reason: v.reason };
+      const held = await this.dispatch({ type: 'command_held', command: pending });
+      if (!held) return { allow: false, reason: 'the run is no longer at a point where a command can run' };
+      this.timeline(`held ${check.role}'s command \`${check.command}\` for the person (rule "${rule}")`);
+      const verdict = await this.holds.wait(id, policy.confirmTimeoutMs, () => {
+        void this.dispatch({ type: 'command_denied', id, command: check.command, reason: 'nobody answered in time' });
+      });
+      notice(verdict.allow ? 'allow' : 'deny', verdict.allow ? 'the person allowed it' : verdict.reason);
+      this.timeline(`${verdict.allow ? 'allowed' : 'denied'} \`${check.command}\``);
+      return verdict;
+    });
   }
 
   private async runRound(role: Role, action: Action): Promise<void> {
     const gen = this.generation;
+    if (!isAgentAction(action)) throw new Error(`${action.kind} is not an agent round`);
+    if (action.kind === 'execute_step' && !(await this.beginStep(action.step, gen))) return;
     const s = this.current;
-    const prompt = await buildTurnPrompt(this.deps.prompts, this.deps.files, s, action);
+    const prompt = await buildTurnPrompt(this.deps.prompts, this.deps.files, s, action, 1 + (this.deps.options.execution?.maxRetries ?? 3));
+    const step = action.kind === 'execute_step' || action.kind === 'ask_test_command' ? action.step : null;
     const turn: AgentTurn = {
       prompt,
       cwd: this.deps.repoRoot,
       access: action.kind === 'execute_step' ? 'workspace-write' : 'read-only',
-      meta: {
-        role,
-        kind: action.kind === 'commit_step' ? 'execute_step' : action.kind,
-        iteration: action.kind === 'review' ? s.iteration + 1 : s.iteration,
-        step: action.kind === 'execute_step' ? action.step : null,
-      },
+      meta: { role, kind: action.kind, iteration: action.kind === 'review' ? s.iteration + 1 : s.iteration, step },
     };
+    const attempt = s.stepRun?.attempt ?? 1;
+    if (action.kind === 'execute_step' && this.deps.artifacts) {
+      const artifacts = this.deps.artifacts;
+      await this.writeArtifact(action.step, attempt, 'prompt.md', prompt);
+      this.timeline(`step ${action.step} attempt ${attempt}: ${role} at work`);
+      this.eventSink = (ev) => artifacts.appendEvent(action.step, attempt, ev);
+    }
+    try {
+      await this.playRound(role, action, gen, turn, attempt);
+    } finally {
+      this.eventSink = null;
+    }
+  }
+
+  private async playRound(role: Role, action: Action, gen: number, turn: AgentTurn, attempt: number): Promise<void> {
     const started = Date.now();
     this.roundUsage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0, durationMs: 0, calls: 0 };
     let outcome = await this.attempt(role, gen, turn);
@@ -240,7 +462,13 @@ export class Engine {
     if (gen !== this.generation || this.closing || outcome.kind === 'stopped') return;
     const usage = { ...this.roundUsage, durationMs: Date.now() - started };
     this.emit({ type: 'notice', notice: { kind: 'round', role, action: action.kind, outcome: outcome.kind, usage } });
-    if (outcome.kind === 'done') await this.dispatch({ type: 'agent_done', role, action, text: outcome.text });
+    if (outcome.kind === 'failed' && action.kind === 'execute_step') {
+      await this.recordAttempt(action.step, attempt, { result: 'fail', category: failureCategory(outcome.failure), failure: outcome.failure, message: outcome.message });
+    }
+    const changed = outcome.kind === 'done' ? await this.externallyChanged(action) : null;
+    if (this.stale(gen)) return;
+    if (changed && outcome.kind === 'done') await this.dispatch({ type: 'external_change', role, action, file: changed, text: outcome.text });
+    else if (outcome.kind === 'done') await this.dispatch({ type: 'agent_done', role, action, text: outcome.text });
     else if (outcome.kind === 'question') await this.dispatch({ type: 'agent_question', role, action, text: outcome.text });
     else await this.dispatch({ type: 'agent_failed', role, action, kind: outcome.failure, message: outcome.message });
   }
@@ -281,6 +509,7 @@ export class Engine {
     for await (const ev of stream) {
       if (gen !== this.generation) return { kind: 'stopped' };
       this.deps.files.debug(role, JSON.stringify(ev));
+      this.eventSink?.(ev);
       this.emit({ type: 'agent_event', role, event: ev });
       switch (ev.type) {
         case 'session':
@@ -320,6 +549,12 @@ export class Engine {
     if (error) return { kind: 'failed', ...error };
     return { kind: 'failed', failure: 'agent_error', message: `the ${role} ended its turn without an answer` };
   }
+}
+
+function failureCategory(kind: FailureKind): StepFailureCategory {
+  if (kind === 'timeout' || kind === 'idle') return 'timeout';
+  if (kind === 'infra' || kind === 'usage_limit') return 'infra';
+  return 'agent_error';
 }
 
 function errorMessage(err: unknown): string {

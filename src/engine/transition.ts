@@ -1,8 +1,26 @@
 // The workflow state machine: a pure function from (state, event) to (state, effects).
 import type { Effect, EngineEvent } from './events.js';
 import { parseVerdict } from './verdict.js';
-import { summarizeStepAnswer } from './plan-steps.js';
 import { runNow, schedule, settle } from './approval.js';
+import {
+  finishExecution,
+  firstOpenStep,
+  onAttemptFailed,
+  onCommitChoice,
+  onCommitFailed,
+  onExecuteDone,
+  onNoTestCommand,
+  onSecretChoice,
+  onSecretsFound,
+  onStepChoice,
+  onStepCommitted,
+  onStepRolledBack,
+  onStepStarted,
+  onTestCommandAnswer,
+  onTestsDone,
+  type ExecutionOptions,
+} from './execution.js';
+import { onCommandChoice, onCommandDenied, onCommandHeld } from './command-hold.js';
 import type { Action, Awaiting, Phase, Role, WorkflowState } from './types.js';
 
 
@@ -13,6 +31,14 @@ export interface TransitionOptions {
   maxIterations: number;
   /** `workflow.auto_approve`: in auto mode, an approved plan goes to execution without the person's go. */
   autoApprove: boolean;
+  /** Execution settings; defaults: 3 retries, ask the planner for a test command, 3 denials per step. */
+  execution?: Partial<ExecutionOptions>;
+}
+
+const EXECUTION_DEFAULTS: ExecutionOptions = { maxRetries: 3, testFallbackToAgent: true, maxDenials: 3 };
+
+function execOpts(opts: TransitionOptions): ExecutionOptions {
+  return { ...EXECUTION_DEFAULTS, ...opts.execution };
 }
 
 export interface TransitionResult {
@@ -59,16 +85,6 @@ function requireInflight(s: WorkflowState, e: Extract<EngineEvent, { action: Act
   }
 }
 
-function firstOpenStep(s: WorkflowState): number | null {
-  return s.steps.find((st) => !st.done)?.n ?? null;
-}
-
-function finishExecution(s: WorkflowState, effects: Effect[]): TransitionResult {
-  return {
-    state: { ...s, phase: 'DONE', inflight: null, awaiting: null, currentStep: null, pauseRequested: false },
-    effects: [...effects, { type: 'log', title: 'Run finished', lines: [`${s.steps.length} step(s) executed`] }],
-  };
-}
 
 function approve(s: WorkflowState, effects: Effect[], how: string): TransitionResult {
   return {
@@ -132,14 +148,14 @@ function onAgentDone(s: WorkflowState, e: Extract<EngineEvent, { type: 'agent_do
     }
     case 'review':
       return onReviewAnswer({ ...s, inflight: null }, e.text);
-    case 'execute_step': {
-      const title = s.steps.find((st) => st.n === action.step)?.title ?? `step ${action.step}`;
-      const summary = summarizeStepAnswer(e.text, title);
-      const commit: Action = { kind: 'commit_step', step: action.step, summary };
-      return { state: { ...s, inflight: commit }, effects: [{ type: 'commit_step', step: action.step, summary }] };
-    }
+    case 'execute_step':
+      return onExecuteDone(s, action, e.text);
+    case 'ask_test_command':
+      return onTestCommandAnswer({ ...s, inflight: null }, action.step, e.text);
+    case 'run_tests':
     case 'commit_step':
-      return reject(s, e, 'a commit is not an agent round');
+    case 'rollback_step':
+      return reject(s, e, `${action.kind} is not an agent round`);
   }
 }
 
@@ -167,17 +183,11 @@ function onStepsLoaded(s: WorkflowState, e: Extract<EngineEvent, { type: 'steps_
   return { state: settle({ ...withSteps, inflight: null, awaiting: { kind: 'go', action } }), effects: [] };
 }
 
-function onStepCommitted(s: WorkflowState, e: Extract<EngineEvent, { type: 'step_committed' }>): TransitionResult {
-  if (s.inflight?.kind !== 'commit_step' || s.inflight.step !== e.step) reject(s, e, `step ${e.step} is not being committed`);
-  const steps = s.steps.map((st) => (st.n === e.step ? { ...st, done: true, commit: e.commit } : st));
-  const effects: Effect[] = [
-    { type: 'mark_step_done', step: e.step, commit: e.commit },
-    { type: 'log', title: `Step ${e.step} done`, lines: [e.commit ? `commit ${e.commit.slice(0, 7)}` : 'no changes: nothing committed'] },
-  ];
-  const next: WorkflowState = settle({ ...s, steps, inflight: null });
-  const open = firstOpenStep(next);
-  if (open === null) return finishExecution(next, effects);
-  return schedule({ ...next, currentStep: open }, { kind: 'execute_step', step: open }, effects);
+function stopToGoal(s: WorkflowState, why: string): TransitionResult {
+  return {
+    state: { ...s, phase: 'REFINE_GOAL', inflight: null, awaiting: { kind: 'goal' }, mode: 'manual', pauseRequested: false, currentStep: null, stepRun: null, pendingCommand: null, unclearCount: 0 },
+    effects: [{ type: 'stop_agents' }, { type: 'set_plan_status', status: 'draft' }, { type: 'log', title: why }],
+  };
 }
 
 /** Applies one event. Throws InvalidEventError when the event is not allowed now; the state is then unchanged. */
@@ -201,7 +211,7 @@ export function transition(s: WorkflowState, e: EngineEvent, opts: TransitionOpt
       requireAwaiting(s, e, 'goal');
       const goal = (e.goal ?? s.goal).trim();
       if (!goal) reject(s, e, 'state a goal first');
-      const next: WorkflowState = { ...s, goal, phase: 'WRITE_PLAN', iteration: 0, maxIterations: opts.maxIterations, lastVerdict: null, unclearCount: 0, steps: [], currentStep: null };
+      const next: WorkflowState = { ...s, goal, phase: 'WRITE_PLAN', iteration: 0, maxIterations: opts.maxIterations, lastVerdict: null, unclearCount: 0, steps: [], currentStep: null, stepRun: null, testCommand: null };
       return schedule(next, { kind: 'write_plan' }, [{ type: 'log', title: 'Goal is ready', lines: [goal] }]);
     }
     case 'go': {
@@ -234,15 +244,12 @@ export function transition(s: WorkflowState, e: EngineEvent, opts: TransitionOpt
     }
     case 'stop': {
       if (!RUNNING.has(s.phase)) reject(s, e, 'nothing to stop');
-      return {
-        state: { ...s, phase: 'REFINE_GOAL', inflight: null, awaiting: { kind: 'goal' }, mode: 'manual', pauseRequested: false, currentStep: null, unclearCount: 0 },
-        effects: [{ type: 'stop_agents' }, { type: 'set_plan_status', status: 'draft' }, { type: 'log', title: `Stopped in ${s.phase}; back to goal refinement (plan kept)` }],
-      };
+      return stopToGoal(s, `Stopped in ${s.phase}; back to goal refinement (plan kept)`);
     }
     case 'cancel': {
       if (s.phase === 'INIT' && !s.goal) reject(s, e, 'nothing has started');
       return {
-        state: { ...s, phase: 'CANCELLED', inflight: null, awaiting: null, pauseRequested: false },
+        state: { ...s, phase: 'CANCELLED', inflight: null, awaiting: null, pauseRequested: false, pendingCommand: null },
         effects: [{ type: 'stop_agents' }, { type: 'log', title: `Run cancelled in ${s.phase}` }, { type: 'archive' }],
       };
     }
@@ -268,7 +275,7 @@ export function transition(s: WorkflowState, e: EngineEvent, opts: TransitionOpt
     case 'edit_done': {
       requireAwaiting(s, e, 'manual_edit');
       const next: WorkflowState = { ...s, awaiting: null, phase: 'REVIEW', maxIterations: Math.max(s.maxIterations, s.iteration + 1) };
-      return schedule(next, { kind: 'review' }, [{ type: 'log', title: 'Plan edited by the person; sent to review' }]);
+      return schedule(next, { kind: 'review' }, [{ type: 'accept_edit', file: 'plan' }, { type: 'log', title: 'Plan edited by the person; sent to review' }]);
     }
     case 'answer': {
       const w = requireAwaiting(s, e, 'question');
@@ -317,7 +324,60 @@ export function transition(s: WorkflowState, e: EngineEvent, opts: TransitionOpt
     case 'steps_loaded':
       return onStepsLoaded(s, e, opts);
     case 'step_committed':
-      return onStepCommitted(s, e);
+      return onStepCommitted(s, e, (why) => reject(s, e, why));
+    case 'step_started':
+      return onStepStarted(s, e, (why) => reject(s, e, why));
+    case 'tests_done':
+      return onTestsDone(s, e, execOpts(opts), (why) => reject(s, e, why));
+    case 'no_test_command':
+      return onNoTestCommand(s, e, execOpts(opts), (why) => reject(s, e, why));
+    case 'secrets_found':
+      return onSecretsFound(s, e, (why) => reject(s, e, why));
+    case 'commit_failed':
+      return onCommitFailed(s, e, (why) => reject(s, e, why));
+    case 'step_rolled_back':
+      return onStepRolledBack(s, e, (why) => reject(s, e, why));
+    case 'attempt_failed':
+      return onAttemptFailed(s, e, (why) => reject(s, e, why));
+    case 'step_choice': {
+      const w = requireAwaiting(s, e, 'step_failed');
+      if (e.choice === 'stop') return stopToGoal(s, `Stopped at step ${w.step} by the person; back to goal refinement (plan kept)`);
+      if (e.choice === 'rollback' && w.rolledBack) reject(s, e, 'the step is already rolled back');
+      return onStepChoice(s, e, w);
+    }
+    case 'secret_choice': {
+      const w = requireAwaiting(s, e, 'secret_found');
+      if (e.choice === 'stop') return stopToGoal(s, `Stopped at step ${w.step} (possible secret); back to goal refinement (changes left uncommitted)`);
+      return onSecretChoice(s, e, w);
+    }
+    case 'commit_choice': {
+      const w = requireAwaiting(s, e, 'commit_failed');
+      if (e.choice === 'stop') return stopToGoal(s, `Stopped at step ${w.step} (commit failed); back to goal refinement (changes left uncommitted)`);
+      return onCommitChoice(s, e, w);
+    }
+    case 'external_change': {
+      requireInflight(s, e);
+      return {
+        state: { ...s, inflight: null, mode: 'manual', pauseRequested: false, awaiting: { kind: 'external_change', file: e.file, role: e.role, action: e.action, text: e.text } },
+        effects: [{ type: 'log', title: `${e.file === 'plan' ? 'plan.md' : 'comments.md'} changed outside agent-collab; waiting for the person` }],
+      };
+    }
+    case 'external_choice': {
+      const w = requireAwaiting(s, e, 'external_change');
+      return {
+        state: { ...s, inflight: w.action, awaiting: null },
+        effects: [
+          { type: 'log', title: `Person chose to ${e.choice} (${w.file === 'plan' ? 'plan.md' : 'comments.md'})` },
+          { type: 'merge_external', role: w.role, action: w.action, file: w.file, text: w.text, choice: e.choice },
+        ],
+      };
+    }
+    case 'command_held':
+      return onCommandHeld(s, e, (why) => reject(s, e, why));
+    case 'command_choice':
+      return onCommandChoice(s, e, execOpts(opts), (why) => reject(s, e, why));
+    case 'command_denied':
+      return onCommandDenied(s, e, execOpts(opts));
     case 'engine_failed':
       return failed(s, null, e.action, 'engine', e.message);
   }

@@ -14,7 +14,8 @@ function previousSteps(state: WorkflowState, upTo: number): string {
   return done.map((st) => `- Step ${st.n}: ${st.title}${st.commit ? ` (commit ${st.commit.slice(0, 7)})` : ' (no changes)'}`).join('\n');
 }
 
-export async function buildTurnPrompt(prompts: Prompts, files: WorkflowFiles, s: WorkflowState, action: Action): Promise<string> {
+/** `maxAttempts`: 1 + `[test] max_retries`, shown to the planner on a retry. */
+export async function buildTurnPrompt(prompts: Prompts, files: WorkflowFiles, s: WorkflowState, action: Action, maxAttempts = 4): Promise<string> {
   if ('answer' in action && action.answer) {
     return `The person answered your question:\n\n${action.answer}\n\nContinue with the task you were given, and give your complete answer in the form it asked for.`;
   }
@@ -46,6 +47,16 @@ export async function buildTurnPrompt(prompts: Prompts, files: WorkflowFiles, s:
       });
     case 'execute_step': {
       const step = s.steps.find((st) => st.n === action.step);
+      if (action.feedback) {
+        return prompts.render('fix_step', {
+          step_number: action.step,
+          step_title: step?.title ?? `step ${action.step}`,
+          attempt: action.attempt ?? 2,
+          max_attempts: maxAttempts,
+          test_command: s.stepRun?.testCommand ?? NONE,
+          test_output: action.feedback,
+        });
+      }
       return prompts.render('execute_step', {
         goal: s.goal,
         plan_content: (await files.readPlan()) ?? NONE,
@@ -54,8 +65,14 @@ export async function buildTurnPrompt(prompts: Prompts, files: WorkflowFiles, s:
         previous_steps: previousSteps(s, action.step),
       });
     }
+    case 'ask_test_command': {
+      const step = s.steps.find((st) => st.n === action.step);
+      return prompts.render('test_command', { step_number: action.step, step_title: step?.title ?? `step ${action.step}` });
+    }
     case 'commit_step':
-      throw new Error('a commit has no prompt');
+    case 'run_tests':
+    case 'rollback_step':
+      throw new Error(`${action.kind} is agent-collab's own work and has no prompt`);
   }
 }
 

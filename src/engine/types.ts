@@ -116,10 +116,19 @@ export interface StepRun {
   /** Git tree of the working tree before the step's first attempt (agent-collab's files excluded). */
   baseTree: string | null;
   startedAt: string;
-  /** The test command in effect for this run, once known; "" = none, tests skipped. */
+  /** The test command of the step's last test run. */
   testCommand: string | null;
   /** Commands denied by the policy during the current attempt. */
   denials: number;
+  /** The planner's one-line summary of its last attempt (the commit message). */
+  summary: string | null;
+  /** The last failing test output (bounded), fed back on the next attempt. */
+  feedback: string | null;
+  /** "passed", "failed", "none" (no test command) or null before the first test run. */
+  testResult: 'passed' | 'failed' | 'none' | null;
+  /** Run totals when the step started, for the step's own tokens and cost in log.md. */
+  tokensAtStart: number;
+  costAtStart: number;
 }
 
 export interface UsageTotals {
@@ -152,6 +161,8 @@ export interface WorkflowState {
   pendingCommand: PendingCommand | null;
   /** Commands the person allowed for the rest of the run. */
   allowedCommands: string[];
+  /** The test command the planner named when none was configured or detected ("" = the project has no tests). */
+  testCommand: string | null;
   /** The agent round (or commit) under way; on restart it is run again. */
   inflight: Action | null;
   awaiting: Awaiting | null;

@@ -73,6 +73,11 @@ export const workflowStateSchema = z.object({
       startedAt: z.string(),
       testCommand: z.string().nullable(),
       denials: count,
+      summary: z.string().nullable(),
+      feedback: z.string().nullable(),
+      testResult: z.enum(['passed', 'failed', 'none']).nullable(),
+      tokensAtStart: z.number().min(0),
+      costAtStart: z.number().min(0),
     })
     .nullable()
     .default(null),
@@ -88,6 +93,7 @@ export const workflowStateSchema = z.object({
     .nullable()
     .default(null),
   allowedCommands: z.array(z.string()).default([]),
+  testCommand: z.string().nullable().default(null),
   inflight: actionSchema.nullable(),
   awaiting: awaitingSchema.nullable(),
   unclearCount: count,

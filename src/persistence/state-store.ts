@@ -93,6 +93,7 @@ export function newState({ runId, goal, mode, maxIterations, now = new Date() }:
     stepRun: null,
     pendingCommand: null,
     allowedCommands: [],
+    testCommand: null,
     inflight: null,
     awaiting: null,
     unclearCount: 0,

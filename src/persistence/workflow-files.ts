@@ -1,8 +1,10 @@
 // The engine's WorkflowFiles port over the `.agent-collab/` files.
 import { readFile } from 'node:fs/promises';
 import type { WorkflowFiles } from '../engine/ports.js';
-import { markStepDone, parseSteps } from '../engine/plan-steps.js';
-import type { StepInfo, Verdict, WorkflowState } from '../engine/types.js';
+import { markStepDone, markStepSkipped, parseSteps } from '../engine/plan-steps.js';
+import type { ExternalChangeChoice, StepInfo, Verdict, WorkflowState } from '../engine/types.js';
+import { changedSinceWritten, reconcile, WrittenCopies, type WatchedFile } from './external-edits.js';
+import path from 'node:path';
 import type { DebugLog } from './debug-log.js';
 import { archiveRun } from './history.js';
 import { appendLog } from './log-file.js';
@@ -11,10 +13,39 @@ import { readComments, readPlan, setPlanStatus, writeComments, writePlan, writeP
 import { writeState } from './state-store.js';
 
 export class DiskWorkflowFiles implements WorkflowFiles {
+  private readonly written: WrittenCopies;
+
   constructor(
     readonly paths: Paths,
     readonly debugLog: DebugLog,
-  ) {}
+  ) {
+    this.written = new WrittenCopies(path.join(paths.workdir, '.written'));
+  }
+
+  private async bodyOf(which: WatchedFile): Promise<string | null> {
+    return which === 'plan' ? this.readPlan() : this.readComments();
+  }
+
+  /** Records what agent-collab just wrote, so a later edit by the person can be told apart. */
+  private async remember(which: WatchedFile): Promise<void> {
+    await this.written.remember(which, await this.bodyOf(which));
+  }
+
+  async changedOutside(which: WatchedFile): Promise<boolean> {
+    return changedSinceWritten(await this.bodyOf(which), await this.written.last(which));
+  }
+
+  async resolveExternal(which: WatchedFile, incoming: string, choice: ExternalChangeChoice): Promise<string> {
+    const name = path.basename(which === 'plan' ? this.paths.plan : this.paths.comments);
+    const r = await reconcile({ choice, current: await this.bodyOf(which), written: await this.written.last(which), incoming, backupDir: path.join(this.paths.workdir, 'backups'), name });
+    await this.appendLog(`${name} changed outside agent-collab: ${choice}`, [r.note]);
+    return r.text;
+  }
+
+  /** The person's edit of `which` is accepted as the new base (e.g. after editing the plan by hand). */
+  async acceptEdit(which: WatchedFile): Promise<void> {
+    await this.remember(which);
+  }
 
   saveState(state: WorkflowState): Promise<void> {
     return writeState(this.paths, state);
@@ -28,12 +59,14 @@ export class DiskWorkflowFiles implements WorkflowFiles {
     return (await readComments(this.paths.comments))?.body ?? null;
   }
 
-  writePlan(body: string, iteration: number): Promise<void> {
-    return writePlan(this.paths.plan, { body, status: 'reviewing', iteration });
+  async writePlan(body: string, iteration: number): Promise<void> {
+    await writePlan(this.paths.plan, { body, status: 'reviewing', iteration });
+    await this.remember('plan');
   }
 
-  writeComments(body: string, verdict: Verdict, iteration: number): Promise<void> {
-    return writeComments(this.paths.comments, { body, status: verdict, iteration });
+  async writeComments(body: string, verdict: Verdict, iteration: number): Promise<void> {
+    await writeComments(this.paths.comments, { body, status: verdict, iteration });
+    await this.remember('comments');
   }
 
   async setPlanStatus(status: 'draft' | 'reviewing' | 'approved'): Promise<void> {
@@ -49,6 +82,14 @@ export class DiskWorkflowFiles implements WorkflowFiles {
     const body = await this.readPlan();
     if (body === null) return;
     await writePlanBody(this.paths.plan, markStepDone(body, step, commit));
+    await this.remember('plan');
+  }
+
+  async markStepSkipped(step: number): Promise<void> {
+    const body = await this.readPlan();
+    if (body === null) return;
+    await writePlanBody(this.paths.plan, markStepSkipped(body, step));
+    await this.remember('plan');
   }
 
   appendLog(title: string, lines: string[]): Promise<void> {

@@ -21,6 +21,10 @@ const ALL_VARS = {
   previous_steps: 'PREVIOUS-STEPS',
   phase: 'REVIEW',
   task: 'TASK-TEXT',
+  attempt: 2,
+  max_attempts: 4,
+  test_command: 'TEST-COMMAND',
+  test_output: 'TEST-OUTPUT',
 };
 
 const EXPECTED_VARS: Record<PromptName, string[]> = {
@@ -30,6 +34,8 @@ const EXPECTED_VARS: Record<PromptName, string[]> = {
   respond_comments: ['goal', 'plan_content', 'comments_content', 'iteration'],
   execute_step: ['goal', 'plan_content', 'step_number', 'step_title', 'previous_steps'],
   recover_context: ['goal', 'plan_content', 'comments_content', 'phase', 'task'],
+  fix_step: ['step_number', 'step_title', 'attempt', 'max_attempts', 'test_command', 'test_output'],
+  test_command: ['step_number', 'step_title'],
 };
 
 beforeEach(() => clearPromptCache());

@@ -1,0 +1,74 @@
+// Telling the person's edits of plan.md / comments.md apart from agent-collab's own writes, and reconciling them.
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
+import writeFileAtomic from 'write-file-atomic';
+import type { ExternalChangeChoice } from '../engine/types.js';
+
+export type WatchedFile = 'plan' | 'comments';
+
+/** Copies of the bodies agent-collab last wrote, in `<workdir>/.written/`, kept across restarts. */
+export class WrittenCopies {
+  constructor(private readonly dir: string) {}
+
+  private file(which: WatchedFile): string {
+    return path.join(this.dir, `${which}.md`);
+  }
+
+  async remember(which: WatchedFile, body: string | null): Promise<void> {
+    if (body === null) return;
+    await mkdir(this.dir, { recursive: true });
+    await writeFileAtomic(this.file(which), body);
+  }
+
+  async last(which: WatchedFile): Promise<string | null> {
+    return readFile(this.file(which), 'utf8').catch(() => null);
+  }
+}
+
+/** True when `current` differs from what agent-collab last wrote (unknown or missing counts as unchanged). */
+export function changedSinceWritten(current: string | null, written: string | null): boolean {
+  return current !== null && written !== null && current.trimEnd() !== written.trimEnd();
+}
+
+/** Three-way merge with `git merge-file`: the person's version and the agent's, from what agent-collab last wrote. */
+export async function mergeBodies(base: string, yours: string, agents: string): Promise<{ text: string; conflicts: number }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'agent-collab-merge-'));
+  try {
+    const [b, y, a] = ['base.md', 'yours.md', 'agent.md'].map((n) => path.join(dir, n)) as [string, string, string];
+    await Promise.all([writeFile(b, base), writeFile(y, yours), writeFile(a, agents)]);
+    const r = await execa('git', ['merge-file', '-p', '-L', 'your edit', '-L', 'before', '-L', "agent's version", y, b, a], { reject: false, stdin: 'ignore' });
+    if (r.exitCode === undefined || (r.exitCode ?? 0) < 0) throw new Error(`git merge-file failed: ${String(r.stderr).split('\n')[0] ?? ''}`);
+    return { text: String(r.stdout), conflicts: r.exitCode ?? 0 };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The body to go on with after the person chose; `backupDir` receives the person's version on overwrite. */
+export async function reconcile(opts: {
+  choice: ExternalChangeChoice;
+  current: string | null;
+  written: string | null;
+  incoming: string;
+  backupDir: string;
+  name: string;
+  now?: Date;
+}): Promise<{ text: string; note: string }> {
+  const { choice, current, written, incoming } = opts;
+  if (current === null) return { text: incoming, note: 'the file was gone; the agent\'s version is used' };
+  if (choice === 'discard') return { text: current, note: "your version is kept; the agent's new version was discarded" };
+  if (choice === 'overwrite') {
+    const stamp = (opts.now ?? new Date()).toISOString().replace(/[:.]/g, '-');
+    await mkdir(opts.backupDir, { recursive: true });
+    const backup = path.join(opts.backupDir, `${opts.name.replace(/\.md$/, '')}-yours-${stamp}.md`);
+    await writeFileAtomic(backup, current);
+    return { text: incoming, note: `the agent's version is used; yours is saved as ${backup}` };
+  }
+  const merged = await mergeBodies(written ?? '', current, incoming);
+  return {
+    text: merged.text,
+    note: merged.conflicts > 0 ? `merged with ${merged.conflicts} conflict(s), marked with <<<<<<< and >>>>>>>` : 'your edit and the agent\'s version were merged cleanly',
+  };
+}
