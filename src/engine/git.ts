@@ -5,16 +5,40 @@ import { execa } from 'execa';
 import { UserError } from '../persistence/errors.js';
 import type { GitOps } from './ports.js';
 
-const RUN_TRAILER = 'Agent-Collab-Run';
+export const RUN_TRAILER = 'Agent-Collab-Run';
 const MAX_SUBJECT = 72;
 
-async function git(cwd: string, args: string[]): Promise<{ stdout: string; exitCode: number; stderr: string }> {
-  const r = await execa('git', args, { cwd, reject: false, stdin: 'ignore', env: { GIT_TERMINAL_PROMPT: '0' } });
+export interface GitResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+export interface GitCallOptions {
+  /** Extra environment (e.g. GIT_INDEX_FILE for a temporary index). */
+  env?: Record<string, string>;
+  /** Written to git's stdin (e.g. a NUL-separated pathspec list for --pathspec-from-file=-). */
+  input?: string;
+}
+
+/** Runs git in `cwd`; never rejects on a git failure (look at exitCode). Throws a UserError when git is missing. */
+export async function runGit(cwd: string, args: string[], opts: GitCallOptions = {}): Promise<GitResult> {
+  const r = await execa('git', args, {
+    cwd,
+    reject: false,
+    ...(opts.input === undefined ? { stdin: 'ignore' as const } : { input: opts.input }),
+    env: { GIT_TERMINAL_PROMPT: '0', ...opts.env },
+    stripFinalNewline: false,
+    maxBuffer: 1024 * 1024 * 1024,
+  });
   if (r.failed && r.exitCode === undefined) throw new UserError('git was not found on PATH; install git and try again');
   return { stdout: String(r.stdout), stderr: String(r.stderr), exitCode: r.exitCode ?? 1 };
 }
 
-function firstLine(text: string): string {
+const git = runGit;
+
+/** The first meaningful line of git's error output. */
+export function firstLine(text: string): string {
   return (
     text
       .split('\n')
@@ -49,6 +73,31 @@ export function stepSubject(step: number, summary: string): string {
   return prefix + (oneLine.length <= room ? oneLine : `${oneLine.slice(0, room - 1).trimEnd()}…`);
 }
 
+/** The hash of run `runId`'s commit for `step`, if it was already made (searched in the last 200 commits of HEAD). */
+export async function findStepCommit(repoRoot: string, runId: string, step: number): Promise<string | null> {
+  const r = await git(repoRoot, ['log', '--fixed-strings', `--grep=${RUN_TRAILER}: ${runId}`, '--format=%H%x1f%s%x1e', '-n', '200']);
+  if (r.exitCode !== 0) return null; // e.g. no commits yet
+  for (const rec of r.stdout.split('\x1e')) {
+    const [hash, subject] = rec.trim().split('\x1f');
+    if (hash && subject?.startsWith(`[Step ${step}] `)) return hash;
+  }
+  return null;
+}
+
+/** `git commit` arguments of a step commit: the `[Step N] <summary>` subject and the run trailer. */
+export function stepCommitMessageArgs(runId: string, step: number, summary: string): string[] {
+  return ['-m', stepSubject(step, summary), '-m', `${RUN_TRAILER}: ${runId}`];
+}
+
+/** One line saying why a step commit failed and what to do about it. */
+export function commitFailureMessage(step: number, output: string): string {
+  const why = firstLine(output);
+  const hint = /identity|user\.email|user\.name/i.test(output)
+    ? '; set it with `git config user.name …` and `git config user.email …`, then press Enter to retry'
+    : '; fix it, then press Enter to retry';
+  return `git commit of step ${step} failed: ${why}${hint}`;
+}
+
 export class Git implements GitOps {
   constructor(
     private readonly repoRoot: string,
@@ -56,14 +105,8 @@ export class Git implements GitOps {
   ) {}
 
   /** The hash of this run's commit for `step`, if it was already made. */
-  async findStepCommit(runId: string, step: number): Promise<string | null> {
-    const r = await git(this.repoRoot, ['log', '--fixed-strings', `--grep=${RUN_TRAILER}: ${runId}`, '--format=%H%x1f%s%x1e', '-n', '200']);
-    if (r.exitCode !== 0) return null; // e.g. no commits yet
-    for (const rec of r.stdout.split('\x1e')) {
-      const [hash, subject] = rec.trim().split('\x1f');
-      if (hash && subject?.startsWith(`[Step ${step}] `)) return hash;
-    }
-    return null;
+  findStepCommit(runId: string, step: number): Promise<string | null> {
+    return findStepCommit(this.repoRoot, runId, step);
   }
 
   async commitStep({ runId, step, summary }: { runId: string; step: number; summary: string }): Promise<string | null> {
@@ -75,12 +118,8 @@ export class Git implements GitOps {
     await git(this.repoRoot, ['reset', '-q', '--', this.workdirRel]);
     const diff = await git(this.repoRoot, ['diff', '--cached', '--quiet']);
     if (diff.exitCode === 0) return null;
-    const commit = await git(this.repoRoot, ['commit', '-q', '-m', stepSubject(step, summary), '-m', `${RUN_TRAILER}: ${runId}`]);
-    if (commit.exitCode !== 0) {
-      const why = firstLine(commit.stderr || commit.stdout);
-      const hint = /identity|user\.email|user\.name/i.test(commit.stderr) ? '; set it with `git config user.name …` and `git config user.email …`, then press Enter to retry' : '; fix it, then press Enter to retry';
-      throw new Error(`git commit of step ${step} failed: ${why}${hint}`);
-    }
+    const commit = await git(this.repoRoot, ['commit', '-q', ...stepCommitMessageArgs(runId, step, summary)]);
+    if (commit.exitCode !== 0) throw new Error(commitFailureMessage(step, commit.stderr || commit.stdout));
     const head = await git(this.repoRoot, ['rev-parse', 'HEAD']);
     return head.stdout.trim();
   }

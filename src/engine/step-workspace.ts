@@ -1,0 +1,188 @@
+// The executor's git work: snapshot the working tree before a step, commit only what the step changed (after a
+// secret scan), and roll a step back. The person's index and files are only touched where the step's files are.
+import { mkdtemp, rm, rmdir } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { commitFailureMessage, findStepCommit, firstLine, runGit, stepCommitMessageArgs, type GitCallOptions } from './git.js';
+import type { StepChanges, StepCommitResult, StepWorkspace } from './ports.js';
+import { scanDiff } from './secret-scan.js';
+
+/** Pathspecs passed through --pathspec-from-file are taken literally (no globbing of `[`, `*`, `?` in file names). */
+const LITERAL = { GIT_LITERAL_PATHSPECS: '1' };
+const PATHSPEC_STDIN = ['--pathspec-from-file=-', '--pathspec-file-nul'];
+/** Fixed diff shape whatever the person's config says (prefixes, external diff drivers, colors, relative paths). */
+const DIFF_FLAGS = ['--no-ext-diff', '--no-textconv', '--no-color', '--no-relative', '--src-prefix=a/', '--dst-prefix=b/'];
+const GITLINK_MODE = '160000';
+
+interface RawChange {
+  path: string;
+  status: string;
+  newMode: string;
+}
+
+function nulList(stdout: string): string[] {
+  return stdout.split('\0').filter((s) => s.length > 0);
+}
+
+function nulInput(files: string[]): string {
+  return files.map((f) => `${f}\0`).join('');
+}
+
+export class GitStepWorkspace implements StepWorkspace {
+  /** agent-collab's work dir relative to the repo root, or null when it lies outside the repo. */
+  private readonly workdir: string | null;
+
+  constructor(
+    private readonly repoRoot: string,
+    workdirRel: string,
+  ) {
+    const rel = path.relative(repoRoot, path.resolve(repoRoot, workdirRel)).split(path.sep).join('/');
+    this.workdir = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : null;
+  }
+
+  async snapshot(): Promise<string> {
+    return this.withTempIndex(async (env) => {
+      if ((await this.headTree()) !== null) await this.must(['read-tree', 'HEAD'], { env }, 'read HEAD');
+      await this.must(['add', '-A', '--', ...this.everythingButWorkdir()], { env }, 'snapshot the working tree');
+      return (await this.must(['write-tree'], { env }, 'snapshot the working tree')).trim();
+    });
+  }
+
+  async changedSince(baseTree: string): Promise<StepChanges> {
+    const now = await this.snapshot();
+    const files = await this.changedFiles(baseTree, now);
+    const patch = files.length === 0 ? '' : await this.must(['diff', '--binary', ...DIFF_FLAGS, baseTree, now, '--', ...this.everythingButWorkdir()], {}, 'diff the step');
+    return { files, patch };
+  }
+
+  async commitStep(opts: { runId: string; step: number; summary: string; baseTree: string | null; allowSecrets: boolean }): Promise<StepCommitResult> {
+    const existing = await findStepCommit(this.repoRoot, opts.runId, opts.step);
+    if (existing) return { kind: 'committed', hash: existing };
+
+    const head = await this.headTree();
+    const headOrEmpty = head ?? (await this.emptyTree());
+    const now = await this.snapshot();
+    const stepFiles = new Set(await this.changedFiles(opts.baseTree ?? headOrEmpty, now));
+    // Of the step's files, those that differ from HEAD: a file the step changed back to HEAD's content is no change.
+    const files = (await this.changedFiles(headOrEmpty, now)).filter((f) => stepFiles.has(f));
+    if (files.length === 0) return { kind: 'nothing' };
+
+    const patch = await this.commitPatch(head, headOrEmpty, files);
+    const findings = scanDiff(patch);
+    if (findings.length > 0 && !opts.allowSecrets) return { kind: 'secrets', findings };
+
+    // `git commit --only <files>` commits those paths' working-tree content and nothing else that is staged; git
+    // updates the real index for exactly those paths. New files must be known to the index first: intent-to-add
+    // records the path without staging its content, and is undone if the commit fails.
+    const indexed = new Set(nulList(await this.must(['ls-files', '-z', '--cached'], {}, 'read the index')));
+    const added = await this.intentToAdd(files.filter((f) => !indexed.has(f)), now);
+    const commit = await runGit(this.repoRoot, ['commit', '-q', '--only', ...PATHSPEC_STDIN, ...stepCommitMessageArgs(opts.runId, opts.step, opts.summary)], {
+      env: LITERAL,
+      input: nulInput(files),
+    });
+    if (commit.exitCode !== 0) {
+      if (added.length > 0) await runGit(this.repoRoot, ['reset', '-q', ...PATHSPEC_STDIN], { env: LITERAL, input: nulInput(added) });
+      return { kind: 'failed', message: commitFailureMessage(opts.step, commit.stderr.trim() ? commit.stderr : commit.stdout) };
+    }
+    const hash = (await this.must(['rev-parse', 'HEAD'], {}, 'read the new commit')).trim();
+    return { kind: 'committed', hash };
+  }
+
+  async rollback(baseTree: string): Promise<string[]> {
+    const now = await this.snapshot();
+    const changes = await this.rawChanges(baseTree, now);
+    const restore = changes.filter((c) => c.status !== 'A').map((c) => c.path);
+    if (restore.length > 0) {
+      await this.must(['restore', `--source=${baseTree}`, '--worktree', ...PATHSPEC_STDIN], { env: LITERAL, input: nulInput(restore) }, 'restore the files');
+    }
+    const removed: string[] = [];
+    for (const c of changes.filter((ch) => ch.status === 'A')) {
+      if (c.newMode === GITLINK_MODE) continue; // a nested repository the step created: never delete a whole repo
+      await rm(path.join(this.repoRoot, c.path), { force: true });
+      removed.push(c.path);
+    }
+    await this.removeEmptyParents(removed);
+    return [...restore, ...removed].sort();
+  }
+
+  // ── helpers ──────────────────────────────────────────────────────────────────────────────────────────────
+
+  private everythingButWorkdir(): string[] {
+    return this.workdir ? ['.', `:(top,exclude,literal)${this.workdir}`] : ['.'];
+  }
+
+  private async changedFiles(from: string, to: string): Promise<string[]> {
+    if (from === to) return [];
+    const out = await this.must(['diff', '--name-only', '-z', '--no-renames', ...DIFF_FLAGS, from, to, '--', ...this.everythingButWorkdir()], {}, 'list changed files');
+    return nulList(out);
+  }
+
+  /** `git diff --raw -z` between two trees: status and new mode per path (renames as delete + add). */
+  private async rawChanges(from: string, to: string): Promise<RawChange[]> {
+    if (from === to) return [];
+    const out = await this.must(['diff', '--raw', '-z', '--no-renames', ...DIFF_FLAGS, from, to, '--', ...this.everythingButWorkdir()], {}, 'list changed files');
+    const parts = out.split('\0');
+    const changes: RawChange[] = [];
+    for (let i = 0; i + 1 < parts.length; i += 2) {
+      const meta = parts[i] ?? '';
+      const file = parts[i + 1] ?? '';
+      const [, newMode = '', , , status = ''] = meta.replace(/^:/, '').split(' ');
+      if (file) changes.push({ path: file, status: status.charAt(0), newMode });
+    }
+    return changes;
+  }
+
+  /** The diff HEAD → (HEAD + `files` from the working tree): exactly what the commit will hold. */
+  private async commitPatch(head: string | null, headOrEmpty: string, files: string[]): Promise<string> {
+    return this.withTempIndex(async (env) => {
+      if (head !== null) await this.must(['read-tree', 'HEAD'], { env }, 'read HEAD');
+      await this.must(['add', '-A', ...PATHSPEC_STDIN], { env: { ...env, ...LITERAL }, input: nulInput(files) }, 'stage the step');
+      const tree = (await this.must(['write-tree'], { env }, 'stage the step')).trim();
+      return this.must(['diff', '--binary', ...DIFF_FLAGS, headOrEmpty, tree], {}, 'diff the step');
+    });
+  }
+
+  /** Marks `files` that exist in the working tree as intent-to-add; returns the ones marked. */
+  private async intentToAdd(files: string[], now: string): Promise<string[]> {
+    if (files.length === 0) return [];
+    const present = new Set(nulList(await this.must(['ls-tree', '-r', '-z', '--name-only', now], {}, 'read the snapshot')));
+    const marked = files.filter((f) => present.has(f));
+    if (marked.length > 0) await this.must(['add', '-N', ...PATHSPEC_STDIN], { env: LITERAL, input: nulInput(marked) }, 'stage the new files');
+    return marked;
+  }
+
+  /** Removes directories left empty by deleting `files` (up to the repo root; non-empty ones stay). */
+  private async removeEmptyParents(files: string[]): Promise<void> {
+    const dirs = new Set<string>();
+    for (const f of files) {
+      for (let d = path.posix.dirname(f); d !== '.' && d !== '/'; d = path.posix.dirname(d)) dirs.add(d);
+    }
+    const deepestFirst = [...dirs].sort((a, b) => b.split('/').length - a.split('/').length);
+    for (const d of deepestFirst) await rmdir(path.join(this.repoRoot, d)).catch(() => undefined);
+  }
+
+  private async headTree(): Promise<string | null> {
+    const r = await runGit(this.repoRoot, ['rev-parse', '-q', '--verify', 'HEAD^{tree}']);
+    return r.exitCode === 0 ? r.stdout.trim() : null;
+  }
+
+  private async emptyTree(): Promise<string> {
+    return (await this.must(['hash-object', '-t', 'tree', '--stdin'], { input: '' }, 'make an empty tree')).trim();
+  }
+
+  private async withTempIndex<T>(fn: (env: Record<string, string>) => Promise<T>): Promise<T> {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'agent-collab-index-'));
+    try {
+      return await fn({ GIT_INDEX_FILE: path.join(dir, 'index') });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /** Runs git and returns stdout; a failure becomes an Error saying what could not be done and why. */
+  private async must(args: string[], opts: GitCallOptions, what: string): Promise<string> {
+    const r = await runGit(this.repoRoot, args, opts);
+    if (r.exitCode !== 0) throw new Error(`could not ${what} (git ${args[0]}): ${firstLine(r.stderr || r.stdout)}`);
+    return r.stdout;
+  }
+}

@@ -1,0 +1,48 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { Git } from '../../../src/engine/git.js';
+import { fixture, WORKDIR, type Fixture } from './git-fixture.js';
+
+let fx: Fixture;
+afterEach(() => fx.cleanup());
+
+describe('step commits are idempotent per run and step', () => {
+  it('a second commitStep for the same run and step (state not saved before a crash) returns the first commit', async () => {
+    fx = fixture();
+    const base = await fx.ws.snapshot();
+    fx.write('a.txt', 'step 1\n');
+    const first = await fx.ws.commitStep({ runId: 'run-9', step: 1, summary: 'A', baseTree: base, allowSecrets: false });
+    expect(first.kind).toBe('committed');
+    // After the restart the engine runs the commit again, with the same base tree; the tree has moved on meanwhile.
+    fx.write('b.txt', 'more work\n');
+    const again = await fx.ws.commitStep({ runId: 'run-9', step: 1, summary: 'A', baseTree: base, allowSecrets: false });
+    expect(again).toEqual(first);
+    expect(fx.git('log', '--format=%s').trim().split('\n')).toEqual(['[Step 1] A', 'initial']);
+    expect(fx.status()).toEqual(['?? b.txt']);
+  });
+
+  it('another run or another step is not mistaken for it', async () => {
+    fx = fixture();
+    let base = await fx.ws.snapshot();
+    fx.write('a.txt', 'run 1 step 1\n');
+    await fx.ws.commitStep({ runId: 'run-1', step: 1, summary: 'A', baseTree: base, allowSecrets: false });
+    base = await fx.ws.snapshot();
+    fx.write('b.txt', 'run 2 step 1\n');
+    const other = await fx.ws.commitStep({ runId: 'run-2', step: 1, summary: 'B', baseTree: base, allowSecrets: false });
+    base = await fx.ws.snapshot();
+    fx.write('c.txt', 'run 2 step 12\n');
+    const twelve = await fx.ws.commitStep({ runId: 'run-2', step: 12, summary: 'C', baseTree: base, allowSecrets: false });
+    expect(other.kind).toBe('committed');
+    expect(twelve.kind).toBe('committed');
+    expect(fx.git('log', '--format=%s').trim().split('\n')).toEqual(['[Step 12] C', '[Step 1] B', '[Step 1] A', 'initial']);
+  });
+
+  it('the old Git.commitStep still commits and finds the same commits', async () => {
+    fx = fixture();
+    fx.write('a.txt', 'x\n');
+    const git = new Git(fx.dir, WORKDIR);
+    const hash = await git.commitStep({ runId: 'run-3', step: 2, summary: 'Old path' });
+    expect(hash).toMatch(/^[0-9a-f]{40}$/);
+    expect(await git.commitStep({ runId: 'run-3', step: 2, summary: 'Old path' })).toBe(hash);
+    expect(await fx.ws.commitStep({ runId: 'run-3', step: 2, summary: 'Old path', baseTree: null, allowSecrets: false })).toEqual({ kind: 'committed', hash });
+  });
+});
