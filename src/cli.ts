@@ -28,6 +28,7 @@ const RUN_OPTIONS = {
   cwd: { type: 'string', short: 'C' },
   decide: { type: 'string' },
   answer: { type: 'string' },
+  'allow-cmd': { type: 'string', multiple: true },
 } as const;
 
 const DEMO_OPTIONS = { json: COMMON.json, help: COMMON.help, keep: { type: 'boolean' } } as const;
@@ -85,6 +86,7 @@ async function main(argv: string[]): Promise<number> {
         handleSignals: true,
         decision: values.decide === undefined ? undefined : parseDecision(values.decide),
         answer: values.answer,
+        allowCmd: values['allow-cmd'] ?? [],
       });
     }
     case 'demo': {

@@ -94,6 +94,8 @@ export interface Artifacts {
   write(step: number, attempt: number, name: string, content: string): Promise<void>;
   appendEvent(step: number, attempt: number, event: unknown): void;
   timeline(line: string): Promise<void>;
+  /** Writes out buffered events. */
+  flush(): Promise<void>;
 }
 
 /** A command about to run (an agent's tool call seen by the PreToolUse hook, or agent-collab's own test command). */

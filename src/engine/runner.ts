@@ -119,6 +119,7 @@ export class Engine {
     await Promise.allSettled(Object.values(this.deps.agents).map((a) => a.stop()));
     await Promise.allSettled([...this.background]);
     await this.queue;
+    await this.deps.artifacts?.flush().catch(() => undefined);
     if (this.unsaved) await this.save(this.current).catch((err: unknown) => this.emit({ type: 'error', message: errorMessage(err) }));
   }
 

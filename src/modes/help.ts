@@ -28,8 +28,15 @@ Options for run:
       --resume               continue an unfinished run
       --fresh                archive an unfinished run to .agent-collab/history/ and start over
       --decide <choice>      when the run waits for you: approve | continue:N | edit | edited | cancel
-                             (iteration cap), retry | changes (unreadable verdict), retry (failure)
+                             (iteration cap), retry | changes (unreadable verdict), retry (failure),
+                             retry | skip | rollback | stop (a step still failing its tests),
+                             retry | commit-anyway | leave | stop (possible secret in a step's changes),
+                             retry | continue | stop (a step's commit failed),
+                             overwrite | merge | discard (plan.md/comments.md changed outside)
       --answer <text>        answer the question an agent asked
+      --allow-cmd <prefix>   allow commands that need confirmation ([safety] require_confirm_for) when they
+                             start with <prefix>, e.g. --allow-cmd "git push origin"; repeatable. Blocked
+                             commands are always denied in a run without the UI
       --json                 print one JSON event per line (NDJSON) on stdout
   -C, --cwd <dir>            run in <dir> instead of the current directory
 
