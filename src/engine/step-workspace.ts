@@ -1,6 +1,6 @@
 // The executor's git work: snapshot the working tree before a step, commit only what the step changed (after a
 // secret scan), and roll a step back. The person's index and files are only touched where the step's files are.
-import { mkdtemp, rm, rmdir } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, rmdir, stat, utimes } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { commitFailureMessage, findStepCommit, firstLine, runGit, stepCommitMessageArgs, type GitCallOptions } from './git.js';
@@ -11,7 +11,7 @@ import { scanDiff } from './secret-scan.js';
 const LITERAL = { GIT_LITERAL_PATHSPECS: '1' };
 const PATHSPEC_STDIN = ['--pathspec-from-file=-', '--pathspec-file-nul'];
 /** Fixed diff shape whatever the person's config says (prefixes, external diff drivers, colors, relative paths). */
-const DIFF_FLAGS = ['--no-ext-diff', '--no-textconv', '--no-color', '--no-relative', '--src-prefix=a/', '--dst-prefix=b/'];
+const DIFF_FLAGS = ['--no-ext-diff', '--no-textconv', '--no-color', '--src-prefix=a/', '--dst-prefix=b/'];
 const GITLINK_MODE = '160000';
 
 interface RawChange {
@@ -42,8 +42,11 @@ export class GitStepWorkspace implements StepWorkspace {
 
   async snapshot(): Promise<string> {
     return this.withTempIndex(async (env) => {
-      if ((await this.headTree()) !== null) await this.must(['read-tree', 'HEAD'], { env }, 'read HEAD');
-      await this.must(['add', '-A', '--', ...this.everythingButWorkdir()], { env }, 'snapshot the working tree');
+      await this.seedFromRealIndex(env.GIT_INDEX_FILE);
+      // No exclude pathspec here: when the workdir is git-ignored (it is, via info/exclude), naming it makes
+      // `git add` fail with "paths are ignored". Add everything, then drop the workdir from the temp index.
+      await this.must(['add', '-A'], { env }, 'snapshot the working tree');
+      if (this.workdir) await this.must(['rm', '-r', '-q', '--cached', '--ignore-unmatch', '--', `:(top,literal)${this.workdir}`], { env }, 'snapshot the working tree');
       return (await this.must(['write-tree'], { env }, 'snapshot the working tree')).trim();
     });
   }
@@ -161,6 +164,26 @@ export class GitStepWorkspace implements StepWorkspace {
     for (const d of deepestFirst) await rmdir(path.join(this.repoRoot, d)).catch(() => undefined);
   }
 
+  /**
+   * Starts a temporary index as a copy of the person's index (read only): its cached file stats spare `git add -A`
+   * from hashing every file again, and its skip-worktree bits keep a sparse checkout's absent files from looking
+   * deleted. Without an index (a fresh clone step, a repo with no commits) it starts from HEAD, or empty.
+   */
+  private async seedFromRealIndex(tempIndex: string): Promise<void> {
+    const realIndex = path.resolve(this.repoRoot, (await this.must(['rev-parse', '--git-path', 'index'], {}, 'find the index')).trim());
+    try {
+      const { mtimeMs } = await stat(realIndex);
+      await copyFile(realIndex, tempIndex);
+      // Same (or an earlier) mtime as the original, so git's racy-clean checks treat the entries as it would.
+      const mtime = new Date(Math.floor(mtimeMs));
+      await utimes(tempIndex, mtime, mtime);
+      return;
+    } catch {
+      // no index yet
+    }
+    if ((await this.headTree()) !== null) await this.must(['read-tree', 'HEAD'], { env: { GIT_INDEX_FILE: tempIndex } }, 'read HEAD');
+  }
+
   private async headTree(): Promise<string | null> {
     const r = await runGit(this.repoRoot, ['rev-parse', '-q', '--verify', 'HEAD^{tree}']);
     return r.exitCode === 0 ? r.stdout.trim() : null;
@@ -170,7 +193,7 @@ export class GitStepWorkspace implements StepWorkspace {
     return (await this.must(['hash-object', '-t', 'tree', '--stdin'], { input: '' }, 'make an empty tree')).trim();
   }
 
-  private async withTempIndex<T>(fn: (env: Record<string, string>) => Promise<T>): Promise<T> {
+  private async withTempIndex<T>(fn: (env: { GIT_INDEX_FILE: string }) => Promise<T>): Promise<T> {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'agent-collab-index-'));
     try {
       return await fn({ GIT_INDEX_FILE: path.join(dir, 'index') });

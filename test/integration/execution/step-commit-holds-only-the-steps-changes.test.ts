@@ -133,3 +133,18 @@ describe('step workspace: commit only the step’s changes', () => {
     expect(fx.git('ls-tree', '-r', '--name-only', base)).toContain('lib.txt');
   });
 });
+
+describe('step workspace: snapshots in a sparse checkout', () => {
+  it('a skip-worktree file missing from the disk is not a deletion', async () => {
+    fx = fixture();
+    seed();
+    fx.git('update-index', '--skip-worktree', 'lib.txt');
+    fx.remove('lib.txt');
+    const base = await fx.ws.snapshot();
+    expect(fx.git('ls-tree', '-r', '--name-only', base)).toContain('lib.txt');
+    fx.write('new.txt', 'step\n');
+    const result = await fx.ws.commitStep({ runId: 'r', step: 1, summary: 'New', baseTree: base, allowSecrets: false });
+    expect(result.kind).toBe('committed');
+    expect(fx.commitFiles()).toEqual(['A\tnew.txt']);
+  });
+});
