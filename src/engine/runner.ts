@@ -399,7 +399,7 @@ export class Engine {
     if (!policy.interactive) {
       const reason =
         v.decision === 'block'
-          ? `blocked by agent-collab's command policy (rule "${rule}": ${v.reason}); ${DENY_ADVICE}`
+          ? `${v.reason}; ${DENY_ADVICE}`
           : `needs the person's confirmation (rule "${rule}") and nobody can confirm in this headless run (the person can allow it with --allow-cmd); ${DENY_ADVICE}`;
       notice('deny', reason);
       this.timeline(`denied ${check.role}'s command \`${check.command}\` (rule "${rule}")`);

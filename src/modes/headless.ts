@@ -26,6 +26,8 @@ export interface HeadlessOptions {
   decision?: Decision;
   /** `--answer`: the answer to an agent's question. */
   answer?: string;
+  /** `--allow-cmd <prefix>`: commands needing confirmation that start with one of these are allowed. */
+  allowCmd?: readonly string[];
   /** Answer to the "Resume? [Y/n]" question when stdin is a terminal; tests inject it. */
   ask?: (question: string) => Promise<boolean>;
 }
@@ -112,7 +114,7 @@ function hintFor(w: Awaiting): string {
 }
 
 async function drive(session: Session, state: WorkflowState, opts: HeadlessOptions, print: ReturnType<typeof createPrinter>): Promise<number> {
-  const engine = session.engineFor(state);
+  const engine = session.engineFor(state, { interactive: false, allowCmd: opts.allowCmd ?? [] });
   // Manual mode: this invocation is one press of Enter — unless it already finishes a round that was under way.
   let goes = opts.auto || state.inflight ? 0 : 1;
   // Rerunning with --resume after a failure is the retry.

@@ -122,7 +122,7 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
       notices.push(`Archived the previous run to ${await session.archiveSaved(saved.state)}`);
     }
     const resumed = state !== null;
-    const engine = session.engineFor(state ?? session.newRun(opts.goal ?? '', opts.mode ?? 'manual'));
+    const engine = session.engineFor(state ?? session.newRun(opts.goal ?? '', opts.mode ?? 'manual'), { interactive: true });
     return await runApp(session, engine, { resumed, goal: opts.goal, notice: notices.join(' · ') || undefined }, io);
   } finally {
     await session.close();

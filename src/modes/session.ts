@@ -3,7 +3,13 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { createAgent } from '../adapters/index.js';
+import path from 'node:path';
+import { ShellTestRunner } from '../adapters/test-runner.js';
 import { excludeWorkdir, findRepoRoot, Git } from '../engine/git.js';
+import { GitStepWorkspace } from '../engine/step-workspace.js';
+import { RunArtifacts } from '../persistence/artifacts.js';
+import { commandPolicy } from './command-policy.js';
+import { initPolicy } from '../engine/policy/index.js';
 import { renderPrompt } from '../engine/prompts.js';
 import { Engine } from '../engine/runner.js';
 import type { Agent, Mode, Role, WorkflowState } from '../engine/types.js';
@@ -37,8 +43,11 @@ export interface Session {
   saved: SavedRun;
   /** Set when state.json could not be read: where it was moved and why. */
   corrupt: { movedTo: string; reason: string } | null;
-  /** Builds the engine over `state` (a saved one to resume, or a new one). */
-  engineFor(state: WorkflowState): Engine;
+  /**
+   * Builds the engine over `state` (a saved one to resume, or a new one). `interactive`: a person can answer held
+   * commands (the TUI); else blocked and confirm-required commands are denied unless `allowCmd` prefixes allow them.
+   */
+  engineFor(state: WorkflowState, run?: { interactive?: boolean; allowCmd?: readonly string[] }): Engine;
   newRun(goal: string, mode: Mode): WorkflowState;
   /** Moves the saved run to history/. */
   archiveSaved(state: WorkflowState): Promise<string>;
@@ -67,7 +76,14 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
       reviewer: opts.agents?.reviewer ?? (await createAgent(config.roles.reviewer, { role: 'reviewer', config, paths, debug: files })),
     };
     const git = new Git(repoRoot, relativeWorkdir(config));
-    const options = { maxIterations: config.workflow.max_iterations, autoApprove: config.workflow.auto_approve };
+    const options = {
+      maxIterations: config.workflow.max_iterations,
+      autoApprove: config.workflow.auto_approve,
+      execution: { maxRetries: config.test.max_retries, testFallbackToAgent: config.test.fallback_to_agent, maxDenials: config.safety.max_denials_per_step },
+    };
+    await initPolicy();
+    const workspace = new GitStepWorkspace(repoRoot, relativeWorkdir(config));
+    const tests = new ShellTestRunner(repoRoot, config.test, (source, line) => files.debug(source, line));
     const prompts = { render: (name: Parameters<typeof renderPrompt>[0], vars: Record<string, string | number>) => renderPrompt(name, vars, { overrideDir: paths.promptsOverride }) };
     return {
       config,
@@ -76,8 +92,20 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
       agents,
       saved,
       corrupt: read.kind === 'corrupt' ? { movedTo: read.movedTo, reason: read.reason } : null,
-      engineFor: (state) =>
-        new Engine(state, { repoRoot, files, git, prompts, agents, options, retry: { infraRetries: config.retry.infra_retries, backoffMs: config.retry.backoff_seconds * 1000 } }),
+      engineFor: (state, run) =>
+        new Engine(state, {
+          repoRoot,
+          files,
+          git,
+          prompts,
+          agents,
+          options,
+          retry: { infraRetries: config.retry.infra_retries, backoffMs: config.retry.backoff_seconds * 1000 },
+          workspace,
+          tests,
+          artifacts: new RunArtifacts(path.join(paths.workdir, 'runs'), state.runId, (source, line) => files.debug(source, line)),
+          commands: commandPolicy(config, { interactive: run?.interactive ?? false, allowCmd: run?.allowCmd ?? [] }),
+        }),
       newRun: (goal, mode) => newState({ runId: newRunId(), goal, mode, maxIterations: config.workflow.max_iterations }),
       archiveSaved: (state) => archiveRun(paths, { goal: state.goal }),
       close: async () => {
