@@ -75,11 +75,13 @@ export function stepSubject(step: number, summary: string): string {
 
 /** The hash of run `runId`'s commit for `step`, if it was already made (searched in the last 200 commits of HEAD). */
 export async function findStepCommit(repoRoot: string, runId: string, step: number): Promise<string | null> {
-  const r = await git(repoRoot, ['log', '--fixed-strings', `--grep=${RUN_TRAILER}: ${runId}`, '--format=%H%x1f%s%x1e', '-n', '200']);
+  const trailer = `${RUN_TRAILER}: ${runId}`;
+  const r = await git(repoRoot, ['log', '--fixed-strings', `--grep=${trailer}`, '--format=%H%x1f%s%x1f%b%x1e', '-n', '200']);
   if (r.exitCode !== 0) return null; // e.g. no commits yet
   for (const rec of r.stdout.split('\x1e')) {
-    const [hash, subject] = rec.trim().split('\x1f');
-    if (hash && subject?.startsWith(`[Step ${step}] `)) return hash;
+    const [hash, subject, body = ''] = rec.trim().split('\x1f');
+    // The grep matches substrings (run "r-1" in "r-10"): the trailer line must be exactly this run's.
+    if (hash && subject?.startsWith(`[Step ${step}] `) && body.split('\n').some((l) => l.trim() === trailer)) return hash;
   }
   return null;
 }

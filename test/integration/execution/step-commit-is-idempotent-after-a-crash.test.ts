@@ -46,3 +46,18 @@ describe('step commits are idempotent per run and step', () => {
     expect(await fx.ws.commitStep({ runId: 'run-3', step: 2, summary: 'Old path', baseTree: null, allowSecrets: false })).toEqual({ kind: 'committed', hash });
   });
 });
+
+describe('finding a step commit', () => {
+  it('a run id that is a prefix of another run’s id does not find the other run’s commit', async () => {
+    fx = fixture();
+    let base = await fx.ws.snapshot();
+    fx.write('a.txt', 'run-10\n');
+    const ten = await fx.ws.commitStep({ runId: 'run-10', step: 1, summary: 'Ten', baseTree: base, allowSecrets: false });
+    base = await fx.ws.snapshot();
+    fx.write('b.txt', 'run-1\n');
+    const one = await fx.ws.commitStep({ runId: 'run-1', step: 1, summary: 'One', baseTree: base, allowSecrets: false });
+    expect(one.kind).toBe('committed');
+    expect(one).not.toEqual(ten);
+    expect(fx.commitFiles()).toEqual(['A\tb.txt']);
+  });
+});
