@@ -1,0 +1,66 @@
+// From a command line to everything it would run or write: simple commands (also inside `$(…)`, `bash -c`,
+// `sudo`, `xargs`, `find -exec`…), write targets, interactive shells, and the parts that cannot be checked.
+import { interpreterUse } from './interpreters.js';
+import { programName } from './programs.js';
+import { parseScript } from './syntax.js';
+import type { Cmd, Finding } from './types.js';
+import { unwrap } from './wrappers.js';
+
+/** `bash -c "sh -c '…'"` nests; past this depth the command is treated as unparseable. */
+const MAX_DEPTH = 8;
+
+export function cmdText(cmd: Cmd): string {
+  const first = cmd.args[0];
+  const last = cmd.args[cmd.args.length - 1];
+  return first && last ? cmd.source.slice(first.start, last.end) : '';
+}
+
+export function analyze(text: string, depth = 0): Finding[] {
+  if (depth > MAX_DEPTH) return [{ kind: 'unparseable', text, why: `shell code nested more than ${MAX_DEPTH} levels deep` }];
+  const script = parseScript(text);
+  const findings: Finding[] = [];
+  if (script.syntaxError) findings.push({ kind: 'unparseable', text, why: script.syntaxError });
+  for (const part of script.parts) {
+    if (part.kind === 'write') findings.push({ kind: 'write', write: part.write });
+    else findings.push(...commandFindings(part.cmd, depth));
+  }
+  return findings;
+}
+
+function codeFindings(code: string, dynamic: boolean, via: string, outer: string, depth: number): Finding[] {
+  if (dynamic) return [{ kind: 'unparseable', text: outer, why: `the shell code given to ${via} is computed at run time (${code})` }];
+  return analyze(code, depth + 1);
+}
+
+function commandFindings(cmd: Cmd, depth: number): Finding[] {
+  const program = cmd.args[0];
+  if (!program) return [];
+  const text = cmdText(cmd);
+  if (program.dynamic) return [{ kind: 'unparseable', text, why: `the program name ${program.value} is computed at run time` }];
+  const findings: Finding[] = [{ kind: 'command', cmd }];
+  const name = programName(program.value);
+  const use = interpreterUse(name, cmd.args);
+  if (use?.kind === 'interactive') {
+    findings.push({ kind: 'interactive', text, why: `"${text}" starts an interactive ${describe(name)}` });
+  } else if (use?.kind === 'shell-code') {
+    findings.push(...codeFindings(use.code.value, use.code.dynamic, `${name} -c`, text, depth));
+  } else if (use?.kind === 'reads-stdin') {
+    const stdin = cmd.stdin;
+    if (stdin === null) {
+      findings.push({ kind: 'interactive', text, why: `"${text}" starts ${/sh$/.test(name) ? 'a' : 'an'} ${describe(name)} with no script or command, so it reads commands from its input` });
+    } else if (use.shell && stdin.kind !== 'file') {
+      findings.push(...codeFindings(stdin.text, false, `${name} on its input`, text, depth));
+    }
+  }
+  for (const step of unwrap(cmd)) {
+    if (step.kind === 'inner') findings.push(...commandFindings(step.cmd, depth));
+    else if (step.kind === 'code') findings.push(...codeFindings(step.text, step.dynamic, step.via, text, depth));
+    else if (step.kind === 'write') findings.push({ kind: 'write', write: step.write });
+    else findings.push({ kind: 'interactive', text, why: `"${text}" starts an interactive shell (${step.via} with no command)` });
+  }
+  return findings;
+}
+
+function describe(program: string): string {
+  return /sh$/.test(program) ? `shell (${program})` : `interpreter (${program})`;
+}

@@ -1,0 +1,101 @@
+// The decision: block beats confirm beats allow; the first matching rule (in config order) is reported.
+import { analyze, cmdText } from './analyze.js';
+import { matchesCommand, matchesWords, matchesWrite } from './match.js';
+import { programName } from './programs.js';
+import { compileRule, type Rule } from './rules.js';
+import { parseScript } from './syntax.js';
+import type { Finding, PolicyResult, PolicyRules } from './types.js';
+
+interface Hit {
+  rule: string;
+  matched: string;
+  finding: Finding | null;
+}
+
+function hitsOf(rule: Rule, findings: readonly Finding[], command: string): Hit[] {
+  if (rule.kind === 'words') {
+    const matched = matchesWords(rule, command);
+    return matched === null ? [] : [{ rule: rule.text, matched, finding: null }];
+  }
+  const hits: Hit[] = [];
+  for (const f of findings) {
+    if (rule.kind === 'command' && f.kind === 'command' && matchesCommand(rule, f.cmd)) hits.push({ rule: rule.text, matched: cmdText(f.cmd), finding: f });
+    if (rule.kind === 'write' && f.kind === 'write' && matchesWrite(rule, f.write)) hits.push({ rule: rule.text, matched: f.write.text, finding: f });
+  }
+  return hits;
+}
+
+function allHits(rules: readonly string[], findings: readonly Finding[], command: string): Hit[] {
+  return rules.filter((r) => r.trim() !== '').flatMap((r) => hitsOf(compileRule(r), findings, command));
+}
+
+interface Evaluation {
+  result: PolicyResult;
+  findings: Finding[];
+  confirmHits: Hit[];
+}
+
+function evaluate(command: string, rules: PolicyRules): Evaluation {
+  const findings = analyze(command);
+  const blocked = allHits(rules.blocked, findings, command)[0];
+  if (blocked) {
+    return { findings, confirmHits: [], result: { decision: 'block', rule: blocked.rule, matched: blocked.matched, reason: `blocked by the rule "${blocked.rule}" in [safety] blocked_commands: ${blocked.matched}` } };
+  }
+  const interactive = findings.find((f) => f.kind === 'interactive');
+  if (interactive) {
+    return { findings, confirmHits: [], result: { decision: 'block', rule: 'interactive shell', matched: interactive.text, reason: `${interactive.why}; commands typed into it later would not be checked` } };
+  }
+  const confirmHits = allHits(rules.confirm, findings, command);
+  const confirm = confirmHits[0];
+  if (confirm) {
+    return { findings, confirmHits, result: { decision: 'confirm', rule: confirm.rule, matched: confirm.matched, reason: `a person has to confirm it (rule "${confirm.rule}" in [safety] require_confirm_for): ${confirm.matched}` } };
+  }
+  const unparseable = findings.find((f) => f.kind === 'unparseable');
+  if (unparseable) {
+    return { findings, confirmHits, result: { decision: 'confirm', rule: 'unparseable', matched: unparseable.text, reason: `cannot be checked, so a person has to decide: ${unparseable.why}` } };
+  }
+  return { findings, confirmHits, result: { decision: 'allow', rule: null, matched: null, reason: command.trim() === '' ? 'empty command' : 'no rule matched' } };
+}
+
+export function checkCommand(command: string, rules: PolicyRules): PolicyResult {
+  return evaluate(command, rules).result;
+}
+
+/** The words a prefix stands for, normalized like a command: `/usr/bin/git 'push'` → ["git", "push"]. */
+function prefixWords(prefix: string): string[] {
+  const script = parseScript(prefix);
+  const only = script.parts[0];
+  if (!script.syntaxError && script.parts.length === 1 && only?.kind === 'command') {
+    const [first, ...rest] = only.cmd.args;
+    return [programName(first!.value), ...rest.map((a) => a.value)];
+  }
+  return prefix.trim().split(/\s+/).filter(Boolean);
+}
+
+function covered(hit: Hit, prefixes: readonly string[], command: string): boolean {
+  const f = hit.finding;
+  if (f?.kind === 'write') {
+    return prefixes.some((p) => {
+      const rule = compileRule(p);
+      return rule.kind === 'write' && matchesWrite(rule, f.write);
+    });
+  }
+  const words = f?.kind === 'command' ? [programName(f.cmd.args[0]!.value), ...f.cmd.args.slice(1).map((a) => a.value)] : command.trim().split(/\s+/);
+  return prefixes.some((p) => {
+    const want = prefixWords(p);
+    return want.length > 0 && want.every((w, i) => words[i] === w);
+  });
+}
+
+/**
+ * For "allow for the rest of the run" and headless `--allow-cmd <prefix>`: true when every sub-command that
+ * needs confirmation starts (word-wise, normalized: program basename, quotes removed) with one of the prefixes.
+ * Never true for a blocked command, nor for one that cannot be parsed (a prefix cannot vouch for it).
+ * True for a command that needs no confirmation at all.
+ */
+export function allowedByPrefix(command: string, prefixes: readonly string[], rules: PolicyRules): boolean {
+  const { result, findings, confirmHits } = evaluate(command, rules);
+  if (result.decision === 'block') return false;
+  if (findings.some((f) => f.kind === 'unparseable')) return false;
+  return confirmHits.every((hit) => covered(hit, prefixes, command));
+}

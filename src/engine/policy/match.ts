@@ -1,0 +1,48 @@
+// Does one compiled rule match one thing the command line runs or writes?
+import path from 'node:path';
+import { readOptions } from './options.js';
+import { normalizeOperand, optionsOf, programMatches, programName } from './programs.js';
+import type { Rule } from './rules.js';
+import type { Cmd, WriteTarget } from './types.js';
+
+export function matchesCommand(rule: Extract<Rule, { kind: 'command' }>, cmd: Cmd): boolean {
+  const [first, ...rest] = cmd.args;
+  if (!first) return false;
+  const program = programName(first.value);
+  if (!programMatches(rule.program, program)) return false;
+  const read = readOptions(rest, optionsOf(program));
+  if (!rule.options.every((o) => read.options.has(o))) return false;
+  // The rule's operands must be the command's leading operands, in order. A word right after an option
+  // might be that option's value (`git -C dir push`), so it may be skipped when it does not match.
+  let k = 0;
+  for (const { arg, afterOption } of read.operands) {
+    if (k === rule.operands.length) break;
+    if (!arg.dynamic && normalizeOperand(program, arg.value) === rule.operands[k]) k++;
+    else if (!afterOption) return false;
+  }
+  return k === rule.operands.length;
+}
+
+/** Devices that are written to all the time and harm nothing; a rule matches them only by naming them exactly. */
+const HARMLESS = /^\/dev\/(null|zero|full|stdin|stdout|stderr|tty|fd\/\d+)$/;
+
+export function matchesWrite(rule: Extract<Rule, { kind: 'write' }>, write: WriteTarget): boolean {
+  const ruleTarget = rule.target === '' ? '' : path.posix.normalize(rule.target);
+  // A target like /dev/$DISK is unknown at check time, but its fixed start is known.
+  const fixed = write.dynamic ? write.target.split(/[$`]/)[0]! : write.target;
+  if (write.dynamic && fixed.length < ruleTarget.length) return false;
+  const target = fixed === '' ? '' : path.posix.normalize(fixed);
+  if (!target.startsWith(ruleTarget)) return false;
+  return !(HARMLESS.test(target) && !write.dynamic && target !== ruleTarget);
+}
+
+/** The words of the rule, in a row, among the whitespace-separated words of the command line. */
+export function matchesWords(rule: Extract<Rule, { kind: 'words' }>, command: string): string | null {
+  const words = command.trim().split(/\s+/);
+  const n = rule.words.length;
+  if (n === 0) return null;
+  for (let i = 0; i + n <= words.length; i++) {
+    if (rule.words.every((w, k) => words[i + k] === w)) return words.slice(i, i + n).join(' ');
+  }
+  return null;
+}

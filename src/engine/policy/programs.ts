@@ -1,0 +1,72 @@
+// What the matcher knows about particular programs: option spellings, options that take a value,
+// and programs that count as the same one for a rule.
+import type { OptionTable } from './options.js';
+
+/** The program a command word names: `/usr/bin/sudo` → `sudo`. */
+export function programName(word: string): string {
+  const base = word.slice(word.lastIndexOf('/') + 1);
+  return base === '' ? word : base;
+}
+
+/** A rule naming the first program of a group matches every program of the group. */
+const SAME_AS: Readonly<Record<string, readonly string[]>> = {
+  sudo: ['sudo', 'doas', 'su', 'pkexec', 'run0', 'sudoedit'],
+};
+
+export function programMatches(ruleProgram: string, commandProgram: string): boolean {
+  return ruleProgram === commandProgram || (SAME_AS[ruleProgram]?.includes(commandProgram) ?? false);
+}
+
+const RECURSIVE_FORCE = {
+  '-r': '--recursive',
+  '-R': '--recursive',
+  '-f': '--force',
+};
+
+const OWNERSHIP: OptionTable = {
+  synonyms: { '-R': '--recursive', '-f': '--silent', '--quiet': '--silent', '-c': '--changes', '-v': '--verbose', '-h': '--no-dereference' },
+  long: ['changes', 'dereference', 'no-dereference', 'from', 'silent', 'quiet', 'verbose', 'no-preserve-root', 'preserve-root', 'reference', 'recursive', 'help', 'version'],
+};
+
+export const PROGRAM_OPTIONS: Readonly<Record<string, OptionTable>> = {
+  rm: {
+    synonyms: { ...RECURSIVE_FORCE, '-i': '--interactive', '-d': '--dir', '-v': '--verbose' },
+    long: ['force', 'interactive', 'one-file-system', 'no-preserve-root', 'preserve-root', 'recursive', 'dir', 'verbose', 'help', 'version'],
+  },
+  cp: {
+    synonyms: { ...RECURSIVE_FORCE, '-a': '--archive', '-i': '--interactive', '-n': '--no-clobber', '-t': '--target-directory', '-S': '--suffix' },
+    withValue: ['-t', '-S'],
+    long: ['archive', 'attributes-only', 'backup', 'copy-contents', 'dereference', 'force', 'interactive', 'link', 'no-clobber', 'no-dereference', 'no-preserve', 'no-target-directory', 'one-file-system', 'parents', 'preserve', 'recursive', 'reflink', 'remove-destination', 'sparse', 'strip-trailing-slashes', 'suffix', 'symbolic-link', 'target-directory', 'update', 'verbose', 'help', 'version'],
+  },
+  chmod: {
+    synonyms: { '-R': '--recursive', '-f': '--silent', '--quiet': '--silent', '-c': '--changes', '-v': '--verbose' },
+    long: ['changes', 'silent', 'quiet', 'verbose', 'no-preserve-root', 'preserve-root', 'reference', 'recursive', 'help', 'version'],
+  },
+  chown: OWNERSHIP,
+  chgrp: OWNERSHIP,
+  git: {
+    // Global options that take a value (`git -C dir push`), and `-f` is `--force` in every git command that has it.
+    withValue: ['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--config-env', '--exec-path', '--list-cmds', '--attr-source'],
+    synonyms: { '-f': '--force' },
+  },
+  npm: {
+    withValue: ['--prefix', '--registry', '-w', '--workspace', '--userconfig', '--globalconfig', '--cache', '--loglevel', '--otp', '--tag', '--access', '-C'],
+  },
+};
+
+export function optionsOf(program: string): OptionTable {
+  return PROGRAM_OPTIONS[program] ?? {};
+}
+
+/** `chmod` modes: `0777` and `1777` (special bits aside) are `777`; `a+rwx` / `ugo=rwx` are `777` too. */
+export function normalizeOperand(program: string, value: string): string {
+  if (program !== 'chmod') return value;
+  if (/^0*[0-7]{1,4}$/.test(value)) return value.replace(/^0+/, '').padStart(4, '0').slice(-3);
+  const m = /^([ugoa]*)[+=]([rwxXst]+)$/.exec(value);
+  if (m) {
+    const who = m[1] ?? '';
+    const everyone = who === '' || who.includes('a') || ['u', 'g', 'o'].every((w) => who.includes(w));
+    if (everyone && ['r', 'w', 'x'].every((p) => m[2]!.includes(p))) return '777';
+  }
+  return value;
+}

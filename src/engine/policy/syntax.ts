@@ -1,0 +1,136 @@
+// The shell parser (tree-sitter-bash on web-tree-sitter, WASM) and the walk that turns its tree into
+// simple commands and write targets. `initPolicy()` loads the grammar once; parsing is synchronous after that.
+import { createRequire } from 'node:module';
+import { Language, Parser } from 'web-tree-sitter';
+import type { Node } from 'web-tree-sitter';
+import type { Cmd, Stdin, WriteTarget } from './types.js';
+import { argOf, wordValue } from './words.js';
+
+let parser: Parser | null = null;
+let loading: Promise<void> | null = null;
+
+/** Loads the bash grammar (reads two .wasm files). Safe to call many times; the first call does the work. */
+export function initPolicy(): Promise<void> {
+  loading ??= (async () => {
+    try {
+      await Parser.init();
+      const grammar = createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm');
+      const p = new Parser();
+      p.setLanguage(await Language.load(grammar));
+      parser = p;
+    } catch (err) {
+      loading = null;
+      const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
+      throw new Error(`cannot load the shell parser for the command policy (${why}); reinstall agent-collab's dependencies with \`npm install\``);
+    }
+  })();
+  return loading;
+}
+
+export type ScriptPart = { kind: 'command'; cmd: Cmd; start: number } | { kind: 'write'; write: WriteTarget; start: number };
+
+export interface Script {
+  /** Simple commands and redirect targets, in source order. Nested `$(…)`, `(…)`, `{ …; }` included. */
+  parts: ScriptPart[];
+  /** Set when the text is not valid shell: where the parser gave up. */
+  syntaxError: string | null;
+}
+
+const OUTPUT_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '>&', '<>']);
+const REDIRECT_OPS = new Set([...OUTPUT_OPS, '<', '<&', '>&-', '<&-']);
+
+export function parseScript(text: string): Script {
+  if (!parser) throw new Error('the command policy is not initialized: call `await initPolicy()` before checking commands');
+  const tree = parser.parse(text);
+  if (!tree) return { parts: [], syntaxError: 'the parser returned nothing' };
+  try {
+    const parts: ScriptPart[] = [];
+    walk(tree.rootNode, text, parts);
+    return { parts, syntaxError: tree.rootNode.hasError ? describeError(tree.rootNode, text) : null };
+  } finally {
+    tree.delete();
+  }
+}
+
+function describeError(root: Node, text: string): string {
+  const bad = firstError(root);
+  if (!bad) return 'syntax error';
+  if (bad.isMissing) return `syntax error: missing "${bad.type}" at offset ${bad.startIndex}`;
+  const near = text.slice(bad.startIndex, bad.startIndex + 20).split('\n')[0];
+  return `syntax error near "${near}"`;
+}
+
+function firstError(node: Node): Node | null {
+  if (node.isError || node.isMissing) return node;
+  for (const child of node.children) {
+    if (child?.hasError || child?.isMissing) {
+      const found = firstError(child);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+function walk(node: Node, source: string, parts: ScriptPart[]): void {
+  if (node.type === 'command') {
+    const cmd = simpleCommand(node, source);
+    if (cmd.args.length > 0) parts.push({ kind: 'command', cmd, start: node.startIndex });
+  } else if (node.type === 'file_redirect') {
+    const write = writeTarget(node);
+    if (write) parts.push({ kind: 'write', write, start: node.startIndex });
+  }
+  for (const child of node.children) if (child) walk(child, source, parts);
+}
+
+function simpleCommand(node: Node, source: string): Cmd {
+  const name = node.childForFieldName('name');
+  const words = name ? [name, ...node.childrenForFieldName('argument')] : [];
+  return { args: words.filter((w): w is Node => w !== null).map(argOf), source, stdin: stdinOf(node) };
+}
+
+/** A heredoc, here-string or `< file` on the command itself or on the statement it is the body of. */
+function stdinOf(command: Node): Stdin | null {
+  const redirects = [...command.childrenForFieldName('redirect')];
+  const parent = command.parent;
+  if (parent?.type === 'redirected_statement' && parent.childForFieldName('body')?.id === command.id) {
+    redirects.push(...parent.childrenForFieldName('redirect'));
+  }
+  let stdin: Stdin | null = null;
+  for (const r of redirects) {
+    if (!r) continue;
+    if (r.type === 'heredoc_redirect') {
+      const body = r.namedChildren.find((c) => c?.type === 'heredoc_body');
+      const start = r.namedChildren.find((c) => c?.type === 'heredoc_start')?.text ?? '';
+      const stripTabs = r.children.some((c) => c?.type === '<<-');
+      const raw = body?.text ?? '';
+      stdin = {
+        kind: 'heredoc',
+        text: stripTabs ? raw.replace(/^\t+/gm, '') : raw,
+        dynamic: !/^["']|\\/.test(start) && (body?.namedChildren.some((c) => c?.type !== 'heredoc_content') ?? false),
+      };
+    } else if (r.type === 'herestring_redirect') {
+      const word = r.namedChildren.find((c) => c && c.type !== 'file_descriptor');
+      const v = word ? wordValue(word) : { value: '', dynamic: false };
+      stdin = { kind: 'herestring', text: v.value, dynamic: v.dynamic };
+    } else if (r.type === 'file_redirect' && operatorOf(r) === '<' && !r.childForFieldName('descriptor')) {
+      stdin = { kind: 'file' };
+    }
+  }
+  return stdin;
+}
+
+function operatorOf(redirect: Node): string | null {
+  return redirect.children.find((c) => c !== null && !c.isNamed && REDIRECT_OPS.has(c.type))?.type ?? null;
+}
+
+function writeTarget(node: Node): WriteTarget | null {
+  const op = operatorOf(node);
+  if (!op || !OUTPUT_OPS.has(op)) return null;
+  const dest = node.childForFieldName('destination');
+  if (!dest) return null;
+  const v = wordValue(dest);
+  // `2>&1`, `>&-`: duplicating or closing a file descriptor, not a file.
+  if ((op === '>&' || op === '<&') && /^(\d+|-)$/.test(v.value)) return null;
+  const fd = node.childForFieldName('descriptor')?.text ?? '';
+  return { op, target: v.value, dynamic: v.dynamic, text: `${fd}${op} ${dest.text}` };
+}

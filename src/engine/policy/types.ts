@@ -1,0 +1,59 @@
+// Types shared by the command policy. Public ones are re-exported from index.ts.
+
+export type PolicyDecision = 'allow' | 'confirm' | 'block';
+
+/** The two lists from `[safety]`: `blocked_commands` and `require_confirm_for`. */
+export interface PolicyRules {
+  blocked: readonly string[];
+  confirm: readonly string[];
+}
+
+export interface PolicyResult {
+  decision: PolicyDecision;
+  /** The config entry that matched, or a built-in rule name ("interactive shell", "unparseable"); null on allow. */
+  rule: string | null;
+  /** The simple command (as text) that matched, e.g. "rm -r -f build"; null on allow. */
+  matched: string | null;
+  /** One line for a person or the agent: why. */
+  reason: string;
+}
+
+/** One shell word: its value after quote removal, or its raw text when it depends on an expansion. */
+export interface Arg {
+  value: string;
+  /** True when the word contains `$x`, `${…}`, `$(…)`, backticks or `$((…))`: its run-time value is unknown. */
+  dynamic: boolean;
+  /** Offsets of the word in `Cmd.source`. */
+  start: number;
+  end: number;
+}
+
+/** Where a command's standard input comes from, when a redirect says so. */
+export type Stdin =
+  | { kind: 'heredoc' | 'herestring'; text: string; dynamic: boolean }
+  | { kind: 'file' };
+
+/** A simple command: program and arguments, after assignments and redirects were taken out. */
+export interface Cmd {
+  args: Arg[];
+  /** The text the offsets of `args` refer to (the whole command, or a nested `bash -c` string). */
+  source: string;
+  stdin: Stdin | null;
+}
+
+/** A file the command line writes to: an output redirect, or `tee FILE` / `dd of=FILE`. */
+export interface WriteTarget {
+  /** `>`, `>>`, `&>`, `>|`, `<>`, `tee`, `dd of=`… */
+  op: string;
+  target: string;
+  dynamic: boolean;
+  /** Shown as "matched", e.g. "> /dev/sda". */
+  text: string;
+}
+
+/** What the analysis of a command line found, in source order. */
+export type Finding =
+  | { kind: 'command'; cmd: Cmd }
+  | { kind: 'write'; write: WriteTarget }
+  | { kind: 'interactive'; text: string; why: string }
+  | { kind: 'unparseable'; text: string; why: string };
