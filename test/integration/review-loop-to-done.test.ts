@@ -56,11 +56,12 @@ describe('review loop with fake agents and real git', () => {
 
     // tokens per call (agent usage events), per round and per run
     const rounds = events.filter((e) => e.event === 'round');
-    expect(rounds.map((e) => e.action)).toEqual(['write_plan', 'review', 'respond', 'review', 'respond', 'review', 'execute_step', 'execute_step']);
+    // No test command in this repo: after step 1 the planner is asked for one (the fake answers "none").
+    expect(rounds.map((e) => e.action)).toEqual(['write_plan', 'review', 'respond', 'review', 'respond', 'review', 'execute_step', 'ask_test_command', 'execute_step']);
     const perCall = events.filter((e) => e.event === 'agent' && e.type === 'usage').reduce((n, e) => n + Number(e.inputTokens), 0);
     const perRound = rounds.reduce((n, e) => n + (e.usage as { inputTokens: number }).inputTokens, 0);
     expect(perRound).toBe(perCall);
-    expect(events.at(-1)).toMatchObject({ usage: { inputTokens: perCall, calls: 8 } });
+    expect(events.at(-1)).toMatchObject({ usage: { inputTokens: perCall, calls: 9 } });
 
     expect(gitLog(repo.dir)).toEqual(['[Step 2] add docs.txt', '[Step 1] add greet.txt', 'initial']);
 
