@@ -124,12 +124,14 @@ export function App(props: AppProps) {
   );
 
   const pending = view.state.pendingCommand;
-  const lastAwaiting = useRef<Awaiting | null>(null);
+  // The bell rings once per new question to the person (compared by value: a re-published state is not new).
+  const lastAwaiting = useRef<string | null>(null);
   const lastPending = useRef<string | null>(null);
   useEffect(() => {
+    const awaitingKey = view.awaiting ? JSON.stringify(view.awaiting) : null;
     if (pending && pending.id !== lastPending.current) onAttention?.(`the ${pending.role} wants to run a command`);
-    else if (view.awaiting && view.awaiting !== lastAwaiting.current) onAttention?.(waitingText(view));
-    lastAwaiting.current = view.awaiting;
+    else if (awaitingKey && awaitingKey !== lastAwaiting.current) onAttention?.(waitingText(view));
+    lastAwaiting.current = awaitingKey;
     lastPending.current = pending?.id ?? null;
   }, [view.awaiting, pending, onAttention]);
 

@@ -321,10 +321,11 @@ export const DIALOG_TITLES: Record<DialogId, string> = {
 
 /** Does this keypress mean one of `keys` ('Enter', 'Esc' or a character)? */
 export function dialogKeyMatches(keys: readonly string[], input: string, k: Key): boolean {
-  if (k.ctrl || k.meta) return false;
+  if (k.ctrl) return false;
   return keys.some((spec) => {
     if (spec === 'Enter') return k.return;
-    if (spec === 'Esc') return k.escape;
+    if (spec === 'Esc') return k.escape; // Ink marks Esc as meta too
+    if (k.meta) return false;
     return /^[a-z]$/.test(spec) ? input.toLowerCase() === spec : input === spec;
   });
 }

@@ -11,8 +11,8 @@ export interface FileTexts {
 
 const EMPTY: FileTexts = { plan: null, comments: null, log: null, debug: null };
 const MAIN: readonly WatchedFile[] = ['plan', 'comments', 'log'];
-/** A burst of changes to one file (an editor's save, an append) is read once. */
-const SETTLE_MS = 20;
+/** A burst of changes to one file (an editor's save, a stream of appends) is read at most once per SETTLE_MS. */
+const SETTLE_MS = 50;
 
 function reader(files: FilesReader, f: WatchedFile): () => Promise<string | null> {
   switch (f) {
@@ -61,16 +61,27 @@ export function useFileTexts(files: FilesReader, version: string, opts: { debug?
 
   useEffect(() => {
     if (!files.watch) return undefined;
+    // The first change is read at once; more changes to the same file within SETTLE_MS are read once, after it.
     const timers = new Map<WatchedFile, NodeJS.Timeout>();
-    const off = files.watch((f) => {
-      if (timers.has(f)) return;
+    const dirty = new Set<WatchedFile>();
+    const quiet = (f: WatchedFile): void => {
       timers.set(
         f,
         setTimeout(() => {
           timers.delete(f);
+          if (!dirty.delete(f)) return;
           load.current([f]);
+          quiet(f);
         }, SETTLE_MS),
       );
+    };
+    const off = files.watch((f) => {
+      if (timers.has(f)) {
+        dirty.add(f);
+        return;
+      }
+      load.current([f]);
+      quiet(f);
     });
     return () => {
       for (const t of timers.values()) clearTimeout(t);

@@ -60,12 +60,13 @@ export class FakeEngine implements EngineLike {
   }
 }
 
-export function fakeFiles(texts: { plan?: string | null; comments?: string | null; log?: string | null } = {}): FilesReader & { texts: typeof texts } {
+export function fakeFiles(texts: { plan?: string | null; comments?: string | null; log?: string | null; debug?: string | null } = {}): FilesReader & { texts: typeof texts } {
   const f = {
     texts: { ...texts },
     readPlan: () => Promise.resolve(f.texts.plan ?? null),
     readComments: () => Promise.resolve(f.texts.comments ?? null),
     readLog: () => Promise.resolve(f.texts.log ?? null),
+    readDebugTail: () => Promise.resolve(f.texts.debug ?? null),
   };
   return f;
 }

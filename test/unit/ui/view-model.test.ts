@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineOutput } from '../../../src/engine/events.js';
 import type { AgentEvent, WorkflowState } from '../../../src/engine/types.js';
-import { entriesOf, formatElapsed, formatTokens, initialView, reduceView, type ViewAction, type ViewState } from '../../../src/ui/view-model.js';
+import { describeAction, entriesOf, formatElapsed, MAX_ROUNDS, formatTokens, initialView, reduceView, type ViewAction, type ViewState } from '../../../src/ui/view-model.js';
 import { stateIn } from '../../helpers/states.js';
 
 function run(view: ViewState, ...actions: ViewAction[]): ViewState {
@@ -104,6 +104,39 @@ describe('view model', () => {
     const v = run(initialView(stateIn('REVIEW')), { type: 'notice', notice: { kind: 'verdict', iteration: 1, verdict: 'CHANGES_REQUIRED', marker: true } }, { type: 'finished', phase: 'DONE' });
     expect(entriesOf(v).map((e) => e.text)).toEqual(['Verdict CHANGES_REQUIRED (iteration 1)', 'Run finished: all steps done.']);
     expect(v.finished).toBe('DONE');
+  });
+
+  it('lists command-policy and test-run notices in the conversation (warnings for a denial or a failing run)', () => {
+    const v = run(
+      initialView(stateIn('EXECUTE')),
+      { type: 'notice', notice: { kind: 'command', role: 'planner', command: 'rm -rf /', decision: 'deny', rule: 'rm-rf', reason: 'deletes files recursively' } },
+      { type: 'notice', notice: { kind: 'tests', step: 2, attempt: 1, command: 'npm test', passed: false, durationMs: 4200 } },
+      { type: 'notice', notice: { kind: 'tests', step: 2, attempt: 2, command: 'npm test', passed: true, durationMs: 3900 } },
+    );
+    expect(entriesOf(v).map((e) => [e.text, e.tone])).toEqual([
+      ['Denied the planner\'s command: rm -rf / (rule "rm-rf"): deletes files recursively', 'warn'],
+      ['Step 2 attempt 1: `npm test` FAILED in 4.2 s', 'warn'],
+      ['Step 2 attempt 2: `npm test` passed in 3.9 s', 'info'],
+    ]);
+  });
+
+  it('keeps the recent rounds with their timings for the Status tab', () => {
+    const usage = (durationMs: number) => ({ inputTokens: 1000, outputTokens: 200, cachedTokens: 0, costUsd: 0.01, durationMs, calls: 1 });
+    let v = initialView(stateIn('REVIEW'));
+    for (let i = 0; i < MAX_ROUNDS + 5; i++) v = reduceView(v, { type: 'notice', notice: { kind: 'round', role: 'reviewer', action: 'review', outcome: 'done', usage: usage(i * 1000) } }, 7);
+    expect(v.roundCount).toBe(MAX_ROUNDS + 5);
+    expect(v.rounds).toHaveLength(MAX_ROUNDS);
+    expect(v.rounds.at(-1)).toEqual({ role: 'reviewer', action: 'review', outcome: 'done', usage: usage((MAX_ROUNDS + 4) * 1000), n: MAX_ROUNDS + 5, at: 7 });
+    expect(entriesOf(v)).toEqual([]); // not conversation lines
+  });
+
+  it('names agent-collab’s own execution work', () => {
+    const s = stateIn('EXECUTE', { steps: [{ n: 2, title: 'Add tests', done: false }] });
+    expect(describeAction({ kind: 'run_tests', step: 2, attempt: 3 }, s)).toBe('testing step 2 (attempt 3)');
+    expect(describeAction({ kind: 'ask_test_command', step: 2 }, s)).toBe('asking which command tests step 2');
+    expect(describeAction({ kind: 'rollback_step', step: 2 }, s)).toBe('rolling back step 2');
+    const v = reduceView(initialView(s), state({ ...s, inflight: { kind: 'run_tests', step: 2, attempt: 1 } }), 100);
+    expect(v.working).toEqual({ role: 'git', what: 'testing step 2 (attempt 1)', since: 100 });
   });
 
   it('formats tokens and elapsed time compactly', () => {

@@ -1,0 +1,72 @@
+// A long agent stream stays cheap: appends do not copy the conversation, and the App renders batches, not lines.
+import { cleanup } from 'ink-testing-library';
+import { performance } from 'node:perf_hooks';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { EngineOutput } from '../../../src/engine/events.js';
+import { appendItems, CHUNK_SIZE, emptyList, listFrom, replaceLast, toArray } from '../../../src/ui/entry-list.js';
+import { entriesOf, initialView, reduceView } from '../../../src/ui/view-model.js';
+import { stateIn } from '../../helpers/states.js';
+import { renderApp, waitFor } from './ui-helpers.js';
+
+afterEach(() => cleanup());
+
+const line = (i: number): EngineOutput => ({ type: 'agent_event', role: 'planner', event: { type: 'text', text: `line ${i} of the stream` } });
+
+describe('the chunked entry list', () => {
+  it('appends, keeps the newest max items, replaces one', () => {
+    let l = emptyList<number>();
+    for (let i = 0; i < 1000; i++) l = appendItems(l, [i], 150);
+    expect(l.size).toBe(150);
+    expect(toArray(l)).toEqual(Array.from({ length: 150 }, (_, i) => 850 + i));
+    expect(l.chunks.every((c) => c.length <= CHUNK_SIZE)).toBe(true);
+    const before = toArray(l);
+    const r = replaceLast(l, (x) => x % 100 === 0, (x) => -x);
+    expect(toArray(r ?? emptyList())).toEqual(before.map((x) => (x === 900 ? -900 : x)));
+    expect(toArray(l)).toEqual(before); // the old list is untouched
+    expect(replaceLast(listFrom([1, 2]), (x) => x > 5, (x) => x)).toBeNull();
+    expect(toArray(appendItems(listFrom([1, 2, 3]), [4, 5], 2))).toEqual([4, 5]);
+  });
+});
+
+describe('a 200k-line stream', () => {
+  it('goes through the view model in seconds, keeping the last 1000', () => {
+    let v = initialView(stateIn('EXECUTE', { inflight: { kind: 'execute_step', step: 1 } }), { now: 0 });
+    const t0 = performance.now();
+    for (let i = 0; i < 200_000; i++) v = reduceView(v, line(i), 0);
+    const ms = performance.now() - t0;
+    expect(ms).toBeLessThan(5000); // ~1 s here; guards against work that grows with the stream
+    const entries = entriesOf(v);
+    expect(entries).toHaveLength(1000);
+    expect(entries.at(-1)?.text).toBe('line 199999 of the stream');
+    expect(entries[0]?.text).toBe('line 199000 of the stream');
+  });
+
+  it('through the App: keys stay responsive while it streams and the end is shown', async () => {
+    const r = await renderApp({ phase: 'EXECUTE', inflight: { kind: 'execute_step', step: 1 } });
+    const total = 200_000;
+    const perTick = 2000; // a pipe chunk's worth of lines per event-loop turn
+    let sent = 0;
+    const t0 = performance.now();
+    const streamed = new Promise<void>((resolve) => {
+      const tick = (): void => {
+        for (let i = 0; i < perTick && sent < total; i++) r.engine.emit(line(sent++));
+        if (sent < total) setImmediate(tick);
+        else resolve();
+      };
+      setImmediate(tick);
+    });
+    // Halfway through, switch tabs and time how long until the screen shows it.
+    await waitFor(() => expect(sent).toBeGreaterThan(total / 2), 60_000);
+    const k0 = performance.now();
+    await r.press('5');
+    await waitFor(() => expect(r.frame()).toContain('[5:Status]'), 5000);
+    const keyMs = performance.now() - k0;
+    await r.press('1');
+    await streamed;
+    await waitFor(() => expect(r.frame()).toContain('line 199999 of the stream'), 10_000);
+    const streamMs = performance.now() - t0;
+    expect(keyMs).toBeLessThan(500);
+    expect(streamMs).toBeLessThan(30_000);
+    console.log(`200k lines through the App: ${Math.round(streamMs)} ms; key → frame mid-stream ${Math.round(keyMs)} ms`);
+  }, 90_000);
+});
