@@ -1,5 +1,6 @@
 // agent-collab's own startup next to a bare `node -e 0`, measured side by side in one run.
 import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -18,6 +19,41 @@ export interface StartupResult {
   nodeMs: number;
   versionMs: number;
   runMs: number;
+  /** `run --goal` in a git repo, from spawn to the moment the first agent process starts. */
+  firstSpawnMs: number;
+}
+
+/**
+ * A scratch git repo whose agents are a stub that notes when it started (`$EPOCHREALTIME`) and exits without an
+ * answer, so `run` does all its real startup work (config, lock, state, git) up to the first agent spawn.
+ */
+function firstSpawnRepo(parent: string): { dir: string; stamp: string; reset(): void } {
+  const dir = mkdtempSync(path.join(parent, 'agent-collab-startup-'));
+  const git = (...args: string[]) => spawnSync('git', args, { cwd: dir, stdio: 'ignore' });
+  git('init', '-q', '-b', 'main');
+  git('-c', 'user.name=bench', '-c', 'user.email=bench@agent-collab.invalid', 'commit', '-q', '--allow-empty', '-m', 'initial');
+  const stub = path.join(dir, 'agent-stub');
+  const stamp = path.join(dir, 'agent-started');
+  writeFileSync(stub, `#!/bin/bash\necho "$EPOCHREALTIME" > '${stamp}'\n`);
+  chmodSync(stub, 0o755);
+  const work = path.join(dir, '.agent-collab');
+  const config = ['[agents.codex]', `command = ${JSON.stringify(stub)}`, '[agents.claude]', `command = ${JSON.stringify(stub)}`, '[retry]', 'infra_retries = 0', ''].join('\n');
+  const reset = (): void => {
+    rmSync(work, { recursive: true, force: true });
+    rmSync(stamp, { force: true });
+    mkdirSync(work);
+    writeFileSync(path.join(work, 'config.toml'), config);
+  };
+  return { dir, stamp, reset };
+}
+
+/** Milliseconds from spawning `run` to its first agent process starting (the agent fails; exit 4 expected). */
+function timeToFirstSpawn(repo: ReturnType<typeof firstSpawnRepo>): number {
+  repo.reset();
+  const t = performance.timeOrigin + performance.now();
+  const r = spawnSync(process.execPath, [CLI, 'run', '--goal', 'x', '--auto', '--json'], { cwd: repo.dir, stdio: 'ignore' });
+  if (r.status !== 4) throw new Error(`run with a stub agent exited ${r.status}, expected 4 (agent failed)`);
+  return Number(readFileSync(repo.stamp, 'utf8').trim()) * 1000 - t;
 }
 
 /** `cwd` must not be inside a git repo. Alternates the commands `runs` times so that machine noise hits them alike; medians. */
@@ -25,18 +61,23 @@ export function measureStartup(cwd: string, runs = 15): StartupResult {
   const node: number[] = [];
   const version: number[] = [];
   const run: number[] = [];
+  const spawned: number[] = [];
+  const repo = firstSpawnRepo(cwd);
   for (let i = 0; i < runs; i++) {
     node.push(timeOnce(['-e', '0'], cwd));
     version.push(timeOnce([CLI, '--version'], cwd));
     // `run` outside a git repo loads the run mode's modules, asks git and exits 2: what every run pays before any work
     run.push(timeOnce([CLI, 'run', '--goal', 'x'], cwd, 2));
+    spawned.push(timeToFirstSpawn(repo));
   }
-  return { nodeMs: median(node), versionMs: median(version), runMs: median(run) };
+  rmSync(repo.dir, { recursive: true, force: true });
+  return { nodeMs: median(node), versionMs: median(version), runMs: median(run), firstSpawnMs: median(spawned) };
 }
 
 export function startupLines(r: StartupResult): string[] {
   return [
     `startup: node -e 0 ${ms(r.nodeMs)} ms; agent-collab --version ${ms(r.versionMs)} ms (${(r.versionMs / r.nodeMs).toFixed(2)}×); ` +
-      `agent-collab run up to its first check ${ms(r.runMs)} ms (${(r.runMs / r.nodeMs).toFixed(2)}×)`,
+      `agent-collab run up to its first check ${ms(r.runMs)} ms (${(r.runMs / r.nodeMs).toFixed(2)}×); ` +
+      `run up to its first agent spawn ${ms(r.firstSpawnMs)} ms (${(r.firstSpawnMs / r.nodeMs).toFixed(2)}×)`,
   ];
 }

@@ -1,0 +1,76 @@
+// Records every CLI invocation agent-collab makes: a small bash wrapper, set as `[agents.*] command`, writes its
+// cwd + argv, environment and whether stdin is /dev/null to a log dir (bash built-ins only, no extra process),
+// then runs the real CLI as its child and logs the CLI's start and end time (`$EPOCHREALTIME`), and exits with
+// the CLI's status. The wrapper stays the process-group leader agent-collab watches and signals.
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** One CLI invocation, as agent-collab made it. */
+export interface Invocation {
+  /** `codex` or `claude` (the wrapper's name). */
+  cli: string;
+  /** The real executable the wrapper exec'd. */
+  file: string;
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** `/dev/null` when agent-collab closed stdin, else `other`. */
+  stdin: string;
+  /** Wall time of the real CLI inside the wrapper (ms). */
+  ms: number;
+}
+
+const shQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** Writes `<binDir>/<cli>` (executable): logs the invocation into `logDir`, then runs `real`. Returns its path. */
+export function writeRecorder(binDir: string, logDir: string, cli: string, real: string): string {
+  const file = path.join(binDir, cli);
+  const at = (ext: string): string => `${shQuote(logDir)}/$$.${ext}`;
+  writeFileSync(
+    file,
+    [
+      '#!/bin/bash',
+      `printf '%s\\0' "$PWD" "$@" > ${at('argv')}`,
+      `mapfile -d '' vars < /proc/$$/environ; printf '%s\\0' "\${vars[@]}" > ${at('env')}`,
+      `if [ /proc/$$/fd/0 -ef /dev/null ]; then echo /dev/null; else echo other; fi > ${at('stdin')}`,
+      `echo "$$ ${cli}" >> ${shQuote(logDir)}/index`,
+      't0=$EPOCHREALTIME',
+      `${shQuote(real)} "$@"`,
+      'rc=$?',
+      `echo "$t0 $EPOCHREALTIME" > ${at('time')}`,
+      'exit $rc',
+      '',
+    ].join('\n'),
+  );
+  chmodSync(file, 0o755);
+  return file;
+}
+
+function nulFields(text: string): string[] {
+  const parts = text.split('\0');
+  if (parts.at(-1) === '') parts.pop();
+  return parts;
+}
+
+/** The invocations logged in `logDir`, in the order they started. `real` maps a CLI name to its executable. */
+export function readInvocations(logDir: string, real: Record<string, string>): Invocation[] {
+  const index = path.join(logDir, 'index');
+  if (!existsSync(index)) return [];
+  return readFileSync(index, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const [pid = '', cli = ''] = line.split(' ');
+      const at = (ext: string): string => readFileSync(path.join(logDir, `${pid}.${ext}`), 'utf8');
+      const [cwd = '', ...args] = nulFields(at('argv'));
+      const env: NodeJS.ProcessEnv = {};
+      for (const kv of nulFields(at('env'))) {
+        const eq = kv.indexOf('=');
+        if (eq > 0) env[kv.slice(0, eq)] = kv.slice(eq + 1);
+      }
+      const file = real[cli];
+      if (file === undefined) throw new Error(`recorded an invocation of unknown CLI "${cli}"`);
+      const [t0 = NaN, t1 = NaN] = at('time').trim().split(' ').map(Number);
+      return { cli, file, args, cwd, env, stdin: at('stdin').trim(), ms: (t1 - t0) * 1000 };
+    });
+}

@@ -1,0 +1,321 @@
+// agent-collab on the REAL codex and claude CLIs (talking to the scripted LLM server of the e2e tests) next to the
+// same CLI invocations run bare, measured side by side in one run.
+//
+//   agent-collab = wall time of `node dist/cli.js run --goal … --auto --auto-approve --json`: codex plans, claude
+//                  asks for changes, codex revises, claude approves, codex executes 2 steps (each committed)
+//   bare CLIs    = the sum of the wall times of the same invocations (argv, cwd, env, stdin /dev/null; recorded by
+//                  a wrapper set as `[agents.*] command`), replayed in order with the same server replies, in a
+//                  fresh HOME and repo at the same paths; session ids the bare runs create replace the recorded ones
+//
+// Pairs alternate which side runs first; medians of each side. Standalone: `node --import tsx bench/real-cli.ts
+// [--runs N] [--warmup N]` (after `npm run build`).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { writeAgentCollabConfig } from '../test/e2e/agent-collab-run.js';
+import { makeCliEnv, type CliEnv } from '../test/e2e/cli-env.js';
+import { installE2eClis } from '../test/e2e/install.js';
+import { reply, startLlmServer, type LlmServer } from '../test/e2e/llm-server.js';
+import { readInvocations, writeRecorder, type Invocation } from './cli-recorder.js';
+import { median, ms, sum, table } from './stats.js';
+
+const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/cli.js');
+const GOAL_RATIO = 1.1;
+const GOAL = 'Add two text files a.txt and b.txt';
+const PROCESS_TIMEOUT_MS = 180_000;
+
+interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+  /** Spawn to the leader's exit (`ms` is spawn to closed pipes). */
+  exitMs: number;
+}
+
+/** Spawns like agent-collab does (stdin closed, own process group), waits for exit and closed pipes; timed. */
+function timed(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Finished> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(file, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const killGroup = (): void => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // the group is gone
+      }
+    };
+    const timer = setTimeout(killGroup, PROCESS_TIMEOUT_MS);
+    let exitMs = 0;
+    child.on('exit', () => (exitMs = performance.now() - t0));
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    child.on('close', (code) => {
+      const elapsed = performance.now() - t0;
+      clearTimeout(timer);
+      killGroup(); // whatever the process left in its group
+      resolve({ code, stdout, stderr, ms: elapsed, exitMs });
+    });
+  });
+}
+
+function jsonLines(stdout: string): Array<Record<string, unknown>> {
+  const out: Array<Record<string, unknown>> = [];
+  for (const line of stdout.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    try {
+      out.push(JSON.parse(line) as Record<string, unknown>);
+    } catch {
+      // not JSON
+    }
+  }
+  return out;
+}
+
+/** The session / thread id a CLI output line names (claude: session_id, codex: thread_id). */
+function sessionIdOf(json: Record<string, unknown>): string | undefined {
+  const id = json.thread_id ?? json.session_id;
+  return typeof id === 'string' ? id : undefined;
+}
+
+function addId(ids: Map<string, string[]>, cli: string, id: string | undefined): void {
+  if (id === undefined) return;
+  const list = ids.get(cli) ?? [];
+  if (!list.includes(id)) list.push(id);
+  ids.set(cli, list);
+}
+
+/** Session ids per CLI in the order they first appeared in agent-collab's debug.log (`<ISO> [role/cli] line`). */
+function sessionIdsInDebugLog(file: string): Map<string, string[]> {
+  const ids = new Map<string, string[]>();
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const m = /^\S+ \[\w+\/(\w+)\] (\{.*)$/.exec(line);
+    if (!m?.[1] || !m[2]) continue;
+    for (const json of jsonLines(m[2])) addId(ids, m[1], sessionIdOf(json));
+  }
+  return ids;
+}
+
+function plan(version: string): string {
+  const steps = ['Create a.txt with the text A', 'Create b.txt with the text B'];
+  return [`# Plan ${version}`, '', `Files for the goal (${version}).`, '', '## Steps', ...steps.map((s, i) => `${i + 1}. [ ] ${s}`), ''].join('\n');
+}
+
+/** One reply per model request, in order: the same for agent-collab's run and for the bare replay. */
+function script(server: LlmServer): void {
+  server.openai.push(
+    reply.text(plan('PLAN-V1')),
+    reply.text(plan('PLAN-V2')),
+    reply.applyPatch('*** Begin Patch\n*** Add File: a.txt\n+A\n*** End Patch\n'),
+    reply.text('Created a.txt.\nSummary: add a.txt'),
+    reply.execCommand('printf "B\\n" > b.txt'),
+    reply.text('Created b.txt.\nSummary: add b.txt'),
+  );
+  server.anthropic.push(reply.text('[CHANGES_REQUIRED]\n\n1. Say which text goes into each file.'), reply.text('[APPROVED]\n\nLooks good.'));
+}
+
+interface World {
+  server: LlmServer;
+  env: CliEnv;
+  repo: string;
+  logDir: string;
+  real: Record<string, string>;
+  wrappers: Record<string, string>;
+}
+
+/** Empties HOME, TMPDIR, the call log and the repo, and makes them again at the same paths (the argv name them). */
+function reset(w: World): void {
+  for (const dir of [w.env.home, w.env.tmpDir, w.repo, w.logDir]) rmSync(dir, { recursive: true, force: true });
+  const xdg = ['XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME'].map((k) => w.env.env[k] ?? '');
+  for (const dir of [w.env.home, w.env.codexHome, w.env.tmpDir, w.logDir, ...xdg]) mkdirSync(dir, { recursive: true });
+  w.env.writeCodexConfig(w.server.url);
+  w.env.makeRepo(path.basename(w.repo));
+  writeAgentCollabConfig(w.repo, { claude: w.wrappers.claude!, codex: w.wrappers.codex! });
+}
+
+function modelRequests(server: LlmServer): number {
+  return server.openai.requests.length + server.anthropic.requests.length;
+}
+
+function checkScriptUsed(server: LlmServer, what: string): void {
+  const left = server.openai.pending + server.anthropic.pending;
+  if (left > 0) throw new Error(`${what}: ${left} scripted repl(ies) were not asked for`);
+}
+
+interface LoopRun {
+  ms: number;
+  calls: Invocation[];
+  sessionIds: Map<string, string[]>;
+  requests: number;
+}
+
+async function runAgentCollab(w: World): Promise<LoopRun> {
+  reset(w);
+  script(w.server);
+  const before = modelRequests(w.server);
+  const r = await timed(process.execPath, [CLI, 'run', '--goal', GOAL, '--auto', '--auto-approve', '--json'], w.repo, w.env.env);
+  const done = jsonLines(r.stdout).find((e) => e.event === 'done');
+  if (r.code !== 0 || done?.phase !== 'DONE') {
+    throw new Error(`agent-collab run exited ${r.code} without reaching DONE: ${(r.stderr.trim() || r.stdout.trim()).split('\n').slice(-3).join(' | ')}`);
+  }
+  checkScriptUsed(w.server, 'agent-collab run');
+  const calls = readInvocations(w.logDir, w.real);
+  for (const c of calls) if (c.stdin !== '/dev/null') throw new Error(`agent-collab gave ${c.cli} stdin ${c.stdin}, the replay assumes /dev/null`);
+  return { ms: r.ms, calls, sessionIds: sessionIdsInDebugLog(path.join(w.repo, '.agent-collab', 'debug.log')), requests: modelRequests(w.server) - before };
+}
+
+/** Replays `loop.calls` bare; returns each one's wall time. */
+async function runBare(w: World, loop: LoopRun): Promise<number[]> {
+  reset(w);
+  script(w.server);
+  const before = modelRequests(w.server);
+  const created = new Map<string, string[]>();
+  const times: number[] = [];
+  for (const [i, call] of loop.calls.entries()) {
+    const recorded = loop.sessionIds.get(call.cli) ?? [];
+    const args = call.args.map((a) => {
+      const k = recorded.indexOf(a);
+      if (k < 0) return a;
+      const id = created.get(call.cli)?.[k];
+      if (id === undefined) throw new Error(`bare replay: invocation ${i + 1} (${call.cli}) resumes a session the replay has not created`);
+      return id;
+    });
+    const r = await timed(call.file, args, call.cwd, call.env);
+    if (r.code !== 0) throw new Error(`bare ${call.cli} (invocation ${i + 1}) exited ${r.code}: ${r.stderr.trim().split('\n').pop() ?? ''}`);
+    for (const json of jsonLines(r.stdout)) addId(created, call.cli, sessionIdOf(json));
+    times.push(r.exitMs); // the leader's exit: what the wrapper times inside agent-collab's run
+  }
+  checkScriptUsed(w.server, 'bare replay');
+  const requests = modelRequests(w.server) - before;
+  if (requests !== loop.requests) throw new Error(`bare replay made ${requests} model requests, agent-collab's run ${loop.requests}`);
+  return times;
+}
+
+/** Median extra wall time of one spawn through the recording wrapper (it execs /bin/true) over /bin/true itself. */
+async function wrapperCost(root: string, env: NodeJS.ProcessEnv, n = 15): Promise<number> {
+  const dir = path.join(root, 'wrapper-cost');
+  mkdirSync(dir, { recursive: true });
+  const wrapper = writeRecorder(dir, dir, 'true', '/bin/true');
+  const diffs: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const bare = await timed('/bin/true', [], root, env);
+    const wrapped = await timed(wrapper, ['an argument'], root, env);
+    diffs.push(wrapped.ms - bare.ms);
+  }
+  return median(diffs);
+}
+
+export interface RealCliOptions {
+  /** Measured pairs (default 3). */
+  runs?: number;
+  /** Unmeasured pairs first (default 1). */
+  warmup?: number;
+}
+
+export async function realCliLines(opts: RealCliOptions = {}): Promise<string[]> {
+  const runs = opts.runs ?? 3;
+  const warmup = opts.warmup ?? 1;
+  if (!existsSync(CLI)) return [`real-CLI loop: SKIP (${CLI} is missing: run \`npm run build\`)`];
+  const clis = await installE2eClis();
+  if (!clis.ok) {
+    return [`real-CLI loop: SKIP (the real CLIs are not installed: ${clis.reason}; install them with \`node scripts/install-e2e-clis.mjs\`)`];
+  }
+  const server = await startLlmServer();
+  const env = makeCliEnv({ serverUrl: server.url, binDir: clis.binDir, prefix: 'ac-bench-cli-' });
+  try {
+    const binDir = path.join(env.root, 'bin');
+    const logDir = path.join(env.root, 'calls');
+    mkdirSync(binDir, { recursive: true });
+    const real = { codex: clis.codex, claude: clis.claude };
+    // the wrappers log into logDir; they live outside it so that reset() keeps them
+    const wrappers = { codex: writeRecorder(binDir, logDir, 'codex', clis.codex), claude: writeRecorder(binDir, logDir, 'claude', clis.claude) };
+    const w: World = { server, env, repo: path.join(env.root, 'repo'), logDir, real, wrappers };
+    return await measurePairs(w, runs, warmup);
+  } finally {
+    await server.close();
+    env.cleanup();
+  }
+}
+
+interface Pair {
+  ac: LoopRun;
+  bare: number[];
+}
+
+/** `codex exec`, `codex exec resume`, `claude -p`, `claude -p --resume`: what kind of invocation it was. */
+function kindOf(call: Invocation): string {
+  if (call.cli === 'codex') return call.args[1] === 'resume' ? 'codex exec resume' : 'codex exec';
+  return call.args.includes('--resume') ? 'claude -p --resume' : 'claude -p';
+}
+
+async function measurePairs(w: World, runs: number, warmup: number): Promise<string[]> {
+  let last = await runAgentCollab(w);
+  for (let i = 0; i < warmup; i++) {
+    await runBare(w, last);
+    if (i + 1 < warmup) last = await runAgentCollab(w);
+  }
+  const pairs: Pair[] = [];
+  for (let i = 0; i < runs; i++) {
+    if (i % 2 === 0) {
+      last = await runAgentCollab(w);
+      pairs.push({ ac: last, bare: await runBare(w, last) });
+    } else {
+      const bare = await runBare(w, last);
+      last = await runAgentCollab(w);
+      pairs.push({ ac: last, bare });
+    }
+  }
+  const inside = (p: Pair): number => sum(p.ac.calls.map((c) => c.ms));
+  const ac = median(pairs.map((p) => p.ac.ms));
+  const bare = median(pairs.map((p) => sum(p.bare)));
+  const ratio = ac / bare;
+  const own = median(pairs.map((p) => p.ac.ms - inside(p)));
+  const wrapper = await wrapperCost(w.env.root, w.env.env);
+  const calls = last.calls;
+  return [
+    `real-CLI loop: codex plans, claude asks for changes then approves, codex executes 2 steps (each committed); ${calls.length} CLI invocations; ${warmup} warm-up + ${runs} measured pair(s), alternating which side goes first`,
+    ...table(
+      ['pair', 'agent-collab ms', 'its CLIs ms', 'its own ms', 'bare CLIs ms', 'agent-collab/bare', 'first'],
+      pairs.map((p, i) => [
+        String(i + 1),
+        ms(p.ac.ms),
+        ms(inside(p)),
+        ms(p.ac.ms - inside(p)),
+        ms(sum(p.bare)),
+        `${(p.ac.ms / sum(p.bare)).toFixed(3)}×`,
+        i % 2 === 0 ? 'agent-collab' : 'bare',
+      ]),
+    ).map((l) => `  ${l}`),
+    ...table(
+      ['invocation', 'median ms inside agent-collab', 'median ms bare'],
+      calls.map((c, k) => [`${k + 1}. ${kindOf(c)}`, ms(median(pairs.map((p) => p.ac.calls[k]?.ms ?? NaN))), ms(median(pairs.map((p) => p.bare[k] ?? NaN)))]),
+    ).map((l) => `  ${l}`),
+    `  agent-collab's own time (its wall time − its CLIs' time, incl. the recording wrapper's ~${ms(wrapper)} ms per invocation): median ${ms(own)} ms = ${((own / ac) * 100).toFixed(1)}% of its wall time`,
+    `real-CLI loop: agent-collab ${ms(ac)} ms / bare CLIs ${ms(bare)} ms = ${ratio.toFixed(3)}× (goal ≤ ${GOAL_RATIO.toFixed(2)}) ${ratio <= GOAL_RATIO ? 'PASS' : 'FAIL'}`,
+  ];
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { values } = parseArgs({ args: process.argv.slice(2), options: { runs: { type: 'string' }, warmup: { type: 'string' } }, strict: true });
+  const count = (text: string | undefined, fallback: number, min: number): number => {
+    const n = text === undefined ? fallback : Number(text);
+    if (!Number.isInteger(n) || n < min) throw new Error(`--runs / --warmup must be whole numbers ≥ ${min} (got "${text}")`);
+    return n;
+  };
+  realCliLines({ runs: count(values.runs, 3, 1), warmup: count(values.warmup, 1, 0) }).then(
+    (lines) => process.stdout.write(`${lines.join('\n')}\n`),
+    (err: unknown) => {
+      process.stderr.write(`real-CLI bench failed: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exitCode = 2;
+    },
+  );
+}
