@@ -85,6 +85,8 @@ export interface TestRunner {
   /** The configured command, or the one detected from the repo's files; null when there is none. */
   resolve(): Promise<{ command: string; source: 'config' | 'detected' } | null>;
   run(command: string, opts: { fullOutputFile: string | null }): Promise<TestRunResult>;
+  /** Stops a test run under way (its whole process group). */
+  stop(): Promise<void>;
 }
 
 /** `.agent-collab/runs/<run-id>/`: per step attempt the prompt, raw events, test output, patch, verdict; a timeline. */

@@ -116,6 +116,7 @@ export class Engine {
     this.closing = true;
     this.generation++;
     this.holds.denyAll('agent-collab is shutting down');
+    await this.deps.tests?.stop().catch(() => undefined);
     await Promise.allSettled(Object.values(this.deps.agents).map((a) => a.stop()));
     await Promise.allSettled([...this.background]);
     await this.queue;
@@ -182,6 +183,7 @@ export class Engine {
       case 'stop_agents':
         this.generation++;
         this.holds.denyAll('the step was stopped');
+        await this.deps.tests?.stop().catch(() => undefined);
         await Promise.allSettled(Object.values(this.deps.agents).map((a) => a.stop()));
         return;
       case 'write_plan':

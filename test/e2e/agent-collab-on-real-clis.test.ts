@@ -7,7 +7,8 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { it as base, describe } from 'vitest';
+import { describe } from 'vitest';
+import { it } from './agent-collab-fixture.js';
 import {
   agentCollab,
   events,
@@ -23,45 +24,6 @@ import {
 import { makeCliEnv, type CliEnv } from './cli-env.js';
 import { describeRun, e2eClis, waitFor, type CliResult, type RunningCli } from './harness.js';
 import { reply, startLlmServer, type LlmServer, type ModelRequest } from './llm-server.js';
-
-const clis = await e2eClis();
-
-interface Ctx {
-  server: LlmServer;
-  env: CliEnv;
-  repo: string;
-  /** Writes `.agent-collab/config.toml` (the cached binaries, small timeouts, backoff 0.1 s) with these changes. */
-  config(c?: Partial<AgentCollabConfig>): void;
-  /** `agent-collab <args> --json` in the repo, with the test's env. */
-  run(args: string[], timeoutMs?: number): Promise<CliResult>;
-  /** The same, started in the background. */
-  start(args: string[], timeoutMs?: number): RunningCli;
-}
-
-/** Each test: its own scripted server, HOME (claude/codex sessions live there) and git repo with a config. */
-const it = base.extend<{ ac: Ctx }>({
-  ac: async ({ skip }, use) => {
-    if (!clis.ok) return skip(`real CLIs not installed: ${clis.reason}`);
-    const server = await startLlmServer();
-    const env = makeCliEnv({ serverUrl: server.url, binDir: clis.binDir });
-    const repo = env.makeRepo();
-    const config = (c: Partial<AgentCollabConfig> = {}) => writeAgentCollabConfig(repo, { claude: clis.claude, codex: clis.codex, ...c });
-    config();
-    try {
-      await use({
-        server,
-        env,
-        repo,
-        config,
-        run: (args, timeoutMs) => agentCollab([...args, '--json'], { repo, env: env.env, timeoutMs }),
-        start: (args, timeoutMs) => startAgentCollab([...args, '--json'], { repo, env: env.env, timeoutMs }),
-      });
-    } finally {
-      await server.close();
-      env.cleanup();
-    }
-  },
-});
 
 const GOAL = 'Add two text files a.txt and b.txt';
 

@@ -19,6 +19,10 @@ export interface AgentCollabConfig {
   idleSeconds?: number;
   infraRetries?: number;
   backoffSeconds?: number;
+  /** `[test] default_command` (default "auto") and `fallback_to_agent` (default false: no planner round for it). */
+  testCommand?: string;
+  testFallbackToAgent?: boolean;
+  maxRetries?: number;
 }
 
 /** `.agent-collab/config.toml` for the repo: every key the e2e tests depend on, explicitly. */
@@ -47,6 +51,11 @@ export function agentCollabConfigToml(c: AgentCollabConfig): string {
     '[retry]',
     `infra_retries = ${c.infraRetries ?? 0}`,
     `backoff_seconds = ${c.backoffSeconds ?? 0.1}`,
+    '',
+    '[test]',
+    `default_command = ${JSON.stringify(c.testCommand ?? 'auto')}`,
+    `fallback_to_agent = ${String(c.testFallbackToAgent ?? false)}`,
+    `max_retries = ${c.maxRetries ?? 3}`,
     '',
   ].join('\n');
 }
