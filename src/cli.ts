@@ -31,6 +31,8 @@ const RUN_OPTIONS = {
   'allow-cmd': { type: 'string', multiple: true },
 } as const;
 
+const POLICY_OPTIONS = { json: COMMON.json, help: COMMON.help, cwd: RUN_OPTIONS.cwd } as const;
+
 const DEMO_OPTIONS = { json: COMMON.json, help: COMMON.help, keep: { type: 'boolean' } } as const;
 
 function parseMaxIterations(text: string | undefined): number | undefined {
@@ -106,6 +108,28 @@ async function main(argv: string[]): Promise<number> {
       }
       const { runDoctor } = await import('./modes/doctor.js');
       return runDoctor({ cwd: values.cwd ?? process.cwd() });
+    }
+    case 'policy': {
+      const [sub, ...args] = rest;
+      if (sub === '--help' || sub === '-h') {
+        process.stdout.write(HELP);
+        return EXIT.done;
+      }
+      if (sub !== 'check') throw new UserError(`unknown policy command "${sub ?? ''}"; use \`agent-collab policy check '<command>'\``);
+      let values: { json?: boolean; help?: boolean; cwd?: string };
+      let positionals: string[];
+      try {
+        ({ values, positionals } = parseArgs({ args, options: POLICY_OPTIONS, strict: true, allowPositionals: true }));
+      } catch {
+        throw new UserError(`"policy check ${args.join(' ')}" has an option it does not know; pass the command as one quoted argument, e.g. agent-collab policy check 'rm -rf build'`);
+      }
+      if (values.help) {
+        process.stdout.write(HELP);
+        return EXIT.done;
+      }
+      if (positionals.length === 0) throw new UserError("policy check needs a command: agent-collab policy check '<command>'");
+      const { runPolicyCheck } = await import('./modes/policy-check.js');
+      return runPolicyCheck({ command: positionals.join(' '), cwd: values.cwd ?? process.cwd(), json: values.json ?? false });
     }
     default:
       throw new UserError(`unknown command "${command}"; see \`agent-collab --help\``);

@@ -18,6 +18,9 @@ Usage:
   agent-collab run --resume [options]          continue the unfinished run in this repo
   agent-collab demo [--json] [--keep]          watch the whole workflow on scripted fake agents (no API keys)
   agent-collab doctor [-C dir]                 check the CLIs, git, the work dir and the config; exit 1 on a problem
+  agent-collab policy check '<command>' [--json] [-C dir]
+                                               how the [safety] rules here treat a shell command:
+                                               exit 0 allow, 1 confirm, 2 block (2 also for a config error)
   agent-collab --help | --version
 
 Options for run:

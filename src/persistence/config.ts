@@ -10,7 +10,8 @@ import { EXIT, UserError } from './errors.js';
 export type { DeepPartial } from './deep-merge.js';
 
 export interface LoadConfigOptions {
-  repoRoot: string;
+  /** null outside a git repo: only the user file and the defaults apply. */
+  repoRoot: string | null;
   homeDir?: string;
   env?: NodeJS.ProcessEnv;
   /** CLI flags: the highest layer. `undefined` values are ignored. */
@@ -33,7 +34,7 @@ export function projectConfigPath(repoRoot: string): string {
  * `sources` lists the config files that exist and were read, lowest layer first.
  */
 export function loadConfig(opts: LoadConfigOptions): { config: Config; sources: string[] } {
-  const files = [userConfigPath(opts.homeDir, opts.env), projectConfigPath(opts.repoRoot)];
+  const files = [userConfigPath(opts.homeDir, opts.env), ...(opts.repoRoot === null ? [] : [projectConfigPath(opts.repoRoot)])];
   let merged: Record<string, unknown> = {};
   const sources: string[] = [];
   for (const file of files) {
