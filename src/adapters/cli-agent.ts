@@ -1,6 +1,7 @@
 // An Agent backed by a CLI process: runs it through the process runner, translates its JSON lines, and turns
 // how the process ended (missing binary, timeouts, exit codes) into the engine's events.
 import type { Agent, AgentEvent, AgentTurn } from '../engine/types.js';
+import type { HookEndpoint } from './command-hook/endpoint.js';
 import { classifyFailure } from './failure-kind.js';
 import { parseJsonLine, type Json } from './json-fields.js';
 import { runProcess, type DebugSink, type ProcessEnd, type RunningProcess } from './process-runner.js';
@@ -19,7 +20,8 @@ export interface CliFlavor {
   cli: string;
   /** How to install it, shown when the binary is missing. */
   installHint: string;
-  args(turn: AgentTurn, sessionId: string | null): string[];
+  /** `hook`: the PreToolUse hook every shell command must pass (null: none). */
+  args(turn: AgentTurn, sessionId: string | null, hook: HookEndpoint | null): string[];
   translator(): LineTranslator;
   /**
    * Whether a resumed run that ended without a JSON answer failed because the session is gone (its stderr says
@@ -28,6 +30,11 @@ export interface CliFlavor {
   sessionLost?(stderr: string): boolean;
   /** The child's environment; default: this process's. */
   env?(): NodeJS.ProcessEnv;
+  /**
+   * The command (as the hook saw it) when `event` shows that a shell command ran, else null. With a hook, every
+   * such command must have been approved by it; one that was not ends the run.
+   */
+  commandThatRan?(event: AgentEvent): string | null;
 }
 
 export interface CliAgentOptions {
@@ -39,6 +46,8 @@ export interface CliAgentOptions {
   debugSource: string;
   wallTimeoutMs?: number;
   idleTimeoutMs?: number;
+  /** agent-collab's command hook; every turn passes it to the CLI. */
+  hook?: HookEndpoint;
 }
 
 /** How much of stderr goes into an error message. */
@@ -93,7 +102,7 @@ export class CliAgent implements Agent {
       const binary = this.opts.binary ?? this.flavor.cli;
       const proc = runProcess({
         command: binary,
-        args: this.flavor.args(turn, sessionId),
+        args: this.flavor.args(turn, sessionId, this.opts.hook ?? null),
         cwd: turn.cwd,
         env: this.flavor.env?.(),
         debug: this.opts.debug,
@@ -106,10 +115,19 @@ export class CliAgent implements Agent {
       // `done` is held until the process has exited: the CLI has then finished writing its session.
       let done: AgentEvent | null = null;
       let failed = false;
+      const audited = new Set<string>();
       for await (const raw of proc.lines()) {
         const json = parseJsonLine(raw);
         if (!json) continue;
         for (const ev of translator.line(json)) {
+          const unapproved = this.unapprovedCommand(ev, audited);
+          if (unapproved !== null) {
+            yield ev;
+            await proc.stop();
+            if (run.stopped) return;
+            yield this.unapprovedFailure(unapproved);
+            return;
+          }
           if (ev.type === 'done') done = ev;
           else {
             if (ev.type === 'error') failed = true;
@@ -133,6 +151,30 @@ export class CliAgent implements Agent {
       this.runs.delete(run);
       await run.proc?.stop(); // the consumer may have stopped listening early; a no-op once ended
     }
+  }
+
+  /** A shell command that ran although the hook had not approved it (each command id is looked at once). */
+  private unapprovedCommand(ev: AgentEvent, audited: Set<string>): string | null {
+    const hook = this.opts.hook;
+    if (!hook || ev.type !== 'command' || !this.flavor.commandThatRan) return null;
+    const command = this.flavor.commandThatRan(ev);
+    if (command === null) return null;
+    if (ev.id !== undefined) {
+      if (audited.has(ev.id)) return null;
+      audited.add(ev.id);
+    }
+    return hook.approvals.take(command) ? null : command;
+  }
+
+  private unapprovedFailure(command: string): AgentEvent {
+    const cli = this.flavor.cli;
+    return {
+      type: 'error',
+      kind: 'agent_error',
+      message:
+        `${cli} ran a shell command that agent-collab's command hook had not approved, so agent-collab stopped it: ${truncateMiddle(command, 300)}. ` +
+        `The hook did not run or did not reach agent-collab; check that ${cli}'s settings do not disable hooks.`,
+    };
   }
 
   private endFailure(end: Exclude<ProcessEnd, { kind: 'exited' | 'stopped' }>, binary: string): AgentEvent {

@@ -6,6 +6,7 @@ import type { Paths } from '../persistence/paths.js';
 import { createClaudeAgent } from './claude/claude-agent.js';
 import { createCodexAgent } from './codex/codex-agent.js';
 import type { CliAgentOptions } from './cli-agent.js';
+import type { HookEndpoint } from './command-hook/endpoint.js';
 import { FakeAgent } from './fake/fake-agent.js';
 import type { DebugSink } from './process-runner.js';
 import { DEMO_SCRIPT, loadFakeScript } from './fake/script.js';
@@ -15,6 +16,8 @@ export interface AgentContext {
   config: Config;
   paths: Paths;
   debug: Pick<WorkflowFiles, 'debug'>;
+  /** agent-collab's command hook for this role: every turn passes it to the CLI (or the fake's scripted commands). */
+  hook?: HookEndpoint;
 }
 
 function cliOptions(cli: 'codex' | 'claude', ctx: AgentContext): CliAgentOptions {
@@ -27,6 +30,7 @@ function cliOptions(cli: 'codex' | 'claude', ctx: AgentContext): CliAgentOptions
     debugSource: `${ctx.role}/${cli}`,
     wallTimeoutMs: t.wall_seconds * 1000,
     idleTimeoutMs: t.idle_seconds * 1000,
+    ...(ctx.hook ? { hook: ctx.hook } : {}),
   };
 }
 
@@ -34,7 +38,7 @@ export async function createAgent(name: AgentName, ctx: AgentContext): Promise<A
   switch (name) {
     case 'fake': {
       const script = ctx.config.fake.script ? await loadFakeScript(ctx.config.fake.script) : DEMO_SCRIPT;
-      return new FakeAgent(`fake-${ctx.role}`, script, { sessionPrefix: `fake-${ctx.role}` });
+      return new FakeAgent(`fake-${ctx.role}`, script, { sessionPrefix: `fake-${ctx.role}`, ...(ctx.hook ? { hook: ctx.hook } : {}) });
     }
     case 'codex':
       return createCodexAgent(cliOptions('codex', ctx));

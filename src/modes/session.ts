@@ -3,6 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { createAgent } from '../adapters/index.js';
+import { startCommandHookServer, type CommandHookServer } from '../adapters/command-hook/server.js';
+import type { CommandGate } from '../engine/ports.js';
 import path from 'node:path';
 import { ShellTestRunner } from '../adapters/test-runner.js';
 import { excludeWorkdir, findRepoRoot, Git } from '../engine/git.js';
@@ -51,6 +53,8 @@ export interface Session {
   newRun(goal: string, mode: Mode): WorkflowState;
   /** Moves the saved run to history/. */
   archiveSaved(state: WorkflowState): Promise<string>;
+  /** Where the agents' PreToolUse hooks ask before each shell command; answered by the latest engineFor()'s engine. */
+  commandHooks: CommandHookServer;
   close(): Promise<void>;
 }
 
@@ -64,16 +68,25 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
   const paths = resolvePaths(repoRoot, config);
   await mkdir(paths.workdir, { recursive: true });
   const release = await acquireInstanceLock(paths.workdir);
+  let commandHooks: CommandHookServer | null = null;
   try {
     await excludeWorkdir(repoRoot, relativeWorkdir(config));
     const debugLog = new DebugLog(paths.debugLog, parseSize(config.paths.debug_log_max_size) ?? 10 * 1024 * 1024);
     const files = new DiskWorkflowFiles(paths, debugLog);
+    // Bound late: the engine that answers is built by engineFor(); until then every command is denied.
+    let commandGate: CommandGate = () => Promise.resolve({ allow: false, reason: 'agent-collab has no run under way to check the command against' });
+    const hooks = await startCommandHookServer({
+      gate: (check) => commandGate(check),
+      confirmTimeoutSeconds: config.safety.confirm_timeout_seconds,
+      debug: (source, line) => files.debug(source, line),
+    });
+    commandHooks = hooks;
     const read = await readState(paths);
     const saved: SavedRun =
       read.kind === 'ok' ? (isTerminal(read.state.phase) ? { kind: 'finished', state: read.state } : { kind: 'unfinished', state: read.state }) : { kind: 'none' };
     const agents: Record<Role, Agent> = {
-      planner: opts.agents?.planner ?? (await createAgent(config.roles.planner, { role: 'planner', config, paths, debug: files })),
-      reviewer: opts.agents?.reviewer ?? (await createAgent(config.roles.reviewer, { role: 'reviewer', config, paths, debug: files })),
+      planner: opts.agents?.planner ?? (await createAgent(config.roles.planner, { role: 'planner', config, paths, debug: files, hook: hooks.endpoint('planner') })),
+      reviewer: opts.agents?.reviewer ?? (await createAgent(config.roles.reviewer, { role: 'reviewer', config, paths, debug: files, hook: hooks.endpoint('reviewer') })),
     };
     const git = new Git(repoRoot, relativeWorkdir(config));
     const options = {
@@ -92,8 +105,8 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
       agents,
       saved,
       corrupt: read.kind === 'corrupt' ? { movedTo: read.movedTo, reason: read.reason } : null,
-      engineFor: (state, run) =>
-        new Engine(state, {
+      engineFor: (state, run) => {
+        const engine = new Engine(state, {
           repoRoot,
           files,
           git,
@@ -105,15 +118,21 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
           tests,
           artifacts: new RunArtifacts(path.join(paths.workdir, 'runs'), state.runId, (source, line) => files.debug(source, line)),
           commands: commandPolicy(config, { interactive: run?.interactive ?? false, allowCmd: run?.allowCmd ?? [] }),
-        }),
+        });
+        commandGate = (check) => engine.checkCommand(check);
+        return engine;
+      },
       newRun: (goal, mode) => newState({ runId: newRunId(), goal, mode, maxIterations: config.workflow.max_iterations }),
       archiveSaved: (state) => archiveRun(paths, { goal: state.goal }),
+      commandHooks: hooks,
       close: async () => {
+        await hooks.close();
         await debugLog.flush();
         await release();
       },
     };
   } catch (err) {
+    await commandHooks?.close();
     await release();
     throw err;
   }

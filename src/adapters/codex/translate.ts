@@ -18,6 +18,12 @@ export function newCodexState(): CodexTranslatorState {
   return { threadId: null, lastMessage: null, pendingError: null, turnEnded: false };
 }
 
+/**
+ * The warning codex 0.169 emits twice (as `item.completed` error items, first in the stream) when run with
+ * `--dangerously-bypass-hook-trust`, which agent-collab passes on purpose. Dropped; other error items are kept.
+ */
+export const HOOK_TRUST_WARNING = '`--dangerously-bypass-hook-trust` is enabled. Enabled hooks may run without review for this invocation.';
+
 const FILE_CHANGE_KINDS = new Set(['add', 'update', 'delete']);
 
 function failure(message: string, now?: Date): AgentEvent {
@@ -78,6 +84,7 @@ function itemCompleted(item: Json, state: CodexTranslatorState): AgentEvent[] {
     case 'web_search':
       return [{ type: 'tool_call', id, name: 'web_search', input: { query: str(item.query) ?? '' } }];
     case 'error':
+      if (item.message === HOOK_TRUST_WARNING) return [];
       // Non-fatal: a warning from codex itself (e.g. unknown model metadata); the turn goes on.
       return [{ type: 'tool_result', id, output: `codex warning: ${str(item.message) ?? ''}`, isError: true }];
     default:

@@ -4,14 +4,18 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Agent, AgentEvent, AgentTurn } from '../../engine/types.js';
+import type { HookEndpoint } from '../command-hook/endpoint.js';
 import { answerFor, filesFor } from './defaults.js';
 import type { FakeAction, FakeRule, FakeScript } from './script.js';
+import { runScriptedCommands } from './shell-commands.js';
 
 export interface FakeAgentOptions {
   /** Session ids are `<prefix>-<random>`; default: the agent's name. */
   sessionPrefix?: string;
   /** Session ids resume() accepts even with `loseSessions` (e.g. ids from a previous process). */
   knownSessions?: string[];
+  /** agent-collab's command hook; scripted `run` commands go through it (without it they do not run). */
+  hook?: HookEndpoint;
 }
 
 export interface FakeTurnRecord {
@@ -110,6 +114,10 @@ export class FakeAgent implements Agent {
       for (const event of action.events ?? []) {
         if (ctl.signal.aborted) return;
         yield event;
+      }
+      if (action.run !== undefined) {
+        const commands = typeof action.run === 'string' ? [action.run] : action.run;
+        yield* runScriptedCommands(commands, { cwd: turn.cwd, sessionId, hook: this.opts.hook ?? null, signal: ctl.signal });
       }
       if (action.delayMs) await wait(action.delayMs, ctl.signal);
       if (ctl.signal.aborted) return;

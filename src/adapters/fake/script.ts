@@ -20,6 +20,11 @@ export interface FakeAction {
   delayMs?: number;
   /** Extra events emitted right after `session`. */
   events?: AgentEvent[];
+  /**
+   * Shell commands to run after `events`, each put to agent-collab's command hook first exactly as the real CLIs
+   * do; a command runs (`sh -c`, in the turn's cwd, in any access mode) only when the hook allowed it.
+   */
+  run?: string | string[];
 }
 
 export interface FakeRule {
@@ -79,6 +84,7 @@ const actionSchema = z
     question: z.string().optional(),
     delayMs: z.number().int().min(0).optional(),
     events: z.array(eventSchema).optional(),
+    run: z.union([z.string().min(1), z.array(z.string().min(1))]).optional(),
   })
   .strict();
 

@@ -38,9 +38,9 @@ describe('claude argv', () => {
     ]);
   });
 
-  it('execution turn: acceptEdits', () => {
+  it('execution turn: default mode with file edits under the cwd allowed, and no shell command allowed by itself', () => {
     expect(buildClaudeArgs({ prompt: 'Do step 2', access: 'workspace-write' }, null)).toEqual([
-      '-p', 'Do step 2', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'acceptEdits',
+      '-p', 'Do step 2', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'default', '--allowedTools', 'Edit(./**)',
     ]);
   });
 

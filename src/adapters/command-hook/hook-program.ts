@@ -1,0 +1,23 @@
+// How to start the hook program: node on the built hook-main.js next to this module, or — when running from the
+// TypeScript sources (tests, `tsx`) — node with tsx's loader on hook-main.ts.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export function hookProgramArgv(): string[] {
+  const js = fileURLToPath(new URL('./hook-main.js', import.meta.url));
+  if (existsSync(js)) return [process.execPath, js];
+  const ts = fileURLToPath(new URL('./hook-main.ts', import.meta.url));
+  if (existsSync(ts)) {
+    const loader = createRequire(import.meta.url).resolve('tsx');
+    return [process.execPath, '--import', pathToFileURL(loader).href, ts];
+  }
+  throw new Error(`the command hook program is missing (looked for ${js}); reinstall agent-collab`);
+}
+
+const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
+
+/** argv as one POSIX shell command line. */
+export function shellLine(argv: readonly string[]): string {
+  return argv.map((a) => (SAFE_WORD.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+}

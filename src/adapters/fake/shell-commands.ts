@@ -1,0 +1,52 @@
+// The fake agent's scripted shell commands: each is put to agent-collab's command hook exactly as the real CLIs
+// do, and runs (`sh -c`, in the turn's cwd) only when the hook allowed it and its approval is on record.
+import { execa } from 'execa';
+import type { AgentEvent } from '../../engine/types.js';
+import type { HookEndpoint } from '../command-hook/endpoint.js';
+import { runHook } from '../command-hook/run-hook.js';
+import { TOOL_OUTPUT_MAX_BYTES, truncateMiddle } from '../truncate.js';
+
+/** A scripted command may run this long. */
+const COMMAND_TIMEOUT_MS = 5 * 60_000;
+
+export async function* runScriptedCommands(
+  commands: readonly string[],
+  ctx: { cwd: string; sessionId: string; hook: HookEndpoint | null; signal: AbortSignal },
+): AsyncGenerator<AgentEvent> {
+  for (const [i, command] of commands.entries()) {
+    if (ctx.signal.aborted) return;
+    const id = `${ctx.sessionId}-cmd-${i + 1}`;
+    if (ctx.hook === null) {
+      yield { type: 'command', id, command, status: 'failed', exitCode: null, output: 'not run: the fake agent has no command hook to ask' };
+      continue;
+    }
+    const verdict = await runHook(ctx.hook, { command, cwd: ctx.cwd, sessionId: ctx.sessionId, toolUseId: id });
+    if (ctx.signal.aborted) return;
+    if (!verdict.allow) {
+      yield { type: 'command', id, command, status: 'failed', exitCode: null, output: `Command blocked by PreToolUse hook: ${verdict.reason}` };
+      continue;
+    }
+    if (!ctx.hook.approvals.take(command)) {
+      yield { type: 'command', id, command, status: 'failed', exitCode: null, output: 'not run: the hook said allow but agent-collab has no approval on record' };
+      continue;
+    }
+    yield { type: 'command', id, command, status: 'started' };
+    const r = await execa('sh', ['-c', command], {
+      cwd: ctx.cwd,
+      stdin: 'ignore',
+      all: true,
+      reject: false,
+      timeout: COMMAND_TIMEOUT_MS,
+      cancelSignal: ctx.signal,
+    });
+    const exitCode = r.exitCode ?? null;
+    yield {
+      type: 'command',
+      id,
+      command,
+      status: exitCode === 0 ? 'completed' : 'failed',
+      exitCode,
+      output: truncateMiddle(r.all ?? '', TOOL_OUTPUT_MAX_BYTES),
+    };
+  }
+}

@@ -1,0 +1,80 @@
+// Defence in depth: with a hook, a shell command the CLI reports as run must have been approved through the hook.
+// One that was not (the hook did not run) stops the CLI and fails the round with a clear message.
+import { realpath } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { createClaudeAgent } from '../../../src/adapters/claude/claude-agent.js';
+import { createCodexAgent } from '../../../src/adapters/codex/codex-agent.js';
+import { CommandApprovals } from '../../../src/adapters/command-hook/approvals.js';
+import type { HookEndpoint } from '../../../src/adapters/command-hook/endpoint.js';
+import type { AgentEvent, AgentTurn } from '../../../src/engine/types.js';
+import { tempDir } from '../persistence/tmp-dir.js';
+import { argvOf, writeFakeCli, type FakeCliBehaviour } from './fake-cli.js';
+
+function turn(cwd: string): AgentTurn {
+  return { prompt: 'Do it', cwd, access: 'workspace-write', meta: { role: 'planner', kind: 'execute_step', iteration: 0, step: 1 } };
+}
+
+async function collect(stream: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
+  const events: AgentEvent[] = [];
+  for await (const ev of stream) events.push(ev);
+  return events;
+}
+
+async function run(kind: 'codex' | 'claude', b: FakeCliBehaviour, approved: string[]) {
+  const dir = await realpath(await tempDir());
+  const binary = await writeFakeCli(dir, kind, b);
+  const approvals = new CommandApprovals();
+  for (const c of approved) approvals.record(c);
+  const hook: HookEndpoint = { role: 'planner', command: 'hook-cmd', timeoutSeconds: 60, approvals };
+  const create = kind === 'codex' ? createCodexAgent : createClaudeAgent;
+  const agent = create({ name: kind, binary, debug: () => undefined, debugSource: `planner/${kind}`, hook, idleTimeoutMs: 20_000 });
+  const t0 = Date.now();
+  const events = await collect(agent.start(turn(dir)));
+  return { events, ms: Date.now() - t0, argv: (await argvOf(binary)).argv };
+}
+
+describe('a command that ran without the hook approving it', () => {
+  it('codex: approved (as the hook saw it, unquoted) → the run completes; the hook flags were passed', async () => {
+    const { events, argv } = await run('codex', { transcript: 'codex-hook-trust.exec.jsonl' }, ['chmod -R 777 d && echo done > f.txt']);
+    expect(events.at(-1)).toMatchObject({ type: 'done', text: 'ok' });
+    expect(events.some((e) => e.type === 'error')).toBe(false);
+    expect(argv).toContain('--dangerously-bypass-hook-trust');
+    expect(argv.find((a) => a.startsWith('hooks.PreToolUse='))).toContain('hook-cmd');
+  });
+
+  it('codex: not approved → the CLI is stopped at once (it would hang) and the round fails naming the command', async () => {
+    const { events, ms } = await run('codex', { transcript: 'codex-hook-trust.exec.jsonl', hang: true }, []);
+    expect(events.some((e) => e.type === 'done')).toBe(false);
+    expect(events.at(-2)).toMatchObject({ type: 'command', status: 'started' });
+    expect(events.at(-1)).toEqual({
+      type: 'error',
+      kind: 'agent_error',
+      message: expect.stringMatching(/^codex ran a shell command that agent-collab's command hook had not approved, so agent-collab stopped it: chmod -R 777 d && echo done > f\.txt\. The hook did not run/),
+    });
+    expect(ms).toBeLessThan(10_000);
+  });
+
+  it('codex: an approval for a different command does not count', async () => {
+    const { events } = await run('codex', { transcript: 'codex-hook-trust.exec.jsonl' }, ['chmod -R 777 d']);
+    expect(events.at(-1)).toMatchObject({ type: 'error', kind: 'agent_error' });
+  });
+
+  it('claude: both Bash calls approved → done; a call that failed with an exit code counts as run', async () => {
+    const ok = await run('claude', { transcript: 'claude-tools.stream.jsonl' }, ['ls && cat notes.md', 'ls /nonexistent-dir']);
+    expect(ok.events.at(-1)).toMatchObject({ type: 'done' });
+    const second = await run('claude', { transcript: 'claude-tools.stream.jsonl' }, ['ls && cat notes.md']);
+    expect(second.events.at(-1)).toEqual({ type: 'error', kind: 'agent_error', message: expect.stringContaining('stopped it: ls /nonexistent-dir') });
+    expect(second.argv[second.argv.indexOf('--settings') + 1]).toContain('hook-cmd');
+  });
+
+  it('claude: a denied call (no exit code) is not a command that ran', async () => {
+    const denied = [
+      '{"type":"system","subtype":"init","session_id":"s"}',
+      '{"type":"assistant","message":{"model":"m","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"chmod -R 777 d"}}]}}',
+      '{"type":"user","message":{"content":[{"type":"tool_result","content":"agent-collab: blocked","is_error":true,"tool_use_id":"t1"}]}}',
+      '{"type":"result","subtype":"success","is_error":false,"result":"fine","session_id":"s"}',
+    ];
+    const { events } = await run('claude', { stdout: denied }, []);
+    expect(events.at(-1)).toEqual({ type: 'done', sessionId: 's', text: 'fine' });
+  });
+});
