@@ -8,6 +8,8 @@ import { unwrap } from './wrappers.js';
 
 /** `bash -c "sh -c '…'"` nests; past this depth the command is treated as unparseable. */
 const MAX_DEPTH = 8;
+/** `nice nice nice … rm`: past this many wrappers around one command, the command is treated as unparseable. */
+const MAX_WRAPPERS = 32;
 
 export function cmdText(cmd: Cmd): string {
   const first = cmd.args[0];
@@ -32,10 +34,11 @@ function codeFindings(code: string, dynamic: boolean, via: string, outer: string
   return analyze(code, depth + 1);
 }
 
-function commandFindings(cmd: Cmd, depth: number): Finding[] {
+function commandFindings(cmd: Cmd, depth: number, wrappers = 0): Finding[] {
   const program = cmd.args[0];
   if (!program) return [];
   const text = cmdText(cmd);
+  if (wrappers > MAX_WRAPPERS) return [{ kind: 'unparseable', text, why: `more than ${MAX_WRAPPERS} wrapper commands around one command` }];
   if (program.dynamic) return [{ kind: 'unparseable', text, why: `the program name ${program.value} is computed at run time` }];
   const findings: Finding[] = [{ kind: 'command', cmd }];
   const name = programName(program.value);
@@ -53,7 +56,7 @@ function commandFindings(cmd: Cmd, depth: number): Finding[] {
     }
   }
   for (const step of unwrap(cmd)) {
-    if (step.kind === 'inner') findings.push(...commandFindings(step.cmd, depth));
+    if (step.kind === 'inner') findings.push(...commandFindings(step.cmd, depth, wrappers + 1));
     else if (step.kind === 'code') findings.push(...codeFindings(step.text, step.dynamic, step.via, text, depth));
     else if (step.kind === 'write') findings.push({ kind: 'write', write: step.write });
     else findings.push({ kind: 'interactive', text, why: `"${text}" starts an interactive shell (${step.via} with no command)` });

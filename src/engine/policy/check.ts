@@ -6,6 +6,11 @@ import { compileRule, type Rule } from './rules.js';
 import { parseScript } from './syntax.js';
 import type { Finding, PolicyResult, PolicyRules } from './types.js';
 
+/** Matched text is shown on one line: line continuations and newlines become spaces. */
+function oneLine(text: string): string {
+  return text.replace(/\\\n/g, ' ').replace(/\s+/g, ' ').trim();
+}
+
 interface Hit {
   rule: string;
   matched: string;
@@ -19,8 +24,8 @@ function hitsOf(rule: Rule, findings: readonly Finding[], command: string): Hit[
   }
   const hits: Hit[] = [];
   for (const f of findings) {
-    if (rule.kind === 'command' && f.kind === 'command' && matchesCommand(rule, f.cmd)) hits.push({ rule: rule.text, matched: cmdText(f.cmd), finding: f });
-    if (rule.kind === 'write' && f.kind === 'write' && matchesWrite(rule, f.write)) hits.push({ rule: rule.text, matched: f.write.text, finding: f });
+    if (rule.kind === 'command' && f.kind === 'command' && matchesCommand(rule, f.cmd)) hits.push({ rule: rule.text, matched: oneLine(cmdText(f.cmd)), finding: f });
+    if (rule.kind === 'write' && f.kind === 'write' && matchesWrite(rule, f.write)) hits.push({ rule: rule.text, matched: oneLine(f.write.text), finding: f });
   }
   return hits;
 }
@@ -35,15 +40,25 @@ interface Evaluation {
   confirmHits: Hit[];
 }
 
+/** Analysis of pathological input (thousands of nested `$(`) can exhaust the stack: a person decides then. */
+function analyzeSafely(command: string): Finding[] {
+  try {
+    return analyze(command);
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    return [{ kind: 'unparseable', text: command, why: 'the command is nested too deeply to check' }];
+  }
+}
+
 function evaluate(command: string, rules: PolicyRules): Evaluation {
-  const findings = analyze(command);
+  const findings = analyzeSafely(command);
   const blocked = allHits(rules.blocked, findings, command)[0];
   if (blocked) {
     return { findings, confirmHits: [], result: { decision: 'block', rule: blocked.rule, matched: blocked.matched, reason: `blocked by the rule "${blocked.rule}" in [safety] blocked_commands: ${blocked.matched}` } };
   }
   const interactive = findings.find((f) => f.kind === 'interactive');
   if (interactive) {
-    return { findings, confirmHits: [], result: { decision: 'block', rule: 'interactive shell', matched: interactive.text, reason: `${interactive.why}; commands typed into it later would not be checked` } };
+    return { findings, confirmHits: [], result: { decision: 'block', rule: 'interactive shell', matched: oneLine(interactive.text), reason: `${oneLine(interactive.why)}; commands typed into it later would not be checked` } };
   }
   const confirmHits = allHits(rules.confirm, findings, command);
   const confirm = confirmHits[0];
@@ -52,7 +67,7 @@ function evaluate(command: string, rules: PolicyRules): Evaluation {
   }
   const unparseable = findings.find((f) => f.kind === 'unparseable');
   if (unparseable) {
-    return { findings, confirmHits, result: { decision: 'confirm', rule: 'unparseable', matched: unparseable.text, reason: `cannot be checked, so a person has to decide: ${unparseable.why}` } };
+    return { findings, confirmHits, result: { decision: 'confirm', rule: 'unparseable', matched: oneLine(unparseable.text), reason: `cannot be checked, so a person has to decide: ${oneLine(unparseable.why)}` } };
   }
   return { findings, confirmHits, result: { decision: 'allow', rule: null, matched: null, reason: command.trim() === '' ? 'empty command' : 'no rule matched' } };
 }

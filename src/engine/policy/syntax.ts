@@ -60,26 +60,31 @@ function describeError(root: Node, text: string): string {
   return `syntax error near "${near}"`;
 }
 
-function firstError(node: Node): Node | null {
-  if (node.isError || node.isMissing) return node;
-  for (const child of node.children) {
-    if (child?.hasError || child?.isMissing) {
-      const found = firstError(child);
-      if (found) return found;
-    }
+function firstError(root: Node): Node | null {
+  const stack: Node[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.isError || node.isMissing) return node;
+    const children = node.children.filter((c): c is Node => c !== null && (c.hasError || c.isMissing));
+    stack.push(...children.reverse());
   }
   return null;
 }
 
-function walk(node: Node, source: string, parts: ScriptPart[]): void {
-  if (node.type === 'command') {
-    const cmd = simpleCommand(node, source);
-    if (cmd.args.length > 0) parts.push({ kind: 'command', cmd, start: node.startIndex });
-  } else if (node.type === 'file_redirect') {
-    const write = writeTarget(node);
-    if (write) parts.push({ kind: 'write', write, start: node.startIndex });
+/** Depth-first, in source order; iterative so that deeply nested input cannot overflow the stack. */
+function walk(root: Node, source: string, parts: ScriptPart[]): void {
+  const stack: Node[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type === 'command') {
+      const cmd = simpleCommand(node, source);
+      if (cmd.args.length > 0) parts.push({ kind: 'command', cmd, start: node.startIndex });
+    } else if (node.type === 'file_redirect') {
+      const write = writeTarget(node);
+      if (write) parts.push({ kind: 'write', write, start: node.startIndex });
+    }
+    stack.push(...node.children.filter((c): c is Node => c !== null).reverse());
   }
-  for (const child of node.children) if (child) walk(child, source, parts);
 }
 
 function simpleCommand(node: Node, source: string): Cmd {

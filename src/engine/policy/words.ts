@@ -26,7 +26,10 @@ const C_ESCAPES: Record<string, string> = { a: '\x07', b: '\b', e: '\x1b', E: '\
 export function decodeAnsiC(body: string): string {
   return body.replace(/\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)/gs, (all, esc: string) => {
     const head = esc[0]!;
-    if (head === 'x' || head === 'u' || head === 'U') return String.fromCodePoint(parseInt(esc.slice(1), 16));
+    if (head === 'x' || head === 'u' || head === 'U') {
+      const code = parseInt(esc.slice(1), 16);
+      return code <= 0x10ffff ? String.fromCodePoint(code) : '\ufffd';
+    }
     if (/[0-7]/.test(head)) return String.fromCharCode(parseInt(esc, 8) & 0xff);
     if (head === 'c' && esc.length === 2) return String.fromCharCode(esc.charCodeAt(1) & 0x1f);
     return C_ESCAPES[esc] ?? all;

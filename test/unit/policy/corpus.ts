@@ -41,6 +41,7 @@ export const RM_RF_SPELLINGS: Dangerous[] = [
   rmrf('/bin/rm -rf build', '/bin/rm -rf build'),
   rmrf('/usr/bin/rm -fr build'),
   rmrf('rm -rf "$DIR"'),
+  rmrf('rm \\\n  -rf build', 'rm -rf build'),
 ];
 
 export const COMPOUND_AND_NESTED: Dangerous[] = [
