@@ -1,6 +1,6 @@
 // From a command line to everything it would run or write: simple commands (also inside `$(…)`, `bash -c`,
 // `sudo`, `xargs`, `find -exec`…), write targets, interactive shells, and the parts that cannot be checked.
-import { interpreterUse } from './interpreters.js';
+import { interpreterUse, isShell } from './interpreters.js';
 import { programName } from './programs.js';
 import { parseScript } from './syntax.js';
 import type { Cmd, Finding } from './types.js';
@@ -50,7 +50,7 @@ function commandFindings(cmd: Cmd, depth: number, wrappers = 0): Finding[] {
   } else if (use?.kind === 'reads-stdin') {
     const stdin = cmd.stdin;
     if (stdin === null) {
-      findings.push({ kind: 'interactive', text, why: `"${text}" starts ${/sh$/.test(name) ? 'a' : 'an'} ${describe(name)} with no script or command, so it reads commands from its input` });
+      findings.push({ kind: 'interactive', text, why: `"${text}" starts ${isShell(name) ? 'a' : 'an'} ${describe(name)} with no script or command, so it reads commands from its input` });
     } else if (use.shell && stdin.kind !== 'file') {
       findings.push(...codeFindings(stdin.text, false, `${name} on its input`, text, depth));
     }
@@ -65,5 +65,5 @@ function commandFindings(cmd: Cmd, depth: number, wrappers = 0): Finding[] {
 }
 
 function describe(program: string): string {
-  return /sh$/.test(program) ? `shell (${program})` : `interpreter (${program})`;
+  return isShell(program) ? `shell (${program})` : `interpreter (${program})`;
 }

@@ -57,6 +57,10 @@ const TABLE: Readonly<Record<string, Interpreter>> = {
   bun: { replSubcommand: 'repl', bareRunsNothing: true, info: INFO },
 };
 
+export function isShell(program: string): boolean {
+  return interpreterOf(program)?.shell === true;
+}
+
 function interpreterOf(program: string): Interpreter | null {
   if (/^(python(\d+(\.\d+)*)?|pypy\d?)$/.test(program)) return PYTHON;
   return Object.hasOwn(TABLE, program) ? TABLE[program]! : null;
