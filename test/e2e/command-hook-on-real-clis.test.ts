@@ -1,0 +1,199 @@
+/**
+ * agent-collab's command hook in the REAL `codex` and `claude` CLIs, driven through the adapters (CliAgent with the
+ * codex/claude flavors and a hook endpoint), with a gate over the real command policy and the default [safety]
+ * rules: a blocked command does not run and the model is told why; a confirm-required `git push` is held until the
+ * test answers (deny / allow) and the CLI honours the answer; a hook that cannot reach agent-collab denies; a CLI
+ * that runs a command without the hook (hook skipped) is stopped and the round fails.
+ * Skipped (with the installer's reason) only when the pinned CLIs could not be installed.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { it as base, describe } from 'vitest';
+import { claudeEnv, claudeFlavor } from '../../src/adapters/claude/claude-agent.js';
+import { CliAgent, type CliFlavor } from '../../src/adapters/cli-agent.js';
+import { CODEX_HOOK_TRUST_FLAG, codexFlavor } from '../../src/adapters/codex/codex-agent.js';
+import { startCommandHookServer, type CommandHookServer } from '../../src/adapters/command-hook/server.js';
+import type { AgentEvent, AgentTurn } from '../../src/engine/types.js';
+import { defaultPolicyGate, type PolicyGate } from '../unit/adapters/policy-gate.js';
+import { makeCliEnv, type CliEnv } from './cli-env.js';
+import { e2eClis, waitFor } from './harness.js';
+import { reply, startLlmServer, type LlmServer } from './llm-server.js';
+
+const clis = await e2eClis();
+type Cli = 'codex' | 'claude';
+
+interface E2e {
+  server: LlmServer;
+  env: CliEnv;
+  repo: string;
+  policy: PolicyGate;
+  hooks: CommandHookServer;
+  debug: string[];
+  /** The CLI's agent over the adapter, with the planner's hook; `flavor` adjusts the adapter (e.g. drop a flag). */
+  agent(cli: Cli, adjust?: (f: CliFlavor) => CliFlavor): CliAgent;
+  /** The model asks to run `command` once, then answers "finished". */
+  script(cli: Cli, command: string): void;
+  /** Text of the model request that followed the tool call (it carries the tool result). */
+  followUp(cli: Cli): string;
+}
+
+const it = base.extend<{ e2e: E2e }>({
+  e2e: async ({ skip }, use) => {
+    if (!clis.ok) return skip(`real CLIs not installed: ${clis.reason}`);
+    const server = await startLlmServer();
+    const env = makeCliEnv({ serverUrl: server.url, binDir: clis.binDir, prefix: 'ac-hook-e2e-' });
+    const repo = env.makeRepo();
+    const policy = await defaultPolicyGate();
+    const hooks = await startCommandHookServer({ gate: policy.gate, confirmTimeoutSeconds: policy.confirmTimeoutSeconds });
+    const debug: string[] = [];
+    try {
+      await use({
+        server,
+        env,
+        repo,
+        policy,
+        hooks,
+        debug,
+        agent(cli, adjust = (f) => f) {
+          const flavor: CliFlavor = cli === 'codex' ? { ...codexFlavor, env: () => env.env } : { ...claudeFlavor, env: () => claudeEnv(env.env) };
+          return new CliAgent(adjust(flavor), {
+            name: cli,
+            binary: cli === 'codex' ? clis.codex : clis.claude,
+            debug: (source, line) => debug.push(`${source}: ${line}`),
+            debugSource: `planner/${cli}`,
+            hook: hooks.endpoint('planner'),
+            wallTimeoutMs: 90_000,
+            idleTimeoutMs: 60_000,
+          });
+        },
+        script(cli, command) {
+          if (cli === 'codex') server.openai.push(reply.execCommand(command), reply.text('finished'));
+          else server.anthropic.push(reply.tool('Bash', { command }), reply.text('finished'));
+        },
+        followUp: (cli) => (cli === 'codex' ? server.openai.text(1) : server.anthropic.text(1)),
+      });
+    } finally {
+      await hooks.close();
+      await server.close();
+      env.cleanup();
+    }
+  },
+});
+
+function turn(cwd: string, prompt = 'Do step 1'): AgentTurn {
+  return { prompt, cwd, access: 'workspace-write', meta: { role: 'planner', kind: 'execute_step', iteration: 0, step: 1 } };
+}
+
+async function collect(stream: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
+  const events: AgentEvent[] = [];
+  for await (const ev of stream) events.push(ev);
+  return events;
+}
+
+function describeEvents(events: AgentEvent[], debug: string[]): string {
+  return `events: ${JSON.stringify(events).slice(-3000)}\ndebug:\n${debug.slice(-30).join('\n').slice(-5000)}`;
+}
+
+/** A bare repo inside the work tree (the codex sandbox lets commands write there) as `origin`. */
+function addLocalRemote(env: CliEnv, repo: string): string {
+  const remote = path.join(repo, 'remote.git');
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, env: env.env, stdio: 'pipe' }).toString();
+  git('init', '-q', '--bare', remote);
+  git('remote', 'add', 'origin', remote);
+  writeFileSync(path.join(repo, '.git', 'info', 'exclude'), 'remote.git/\n');
+  return remote;
+}
+
+function remoteHas(env: CliEnv, remote: string, branch: string): boolean {
+  try {
+    execFileSync('git', ['--git-dir', remote, 'rev-parse', '--verify', `refs/heads/${branch}`], { env: env.env, stdio: 'pipe' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe.for(['codex', 'claude'] as const)('%s: the command hook', (cli) => {
+  it('chmod -R 777 inside the repo is blocked: the mode is unchanged and the model got the denial', async ({ e2e, expect }) => {
+    const dir = path.join(e2e.repo, 'data');
+    mkdirSync(dir, { mode: 0o755 });
+    const command = `chmod -R 777 ${dir}`;
+    e2e.script(cli, command);
+    const events = await collect(e2e.agent(cli).start(turn(e2e.repo)));
+    const why = describeEvents(events, e2e.debug);
+    expect(events.at(-1), why).toMatchObject({ type: 'done', text: 'finished' });
+    expect(statSync(dir).mode & 0o777).toBe(0o755);
+    expect(e2e.policy.seen.map((s) => [s.check.command, s.decision])).toEqual([[command, 'block']]);
+    expect(e2e.followUp(cli)).toContain(`blocked by agent-collab's command policy (rule "chmod 777"`);
+  }, 90_000);
+
+  it.for(['deny', 'allow'] as const)('git push is held for the person; the test answers %s and the CLI honours it', async (answer, { e2e, expect }) => {
+    const remote = addLocalRemote(e2e.env, e2e.repo);
+    e2e.script(cli, 'git push origin main');
+    const run = collect(e2e.agent(cli).start(turn(e2e.repo)));
+    expect(await waitFor(() => e2e.policy.held.length === 1, 45_000), describeEvents([], e2e.debug)).toBe(true);
+    const held = e2e.policy.held.shift()!;
+    expect(held.check).toEqual({ role: 'planner', command: 'git push origin main', cwd: e2e.repo });
+    expect(held.rule).toBe('git push');
+    expect(e2e.hooks.pendingChecks).toBe(1);
+    held.answer(answer === 'allow' ? { allow: true } : { allow: false, reason: 'the person denied the push' });
+    const events = await run;
+    expect(events.at(-1), describeEvents(events, e2e.debug)).toMatchObject({ type: 'done', text: 'finished' });
+    expect(remoteHas(e2e.env, remote, 'main')).toBe(answer === 'allow');
+    if (answer === 'deny') expect(e2e.followUp(cli)).toContain('the person denied the push');
+    else expect(e2e.followUp(cli)).toContain('main -> main'); // git push's report reached the model
+  }, 90_000);
+
+  it('a hook that cannot reach agent-collab (server closed before the tool call) denies', async ({ e2e, expect }) => {
+    e2e.script(cli, 'touch marker.txt');
+    const agent = e2e.agent(cli);
+    await e2e.hooks.close();
+    const events = await collect(agent.start(turn(e2e.repo)));
+    expect(events.at(-1), describeEvents(events, e2e.debug)).toMatchObject({ type: 'done', text: 'finished' });
+    expect(existsSync(path.join(e2e.repo, 'marker.txt'))).toBe(false);
+    expect(e2e.followUp(cli)).toMatch(/cannot reach agent-collab to check the command \(ENOENT\), so it was denied/);
+  }, 90_000);
+});
+
+describe('a command that ran without the hook', () => {
+  it('codex without --dangerously-bypass-hook-trust skips the hook and runs the command: the adapter stops it and fails the round', async ({ e2e, expect }) => {
+    e2e.script('codex', 'touch marker.txt');
+    const dropTrust = (f: CliFlavor): CliFlavor => ({ ...f, args: (t, s, h) => f.args(t, s, h).filter((a) => a !== CODEX_HOOK_TRUST_FLAG) });
+    const events = await collect(e2e.agent('codex', dropTrust).start(turn(e2e.repo)));
+    expect(e2e.hooks.checkedCommands).toEqual([]); // the hook never ran
+    expect(events.some((e) => e.type === 'done')).toBe(false);
+    expect(events.at(-1), describeEvents(events, e2e.debug)).toEqual({
+      type: 'error',
+      kind: 'agent_error',
+      message: expect.stringMatching(/^codex ran a shell command that agent-collab's command hook had not approved, so agent-collab stopped it: touch marker\.txt\./),
+    });
+  }, 90_000);
+
+  it('codex exec resume passes the hook too: a blocked command in a resumed session does not run', async ({ e2e, expect }) => {
+    e2e.server.openai.push(reply.text('first turn'));
+    const agent = e2e.agent('codex');
+    const first = await collect(agent.start(turn(e2e.repo)));
+    const sessionId = (first.at(-1) as Extract<AgentEvent, { type: 'done' }>).sessionId!;
+    const dir = path.join(e2e.repo, 'data');
+    mkdirSync(dir, { mode: 0o755 });
+    e2e.server.openai.push(reply.execCommand(`chmod -R 777 ${dir}`), reply.text('finished'));
+    const events = await collect(agent.resume(sessionId, turn(e2e.repo, 'Do step 2')));
+    expect(events.at(-1), describeEvents(events, e2e.debug)).toMatchObject({ type: 'done', text: 'finished' });
+    expect(statSync(dir).mode & 0o777).toBe(0o755);
+    expect(e2e.server.openai.text(2)).toContain('blocked by agent-collab');
+  }, 90_000);
+
+  it('claude with hooks disabled in the user settings runs a read-only command unchecked: the adapter stops it and fails the round', async ({ e2e, expect }) => {
+    mkdirSync(path.join(e2e.env.home, '.claude'), { recursive: true });
+    writeFileSync(path.join(e2e.env.home, '.claude', 'settings.json'), JSON.stringify({ disableAllHooks: true }));
+    e2e.script('claude', 'ls');
+    const events = await collect(e2e.agent('claude').start(turn(e2e.repo)));
+    expect(e2e.hooks.checkedCommands).toEqual([]);
+    expect(events.at(-1), describeEvents(events, e2e.debug)).toEqual({
+      type: 'error',
+      kind: 'agent_error',
+      message: expect.stringMatching(/^claude ran a shell command that agent-collab's command hook had not approved, so agent-collab stopped it: ls\./),
+    });
+  }, 90_000);
+});
