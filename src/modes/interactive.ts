@@ -40,9 +40,13 @@ const renderOptions = (io: Io) => ({ stdin: io.stdin, stdout: io.stdout, exitOnC
 async function askResume(s: WorkflowState, io: Io): Promise<boolean | null> {
   return new Promise<boolean | null>((resolve) => {
     let answered = false;
+    const interrupted = (): void => answer(null);
+    // Ctrl+C before Ink switches the terminal to raw mode arrives as SIGINT.
+    process.on('SIGINT', interrupted);
     const answer = (value: boolean | null): void => {
       if (answered) return;
       answered = true;
+      process.off('SIGINT', interrupted);
       instance.clear();
       instance.unmount();
       resolve(value);
@@ -162,6 +166,9 @@ function runApp(session: Session, engine: Engine, o: { resumed: boolean; goal?: 
     const signal = (): void => finish();
     process.once('SIGTERM', signal);
     process.once('SIGHUP', signal);
+    // Until Ink puts the terminal in raw mode (an effect after the first frame), Ctrl+C reaches us as SIGINT:
+    // it means the same as the key then.
+    process.on('SIGINT', signal);
     const instance = render(
       createElement(App, {
         engine,
@@ -178,6 +185,7 @@ function runApp(session: Session, engine: Engine, o: { resumed: boolean; goal?: 
     void instance.waitUntilExit().finally(() => {
       process.off('SIGTERM', signal);
       process.off('SIGHUP', signal);
+      process.off('SIGINT', signal);
     });
   });
 }
