@@ -200,7 +200,7 @@ async function runBare(w: World, loop: LoopRun): Promise<number[]> {
   return times;
 }
 
-/** Median extra wall time of one spawn through the recording wrapper (it execs /bin/true) over /bin/true itself. */
+/** Median extra wall time of one spawn through the recording wrapper (running /bin/true) over /bin/true itself. */
 async function wrapperCost(root: string, env: NodeJS.ProcessEnv, n = 15): Promise<number> {
   const dir = path.join(root, 'wrapper-cost');
   mkdirSync(dir, { recursive: true });
@@ -258,20 +258,17 @@ function kindOf(call: Invocation): string {
 }
 
 async function measurePairs(w: World, runs: number, warmup: number): Promise<string[]> {
-  let last = await runAgentCollab(w);
-  for (let i = 0; i < warmup; i++) {
-    await runBare(w, last);
-    if (i + 1 < warmup) last = await runAgentCollab(w);
-  }
+  for (let i = 0; i < warmup; i++) await runBare(w, await runAgentCollab(w));
   const pairs: Pair[] = [];
   for (let i = 0; i < runs; i++) {
-    if (i % 2 === 0) {
-      last = await runAgentCollab(w);
-      pairs.push({ ac: last, bare: await runBare(w, last) });
+    const previous = pairs.at(-1)?.ac;
+    if (previous === undefined || i % 2 === 0) {
+      const ac = await runAgentCollab(w);
+      pairs.push({ ac, bare: await runBare(w, ac) });
     } else {
-      const bare = await runBare(w, last);
-      last = await runAgentCollab(w);
-      pairs.push({ ac: last, bare });
+      // bare first: it replays the previous agent-collab run's invocations (they are the same every run)
+      const bare = await runBare(w, previous);
+      pairs.push({ ac: await runAgentCollab(w), bare });
     }
   }
   const inside = (p: Pair): number => sum(p.ac.calls.map((c) => c.ms));
@@ -280,7 +277,7 @@ async function measurePairs(w: World, runs: number, warmup: number): Promise<str
   const ratio = ac / bare;
   const own = median(pairs.map((p) => p.ac.ms - inside(p)));
   const wrapper = await wrapperCost(w.env.root, w.env.env);
-  const calls = last.calls;
+  const calls = pairs.at(-1)?.ac.calls ?? [];
   return [
     `real-CLI loop: codex plans, claude asks for changes then approves, codex executes 2 steps (each committed); ${calls.length} CLI invocations; ${warmup} warm-up + ${runs} measured pair(s), alternating which side goes first`,
     ...table(
