@@ -128,7 +128,7 @@ describe.for(['codex', 'claude'] as const)('%s: the command hook', (cli) => {
     expect(e2e.followUp(cli)).toContain(`blocked by agent-collab's command policy (rule "chmod 777"`);
   }, 90_000);
 
-  it.for(['deny', 'allow'] as const)('git push is held for the person; the test answers %s and the CLI honours it', async (answer, { e2e, expect }) => {
+  it.for(['deny', 'allow'] as const)('git push is held for the person; the test answers %s and the CLI honours it', { timeout: 90_000 }, async (answer, { e2e, expect }) => {
     const remote = addLocalRemote(e2e.env, e2e.repo);
     e2e.script(cli, 'git push origin main');
     const run = collect(e2e.agent(cli).start(turn(e2e.repo)));
@@ -143,7 +143,7 @@ describe.for(['codex', 'claude'] as const)('%s: the command hook', (cli) => {
     expect(remoteHas(e2e.env, remote, 'main')).toBe(answer === 'allow');
     if (answer === 'deny') expect(e2e.followUp(cli)).toContain('the person denied the push');
     else expect(e2e.followUp(cli)).toContain('main -> main'); // git push's report reached the model
-  }, 90_000);
+  });
 
   it('a hook that cannot reach agent-collab (server closed before the tool call) denies', async ({ e2e, expect }) => {
     e2e.script(cli, 'touch marker.txt');
