@@ -5,7 +5,8 @@
 //                  asks for changes, codex revises, claude approves, codex executes 2 steps (each committed)
 //   bare CLIs    = the sum of the wall times of the same invocations (argv, cwd, env, stdin /dev/null; recorded by
 //                  a wrapper set as `[agents.*] command`), replayed in order with the same server replies, in a
-//                  fresh HOME and repo at the same paths; session ids the bare runs create replace the recorded ones
+//                  fresh HOME and repo at the same paths; session ids the bare runs create replace the recorded ones,
+//                  and agent-collab's command-hook arguments are left out (the hook is agent-collab's cost)
 //
 // Pairs alternate which side runs first; medians of each side. Standalone: `node --import tsx bench/real-cli.ts
 // [--runs N] [--warmup N]` (after `npm run build`).
@@ -173,7 +174,30 @@ async function runAgentCollab(w: World): Promise<LoopRun> {
   return { ms: r.ms, calls, sessionIds: sessionIdsInDebugLog(path.join(w.repo, '.agent-collab', 'debug.log')), requests: modelRequests(w.server) - before };
 }
 
-/** Replays `loop.calls` bare; returns each one's wall time. */
+/**
+ * The argv without agent-collab's command hook (codex: `-c hooks.…` + `--dangerously-bypass-hook-trust`; claude:
+ * `--settings {"hooks":…}`): the hook is agent-collab's own machinery, so its cost belongs to agent-collab's side.
+ */
+export function withoutHook(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const next = args[i + 1] ?? '';
+    if (a === '--dangerously-bypass-hook-trust') continue;
+    if (a === '-c' && next.startsWith('hooks.')) {
+      i++;
+      continue;
+    }
+    if (a === '--settings' && next.startsWith('{') && next.includes('"hooks"')) {
+      i++;
+      continue;
+    }
+    out.push(a);
+  }
+  return out;
+}
+
+/** Replays `loop.calls` bare (without agent-collab's hook); returns each one's wall time. */
 async function runBare(w: World, loop: LoopRun): Promise<number[]> {
   reset(w);
   script(w.server);
@@ -182,7 +206,7 @@ async function runBare(w: World, loop: LoopRun): Promise<number[]> {
   const times: number[] = [];
   for (const [i, call] of loop.calls.entries()) {
     const recorded = loop.sessionIds.get(call.cli) ?? [];
-    const args = call.args.map((a) => {
+    const args = withoutHook(call.args).map((a) => {
       const k = recorded.indexOf(a);
       if (k < 0) return a;
       const id = created.get(call.cli)?.[k];
@@ -278,8 +302,9 @@ async function measurePairs(w: World, runs: number, warmup: number): Promise<str
   const own = median(pairs.map((p) => p.ac.ms - inside(p)));
   const wrapper = await wrapperCost(w.env.root, w.env.env);
   const calls = pairs.at(-1)?.ac.calls ?? [];
+  const hooked = calls.filter((c) => withoutHook(c.args).length !== c.args.length).length;
   return [
-    `real-CLI loop: codex plans, claude asks for changes then approves, codex executes 2 steps (each committed); ${calls.length} CLI invocations; ${warmup} warm-up + ${runs} measured pair(s), alternating which side goes first`,
+    `real-CLI loop: codex plans, claude asks for changes then approves, codex executes 2 steps (each committed); ${calls.length} CLI invocations (${hooked} with agent-collab's command hook, replayed bare without it); ${warmup} warm-up + ${runs} measured pair(s), alternating which side goes first`,
     ...table(
       ['pair', 'agent-collab ms', 'its CLIs ms', 'its own ms', 'bare CLIs ms', 'agent-collab/bare', 'first'],
       pairs.map((p, i) => [
