@@ -9,21 +9,9 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { describe } from 'vitest';
 import { it } from './agent-collab-fixture.js';
-import {
-  agentCollab,
-  events,
-  gitSubjects,
-  processesOf,
-  readState,
-  readWork,
-  writeAgentCollabConfig,
-  startAgentCollab,
-  writeState,
-  type AgentCollabConfig,
-} from './agent-collab-run.js';
-import { makeCliEnv, type CliEnv } from './cli-env.js';
-import { describeRun, e2eClis, waitFor, type CliResult, type RunningCli } from './harness.js';
-import { reply, startLlmServer, type LlmServer, type ModelRequest } from './llm-server.js';
+import { events, gitSubjects, processesOf, readState, readWork, writeState } from './agent-collab-run.js';
+import { describeRun, waitFor } from './harness.js';
+import { reply, type ModelRequest } from './llm-server.js';
 
 const GOAL = 'Add two text files a.txt and b.txt';
 
