@@ -52,7 +52,8 @@ export interface StepChanges {
 }
 
 export type StepCommitResult =
-  | { kind: 'committed'; hash: string }
+  /** `files` and `patch` are what this call committed; absent when the commit already existed (a restart). */
+  | { kind: 'committed'; hash: string; files?: string[]; patch?: string }
   | { kind: 'nothing' }
   | { kind: 'secrets'; findings: SecretFinding[] }
   | { kind: 'failed'; message: string };

@@ -317,18 +317,18 @@ export class Engine {
     }
     const run = this.current.stepRun;
     const base = run?.step === step ? run.baseTree : null;
-    if (run?.step === step && run.testResult === 'none') {
-      await this.recordAttempt(step, run.attempt, { result: 'pass', category: null, command: null, note: 'no test command' });
-    }
-    const files = base ? (await ws.changedSince(base)).files : undefined;
     const r = await ws.commitStep({ runId: this.current.runId, step, summary, baseTree: base, allowSecrets });
     if (this.stale(gen)) return;
+    if (run?.step === step && run.testResult === 'none') {
+      if (r.kind === 'committed' && r.patch !== undefined) await this.writeArtifact(step, run.attempt, 'patch.diff', r.patch);
+      await this.writeArtifact(step, run.attempt, 'verdict.json', `${JSON.stringify({ step, attempt: run.attempt, result: 'pass', category: null, command: null, note: 'no test command' }, null, 2)}\n`);
+    }
     switch (r.kind) {
       case 'committed':
       case 'nothing': {
         const commit = r.kind === 'committed' ? r.hash : null;
         this.timeline(commit ? `step ${step} committed as ${commit.slice(0, 7)}` : `step ${step}: no changes, nothing committed`);
-        await this.dispatch({ type: 'step_committed', step, commit, files: r.kind === 'nothing' ? [] : files, at: this.nowIso() });
+        await this.dispatch({ type: 'step_committed', step, commit, files: r.kind === 'nothing' ? [] : r.files, at: this.nowIso() });
         return;
       }
       case 'secrets':

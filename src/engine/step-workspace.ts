@@ -29,6 +29,8 @@ function nulInput(files: string[]): string {
 }
 
 export class GitStepWorkspace implements StepWorkspace {
+  /** The person's index file (`git rev-parse --git-path index`), found once. */
+  private indexPath: string | null;
   /** agent-collab's work dir relative to the repo root, or null when it lies outside the repo. */
   private readonly workdir: string | null;
 
@@ -36,6 +38,7 @@ export class GitStepWorkspace implements StepWorkspace {
     private readonly repoRoot: string,
     workdirRel: string,
   ) {
+    this.indexPath = null;
     const rel = path.relative(repoRoot, path.resolve(repoRoot, workdirRel)).split(path.sep).join('/');
     this.workdir = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : null;
   }
@@ -88,7 +91,7 @@ export class GitStepWorkspace implements StepWorkspace {
       return { kind: 'failed', message: commitFailureMessage(opts.step, commit.stderr.trim() ? commit.stderr : commit.stdout) };
     }
     const hash = (await this.must(['rev-parse', 'HEAD'], {}, 'read the new commit')).trim();
-    return { kind: 'committed', hash };
+    return { kind: 'committed', hash, files, patch };
   }
 
   async rollback(baseTree: string): Promise<string[]> {
@@ -170,7 +173,8 @@ export class GitStepWorkspace implements StepWorkspace {
    * deleted. Without an index (a fresh clone step, a repo with no commits) it starts from HEAD, or empty.
    */
   private async seedFromRealIndex(tempIndex: string): Promise<void> {
-    const realIndex = path.resolve(this.repoRoot, (await this.must(['rev-parse', '--git-path', 'index'], {}, 'find the index')).trim());
+    this.indexPath ??= path.resolve(this.repoRoot, (await this.must(['rev-parse', '--git-path', 'index'], {}, 'find the index')).trim());
+    const realIndex = this.indexPath;
     try {
       const { mtimeMs } = await stat(realIndex);
       await copyFile(realIndex, tempIndex);
