@@ -70,6 +70,21 @@ async function checkGitIdentity(repoRoot: string): Promise<Check> {
   return { name: 'git identity', ok: false, detail: 'no git user.name / user.email: step commits would fail', fix: 'git config --global user.name "Your Name" && git config --global user.email you@example.com' };
 }
 
+/** Step commits and rollbacks use `--pathspec-from-file` (git 2.26+). */
+export function gitVersionCheck(versionOutput: string): Check {
+  const m = /git version (\d+)\.(\d+)/.exec(versionOutput);
+  if (!m) return { name: 'git version', ok: false, detail: `could not read the git version from "${versionOutput.trim()}"`, fix: 'install git 2.26 or newer' };
+  const [major, minor] = [Number(m[1]), Number(m[2])];
+  const ok = major > 2 || (major === 2 && minor >= 26);
+  return ok
+    ? { name: 'git version', ok: true, detail: `${major}.${minor}` }
+    : { name: 'git version', ok: false, detail: `${major}.${minor} is too old: step commits need git 2.26 or newer`, fix: 'upgrade git (e.g. `sudo apt install git`, `brew install git`)' };
+}
+
+async function checkGitVersion(): Promise<Check> {
+  return gitVersionCheck(String((await execa('git', ['--version'], { reject: false, stdin: 'ignore' })).stdout));
+}
+
 export async function runChecks(cwd: string, homeDir?: string): Promise<Check[]> {
   let repoRoot: string;
   try {
@@ -77,7 +92,7 @@ export async function runChecks(cwd: string, homeDir?: string): Promise<Check[]>
   } catch (err) {
     return [{ name: 'git repository', ok: false, detail: err instanceof Error ? err.message : String(err), fix: 'git init' }];
   }
-  const checks: Check[] = [{ name: 'git repository', ok: true, detail: repoRoot }];
+  const checks: Check[] = [{ name: 'git repository', ok: true, detail: repoRoot }, await checkGitVersion()];
   let config: Config;
   try {
     const loaded = loadConfig({ repoRoot, homeDir });

@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { gitVersionCheck } from '../../src/modes/doctor.js';
 import { runCli } from '../helpers/cli.js';
 import { tempRepo } from '../helpers/repo.js';
 
@@ -25,7 +26,15 @@ describe('agent-collab doctor', () => {
     expect(r.stdout).toContain('ok      codex: codex: codex-cli 0.169.0 (planner)');
     expect(r.stdout).toContain('ok      claude: claude: 2.1.197 (Claude Code) (reviewer)');
     expect(r.stdout).toContain('ok      git identity');
+    expect(r.stdout).toMatch(/ok {6}git version: \d+\.\d+/);
     expect(r.code).toBe(0);
+  });
+
+  it('a git older than 2.26 is a problem with the fix; newer ones pass', () => {
+    expect(gitVersionCheck('git version 2.25.1')).toMatchObject({ ok: false, detail: '2.25 is too old: step commits need git 2.26 or newer' });
+    expect(gitVersionCheck('git version 2.39.5')).toMatchObject({ ok: true, detail: '2.39' });
+    expect(gitVersionCheck('git version 3.0.0')).toMatchObject({ ok: true });
+    expect(gitVersionCheck('nonsense')).toMatchObject({ ok: false, fix: 'install git 2.26 or newer' });
   });
 
   it('each problem comes with the command that fixes it; exit 1', async () => {
