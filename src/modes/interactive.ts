@@ -3,16 +3,13 @@ import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { watch } from 'chokidar';
-import { render } from 'ink';
-import { createElement } from 'react';
 import type { Engine } from '../engine/runner.js';
 import type { Agent, Mode, Role, WorkflowState } from '../engine/types.js';
 import type { Config } from '../persistence/config-schema.js';
 import type { DeepPartial } from '../persistence/config.js';
 import { EXIT } from '../persistence/errors.js';
-import { App } from '../ui/App.js';
 import { attentionSequence } from '../ui/attention.js';
-import { ResumeDialog } from '../ui/dialogs/ConfirmDialog.js';
+import { loadUi, type Ui } from '../ui/load-ui.js';
 import type { EditableFile, FilesReader, WatchedFile } from '../ui/ports.js';
 import { readTail } from '../ui/read-tail.js';
 import { openSession, type Session } from './session.js';
@@ -34,10 +31,14 @@ interface Io {
   stdout: NodeJS.WriteStream;
 }
 
-const renderOptions = (io: Io) => ({ stdin: io.stdin, stdout: io.stdout, exitOnCtrlC: false, patchConsole: true });
+/** Frames per second Ink may draw at most: 60 keeps a key's frame within ~16 ms of its render while a stream
+ * redraws the screen continuously (Ink's default, 30, adds up to 33 ms to every key). */
+export const TUI_MAX_FPS = 60;
+
+const renderOptions = (io: Io) => ({ stdin: io.stdin, stdout: io.stdout, exitOnCtrlC: false, patchConsole: true, maxFps: TUI_MAX_FPS });
 
 /** The `[Y/n]` question for an unfinished run; null when the person pressed Ctrl+C. */
-async function askResume(s: WorkflowState, io: Io): Promise<boolean | null> {
+async function askResume(s: WorkflowState, io: Io, { render, createElement, ResumeDialog }: Ui): Promise<boolean | null> {
   return new Promise<boolean | null>((resolve) => {
     let answered = false;
     const interrupted = (): void => answer(null);
@@ -111,6 +112,7 @@ function attention(io: Io, what: string): void {
 
 export async function runInteractive(opts: InteractiveOptions): Promise<number> {
   const io: Io = { stdin: opts.stdin ?? process.stdin, stdout: opts.stdout ?? process.stdout };
+  const ui = await loadUi();
   const session = await openSession({ cwd: opts.cwd, homeDir: opts.homeDir, agents: opts.agents, overrides: opts.overrides });
   try {
     const notices: string[] = [];
@@ -118,7 +120,7 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
     let state: WorkflowState | null = null;
     const saved = session.saved;
     if (saved.kind === 'unfinished') {
-      const resume = await askResume(saved.state, io);
+      const resume = await askResume(saved.state, io, ui);
       if (resume === null) return EXIT.interrupted;
       if (resume) state = saved.state;
       else notices.push(`Archived the unfinished run to ${await session.archiveSaved(saved.state)}`);
@@ -127,13 +129,13 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
     }
     const resumed = state !== null;
     const engine = session.engineFor(state ?? session.newRun(opts.goal ?? '', opts.mode ?? 'manual'), { interactive: true });
-    return await runApp(session, engine, { resumed, goal: opts.goal, notice: notices.join(' · ') || undefined }, io);
+    return await runApp(session, engine, { resumed, goal: opts.goal, notice: notices.join(' · ') || undefined }, io, ui);
   } finally {
     await session.close();
   }
 }
 
-function runApp(session: Session, engine: Engine, o: { resumed: boolean; goal?: string; notice?: string }, io: Io): Promise<number> {
+function runApp(session: Session, engine: Engine, o: { resumed: boolean; goal?: string; notice?: string }, io: Io, { render, createElement, App }: Ui): Promise<number> {
   return new Promise<number>((resolve) => {
     let closing = false;
     const finish = (): void => {

@@ -54,7 +54,7 @@ type AwaitingModal = 'arbitration' | 'question' | 'manual_edit' | 'unclear_verdi
 type Modal = Overlay | AwaitingModal | 'command';
 const AWAITING_MODALS: ReadonlySet<string> = new Set<AwaitingModal>(['arbitration', 'question', 'manual_edit', 'unclear_verdict', 'step_failed', 'secret_found', 'commit_failed', 'external_change']);
 /** What the engine publishes is applied at most this often (one React render per batch, however fast it streams). */
-const BATCH_MS = 16;
+const BATCH_MS = 40;
 
 const INITIAL_VIEWPORTS: Record<TabId, Viewport> = { conversation: FOLLOW, plan: TOP, comments: TOP, log: FOLLOW, status: TOP };
 const QUIT_WINDOW_MS = 2000;

@@ -157,8 +157,14 @@ function withState(v: ViewState, s: WorkflowState, now: number): ViewState {
 type NewEntry = Omit<ConversationEntry, 'id'>;
 
 function push(v: ViewState, ...items: NewEntry[]): ViewState {
+  return pushAll(v, items);
+}
+
+function pushAll(v: ViewState, items: readonly NewEntry[]): ViewState {
   if (items.length === 0) return v;
-  const added = items.map((e, i) => ({ ...e, id: v.nextId + i }));
+  // Only the newest maxEntries can stay; the ids still count every one.
+  const skip = Math.max(0, items.length - v.maxEntries);
+  const added = items.slice(skip).map((e, i) => ({ ...e, id: v.nextId + skip + i }));
   return { ...v, entries: appendItems(v.entries, added, v.maxEntries), nextId: v.nextId + items.length };
 }
 
@@ -198,16 +204,41 @@ function joinDetail(a: string | null, b: string | null | undefined): string | nu
   return a ? `${a}\n── output ──\n${b}` : b;
 }
 
-function onAgentEvent(v: ViewState, role: Role, ev: AgentEvent): ViewState {
+/**
+ * The entry an agent event adds when it only adds one (null: it adds nothing); undefined when it may change an
+ * earlier entry (a tool result, a finished command), which needs the full reducer.
+ */
+function appendedEntry(role: Role, ev: AgentEvent): NewEntry | null | undefined {
   switch (ev.type) {
     case 'text':
-      return ev.text.trim() ? push(v, { who: role, kind: 'message', text: ev.text.replace(/\s+$/, ''), detail: null }) : v;
+      return ev.text.trim() ? { who: role, kind: 'message', text: ev.text.replace(/\s+$/, ''), detail: null } : null;
     case 'reasoning':
-      return push(v, { who: role, kind: 'reasoning', text: `thinking: ${oneLine(ev.text)}`, detail: ev.text });
+      return { who: role, kind: 'reasoning', text: `thinking: ${oneLine(ev.text)}`, detail: ev.text };
     case 'tool_call': {
       const brief = briefInput(ev.input);
-      return push(v, { who: role, kind: 'tool', text: `${ev.name}${brief ? ` ${brief}` : ''}`, detail: prettyInput(ev.input), ref: ev.id, status: 'running' });
+      return { who: role, kind: 'tool', text: `${ev.name}${brief ? ` ${brief}` : ''}`, detail: prettyInput(ev.input), ref: ev.id, status: 'running' };
     }
+    case 'command':
+      return ev.status === 'started' ? { who: role, kind: 'command', text: `$ ${oneLine(ev.command, 140)}`, detail: null, ref: ev.id ?? ev.command, status: 'running' } : undefined;
+    case 'file_change':
+      return { who: role, kind: 'file', text: `${ev.kind} ${ev.path}`, detail: null };
+    case 'question':
+      return { who: role, kind: 'question', text: ev.text, detail: null, tone: 'warn' };
+    case 'error':
+      return { who: role, kind: 'error', text: `${ev.kind}: ${ev.message}`, detail: null, tone: 'error' };
+    case 'session':
+    case 'usage':
+    case 'done':
+      return null;
+    case 'tool_result':
+      return undefined;
+  }
+}
+
+function onAgentEvent(v: ViewState, role: Role, ev: AgentEvent): ViewState {
+  const simple = appendedEntry(role, ev);
+  if (simple !== undefined) return simple ? push(v, simple) : v;
+  switch (ev.type) {
     case 'tool_result': {
       const status = ev.isError ? 'failed' : 'ok';
       const match = (e: ConversationEntry): boolean => e.kind === 'tool' && e.who === role && e.status === 'running' && (ev.id === undefined || e.ref === ev.id);
@@ -216,9 +247,6 @@ function onAgentEvent(v: ViewState, role: Role, ev: AgentEvent): ViewState {
       return push(v, { who: role, kind: 'tool', text: `${ev.isError ? 'tool error' : 'tool result'}: ${oneLine(ev.output, 100)}`, detail: ev.output, status, tone: ev.isError ? 'warn' : undefined });
     }
     case 'command': {
-      if (ev.status === 'started') {
-        return push(v, { who: role, kind: 'command', text: `$ ${oneLine(ev.command, 140)}`, detail: null, ref: ev.id ?? ev.command, status: 'running' });
-      }
       const status = ev.status === 'completed' && (ev.exitCode ?? 0) === 0 ? 'ok' : 'failed';
       const ref = ev.id ?? ev.command;
       const exit = ev.exitCode === undefined || ev.exitCode === null ? '' : ` (exit ${ev.exitCode})`;
@@ -230,15 +258,7 @@ function onAgentEvent(v: ViewState, role: Role, ev: AgentEvent): ViewState {
       if (updated) return updated;
       return push(v, { who: role, kind: 'command', text: `$ ${oneLine(ev.command, 140)}${exit}`, detail: ev.output ?? null, ref, status });
     }
-    case 'file_change':
-      return push(v, { who: role, kind: 'file', text: `${ev.kind} ${ev.path}`, detail: null });
-    case 'question':
-      return push(v, { who: role, kind: 'question', text: ev.text, detail: null, tone: 'warn' });
-    case 'error':
-      return push(v, { who: role, kind: 'error', text: `${ev.kind}: ${ev.message}`, detail: null, tone: 'error' });
-    case 'session':
-    case 'usage':
-    case 'done':
+    default:
       return v;
   }
 }
@@ -329,9 +349,21 @@ export function reduceView(v: ViewState, a: ViewAction, now: number = Date.now()
 
 /** Several actions at once (the App batches what the engine publishes between two frames). */
 export function reduceAll(v: ViewState, actions: readonly ViewAction[], now: number = Date.now()): ViewState {
+  // A run of events that only add entries is appended in one go: one new view and one append for the run, not
+  // per line (a fast stream delivers thousands per batch).
   let next = v;
-  for (const a of actions) next = reduceView(next, a, now);
-  return next;
+  let run: NewEntry[] = [];
+  for (const a of actions) {
+    const simple = a.type === 'agent_event' ? appendedEntry(a.role, a.event) : undefined;
+    if (simple !== undefined) {
+      if (simple) run.push(simple);
+      continue;
+    }
+    if (run.length) next = pushAll(next, run);
+    run = [];
+    next = reduceView(next, a, now);
+  }
+  return run.length ? pushAll(next, run) : next;
 }
 
 /** The conversation entries as an array, oldest first. */

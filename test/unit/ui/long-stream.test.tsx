@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EngineOutput } from '../../../src/engine/events.js';
 import { appendItems, CHUNK_SIZE, emptyList, listFrom, replaceLast, toArray } from '../../../src/ui/entry-list.js';
-import { entriesOf, initialView, reduceView } from '../../../src/ui/view-model.js';
+import { entriesOf, initialView, reduceAll, reduceView } from '../../../src/ui/view-model.js';
 import { stateIn } from '../../helpers/states.js';
 import { renderApp, waitFor } from './ui-helpers.js';
 
@@ -69,4 +69,24 @@ describe('a 200k-line stream', () => {
     expect(streamMs).toBeLessThan(30_000);
     console.log(`200k lines through the App: ${Math.round(streamMs)} ms; key → frame mid-stream ${Math.round(keyMs)} ms`);
   }, 90_000);
+});
+
+describe('a batch of engine outputs', () => {
+  it('reduces to the same view as one output at a time (appends, tool results, commands, notices)', () => {
+    const outs: EngineOutput[] = [];
+    for (let i = 0; i < 30; i++) {
+      outs.push(line(i));
+      if (i % 7 === 0) outs.push({ type: 'agent_event', role: 'planner', event: { type: 'tool_call', id: `t${i}`, name: 'read', input: { i } } });
+      if (i % 7 === 3) outs.push({ type: 'agent_event', role: 'planner', event: { type: 'tool_result', id: `t${i - 3}`, output: `out ${i}`, isError: false } });
+      if (i % 5 === 0) outs.push({ type: 'agent_event', role: 'reviewer', event: { type: 'command', id: `c${i}`, command: 'npm test', status: 'started' } });
+      if (i % 5 === 2) outs.push({ type: 'agent_event', role: 'reviewer', event: { type: 'command', id: `c${i - 2}`, command: 'npm test', status: 'completed', exitCode: 1 } });
+      if (i % 11 === 0) outs.push({ type: 'notice', notice: { kind: 'info', message: `note ${i}` } });
+    }
+    const start = initialView(stateIn('EXECUTE'), { maxEntries: 25, now: 0 });
+    const oneByOne = outs.reduce((v, o) => reduceView(v, o, 0), start);
+    const batched = reduceAll(start, outs, 0);
+    expect(entriesOf(batched)).toEqual(entriesOf(oneByOne));
+    expect(batched.nextId).toBe(oneByOne.nextId);
+    expect(entriesOf(batched)).toHaveLength(25);
+  });
 });

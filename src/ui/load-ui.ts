@@ -1,0 +1,26 @@
+// Loads Ink, React and the TUI with React's production build. The development build (what loads when NODE_ENV
+// is unset) re-checks every render and records performance marks: several times slower on a long stream, and
+// more memory. NODE_ENV is set only while the modules load, so the agents' child processes (and the commands
+// they run, e.g. `npm install`) never inherit it.
+import type { render } from 'ink';
+import type { createElement } from 'react';
+import type { App } from './App.js';
+import type { ResumeDialog } from './dialogs/ConfirmDialog.js';
+
+export interface Ui {
+  render: typeof render;
+  createElement: typeof createElement;
+  App: typeof App;
+  ResumeDialog: typeof ResumeDialog;
+}
+
+export async function loadUi(env: NodeJS.ProcessEnv = process.env): Promise<Ui> {
+  const unset = env.NODE_ENV === undefined;
+  if (unset) env.NODE_ENV = 'production';
+  try {
+    const [ink, react, app, dialogs] = await Promise.all([import('ink'), import('react'), import('./App.js'), import('./dialogs/ConfirmDialog.js')]);
+    return { render: ink.render, createElement: react.createElement, App: app.App, ResumeDialog: dialogs.ResumeDialog };
+  } finally {
+    if (unset) delete env.NODE_ENV;
+  }
+}
