@@ -26,7 +26,7 @@ export interface ConversationEntry {
 }
 
 export interface Working {
-  role: Role | 'git';
+  role: Role | 'git' | 'agent-collab';
   what: string;
   /** ms since epoch when this round started (as seen by the UI). */
   since: number;
@@ -123,8 +123,10 @@ export function describeAction(action: Action, s: Pick<WorkflowState, 'iteration
   }
 }
 
-export function whoRuns(action: Action): Role | 'git' {
-  return isAgentAction(action) ? roleOf(action) : 'git';
+/** Who does an action: an agent, git (commit, rollback), or agent-collab itself (running the tests). */
+export function whoRuns(action: Action): Role | 'git' | 'agent-collab' {
+  if (isAgentAction(action)) return roleOf(action);
+  return action.kind === 'run_tests' ? 'agent-collab' : 'git';
 }
 
 function sameAction(a: Action | null, b: Action | null): boolean {

@@ -136,7 +136,7 @@ describe('view model', () => {
     expect(describeAction({ kind: 'ask_test_command', step: 2 }, s)).toBe('asking which command tests step 2');
     expect(describeAction({ kind: 'rollback_step', step: 2 }, s)).toBe('rolling back step 2');
     const v = reduceView(initialView(s), state({ ...s, inflight: { kind: 'run_tests', step: 2, attempt: 1 } }), 100);
-    expect(v.working).toEqual({ role: 'git', what: 'testing step 2 (attempt 1)', since: 100 });
+    expect(v.working).toEqual({ role: 'agent-collab', what: 'testing step 2 (attempt 1)', since: 100 });
   });
 
   it('formats tokens and elapsed time compactly', () => {
