@@ -38,6 +38,14 @@ export function runNow(s: WorkflowState, action: Action, effects: Effect[] = [])
   return { state: { ...s, inflight: action, awaiting: null, pauseRequested: false }, effects: [...effects, effectFor(action)] };
 }
 
+/**
+ * Goes on with the same round's own follow-up (its tests, its commit, a re-ask): not a new round, so a pause the
+ * person asked for stays pending until the next real round.
+ */
+export function proceed(s: WorkflowState, action: Action, effects: Effect[] = []): TransitionResult {
+  return { state: { ...s, inflight: action, awaiting: null }, effects: [...effects, effectFor(action)] };
+}
+
 /** After the pause point: if a pause was requested while a round ran, the mode becomes manual. */
 export function settle(s: WorkflowState): WorkflowState {
   return s.pauseRequested ? { ...s, mode: 'manual', pauseRequested: false } : s;

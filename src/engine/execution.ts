@@ -1,6 +1,6 @@
 // The execution phase of the state machine: a step's attempts, its tests and retries, the commit with its
 // secret scan, rollback, and what the person decides when a step cannot finish on its own. Pure, like transition.ts.
-import { runNow, schedule, settle } from './approval.js';
+import { proceed, runNow, schedule, settle } from './approval.js';
 import type { Effect, EngineEvent } from './events.js';
 import { summarizeStepAnswer } from './plan-steps.js';
 import { parseTestCommandAnswer } from './test-answer.js';
@@ -41,8 +41,7 @@ export function finishExecution(s: WorkflowState, effects: Effect[]): Transition
     state: { ...s, phase: 'DONE', inflight: null, awaiting: null, currentStep: null, stepRun: null, pendingCommand: null, pauseRequested: false },
     effects: [
       ...effects,
-      { type: 'log', title: 'Run finished', lines: [`${done} step(s) done${skipped ? `, ${skipped} skipped` : ''}`] },
-      { type: 'notify', notice: { kind: 'info', message: `Run finished: ${done} of ${s.steps.length} step(s) done${skipped ? `, ${skipped} skipped` : ''}.` } },
+      { type: 'log', title: 'Run finished', lines: [`${done} of ${s.steps.length} step(s) done${skipped ? `, ${skipped} skipped` : ''}`] },
     ],
   };
 }
@@ -89,13 +88,13 @@ function afterAttempt(s: WorkflowState, step: number, attempt: number): Transiti
   const run = s.stepRun as StepRun;
   if (s.testCommand === '') return commitNow({ ...s, stepRun: { ...run, testResult: 'none' } }, step, []);
   // The runner finds the command (configured, detected, or the planner's); none → `no_test_command`.
-  return runNow(s, { kind: 'run_tests', step, attempt });
+  return proceed(s, { kind: 'run_tests', step, attempt });
 }
 
 function commitNow(s: WorkflowState, step: number, effects: Effect[], allowSecrets = false): TransitionResult {
   const summary = s.stepRun?.summary ?? stepTitle(s, step);
   const action: Action = allowSecrets ? { kind: 'commit_step', step, summary, allowSecrets } : { kind: 'commit_step', step, summary };
-  return runNow(s, action, effects);
+  return proceed(s, action, effects);
 }
 
 export function newStepRun(s: WorkflowState, step: number, baseTree: string | null, at: string): StepRun {
@@ -127,7 +126,7 @@ export function onNoTestCommand(s: WorkflowState, e: Ev<'no_test_command'>, opts
   if (s.inflight?.kind !== 'run_tests' || s.inflight.step !== e.step || !s.stepRun) reject(`step ${e.step} is not being tested`);
   const run = s.stepRun as StepRun;
   if (opts.testFallbackToAgent && s.testCommand === null) {
-    return runNow(s, { kind: 'ask_test_command', step: e.step }, [{ type: 'log', title: 'No test command found; asking the planner' }]);
+    return proceed(s, { kind: 'ask_test_command', step: e.step }, [{ type: 'log', title: 'No test command found; asking the planner' }]);
   }
   const noTests: WorkflowState = { ...s, stepRun: { ...run, testResult: 'none' } };
   return commitNow(noTests, e.step, [{ type: 'log', title: `Step ${e.step}: no test command; committing untested` }]);
@@ -139,7 +138,7 @@ export function onTestCommandAnswer(s: WorkflowState, step: number, text: string
   const next: WorkflowState = { ...s, testCommand: command ?? '', stepRun: run };
   const log: Effect = { type: 'log', title: command ? `Planner's test command: ${command}` : 'Planner says the project has no tests' };
   if (!command) return commitNow({ ...next, stepRun: { ...(next.stepRun as StepRun), testResult: 'none' } }, step, [log]);
-  return runNow(next, { kind: 'run_tests', step, attempt: run.attempt }, [log]);
+  return proceed(next, { kind: 'run_tests', step, attempt: run.attempt }, [log]);
 }
 
 export function onTestsDone(s: WorkflowState, e: Ev<'tests_done'>, opts: ExecutionOptions, reject: Reject): TransitionResult {

@@ -1,7 +1,7 @@
 // The workflow state machine: a pure function from (state, event) to (state, effects).
 import type { Effect, EngineEvent } from './events.js';
 import { parseVerdict } from './verdict.js';
-import { runNow, schedule, settle } from './approval.js';
+import { proceed, runNow, schedule, settle } from './approval.js';
 import {
   finishExecution,
   firstOpenStep,
@@ -100,7 +100,7 @@ function onReviewAnswer(s: WorkflowState, text: string): TransitionResult {
     const logged: Effect = { type: 'log', title: `Reviewer answer unclear (${parsed.reason})` };
     if (s.unclearCount === 0) {
       // Re-ask once, at once: it is the same round.
-      return runNow({ ...s, unclearCount: 1 }, { kind: 'review', reask: true }, [notice, logged]);
+      return proceed({ ...s, unclearCount: 1 }, { kind: 'review', reask: true }, [notice, logged]);
     }
     return {
       state: settle({ ...s, inflight: null, unclearCount: s.unclearCount + 1, awaiting: { kind: 'unclear_verdict', text, action: { kind: 'review', reask: true } } }),

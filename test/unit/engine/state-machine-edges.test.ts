@@ -27,7 +27,7 @@ const ALLOWED: Edge[] = [
   { name: 'RESPOND → REVIEW when the plan is revised', from: running('RESPOND', { kind: 'respond' }, { iteration: 1 }), event: { type: 'agent_done', role: 'planner', action: { kind: 'respond' }, text: '# Task: x v2' }, to: 'REVIEW', effects: ['write_plan', 'log'] },
   { name: 'APPROVED → EXECUTE on the go', from: stateIn('APPROVED', { steps, awaiting: { kind: 'go', action: { kind: 'execute_step', step: 1 } } }), event: { type: 'go' }, to: 'EXECUTE', effects: ['log', 'run_agent'] },
   { name: 'EXECUTE → EXECUTE after a step that is not the last', from: running('EXECUTE', { kind: 'commit_step', step: 1, summary: 's' }, { steps }), event: { type: 'step_committed', step: 1, commit: 'abc1234' }, to: 'EXECUTE', effects: ['mark_step_done', 'log'] },
-  { name: 'EXECUTE → DONE after the last step', from: running('EXECUTE', { kind: 'commit_step', step: 2, summary: 's' }, { steps: [{ ...steps[0]!, done: true }, steps[1]!] }), event: { type: 'step_committed', step: 2, commit: null }, to: 'DONE', effects: ['mark_step_done', 'log', 'log', 'notify'] },
+  { name: 'EXECUTE → DONE after the last step', from: running('EXECUTE', { kind: 'commit_step', step: 2, summary: 's' }, { steps: [{ ...steps[0]!, done: true }, steps[1]!] }), event: { type: 'step_committed', step: 2, commit: null }, to: 'DONE', effects: ['mark_step_done', 'log', 'log'] },
   ...(['REFINE_GOAL', 'WRITE_PLAN', 'REVIEW', 'RESPOND', 'APPROVED', 'EXECUTE'] as Phase[]).map((p) => ({
     name: `${p} → REFINE_GOAL on stop`,
     from: stateIn(p, { mode: 'auto' as const, inflight: p === 'APPROVED' ? null : { kind: 'review' as const } }),

@@ -225,3 +225,15 @@ describe('plan.md changed outside while the planner wrote a new version', () => 
     expect(merged.effects.at(-1)).toEqual({ type: 'merge_external', role: 'planner', action: { kind: 'respond' }, file: 'plan', text: 'new plan', choice: 'merge' });
   });
 });
+
+describe('pause during a step in auto mode', () => {
+  it("P while a step runs takes effect after the step's tests and commit, before the next step", () => {
+    const s = executing({ inflight: { kind: 'execute_step', step: 1 }, pauseRequested: true });
+    const tested = step(s, { type: 'agent_done', role: 'planner', action: { kind: 'execute_step', step: 1 }, text: 'Summary: x' });
+    expect(tested.state).toMatchObject({ pauseRequested: true, mode: 'auto', inflight: { kind: 'run_tests' } });
+    const commit = step(tested.state, { type: 'tests_done', step: 1, attempt: 1, command: 't', passed: true, output: '', durationMs: 1, timedOut: false });
+    expect(commit.state).toMatchObject({ pauseRequested: true, inflight: { kind: 'commit_step' } });
+    const next = step(commit.state, { type: 'step_committed', step: 1, commit: 'abc1234' });
+    expect(next.state).toMatchObject({ mode: 'manual', pauseRequested: false, inflight: null, awaiting: { kind: 'go', action: { kind: 'execute_step', step: 2 } } });
+  });
+});
