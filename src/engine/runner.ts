@@ -4,6 +4,7 @@ import type { Effect, EngineEvent, EngineOutput, RoundUsage } from './events.js'
 import type { Artifacts, CommandCheck, CommandVerdict, GitOps, Prompts, StepWorkspace, TestRunner, WorkflowFiles } from './ports.js';
 import { CommandHolds, DENY_ADVICE, type CommandPolicy } from './command-gate.js';
 import { buildTurnPrompt, recoveryPrompt } from './turn-prompts.js';
+import { stepSubject } from './git.js';
 import { effectFor } from './approval.js';
 import { InvalidEventError, isTerminal, transition, type TransitionOptions } from './transition.js';
 import { detectQuestion } from './question-detect.js';
@@ -317,6 +318,13 @@ export class Engine {
     }
     const run = this.current.stepRun;
     const base = run?.step === step ? run.baseTree : null;
+    // agent-collab's own commands pass the same [safety] check as the agents'.
+    const allowed = await this.checkCommand({ role: 'agent-collab', command: `git commit -m ${shellQuote(stepSubject(step, summary))}`, cwd: this.deps.repoRoot });
+    if (this.stale(gen)) return;
+    if (!allowed.allow) {
+      await this.dispatch({ type: 'commit_failed', step, message: `agent-collab's own \`git commit\` of step ${step} was denied: ${allowed.reason}` });
+      return;
+    }
     const r = await ws.commitStep({ runId: this.current.runId, step, summary, baseTree: base, allowSecrets });
     if (this.stale(gen)) return;
     if (run?.step === step && run.testResult === 'none') {
@@ -347,6 +355,9 @@ export class Engine {
     const run = this.current.stepRun;
     const base = run?.step === step ? run.baseTree : null;
     if (!this.deps.workspace || !base) throw new Error(`step ${step} has no snapshot to roll back to; restore the files with git yourself`);
+    const allowed = await this.checkCommand({ role: 'agent-collab', command: `git restore --source=${base} --worktree -- .`, cwd: this.deps.repoRoot });
+    if (this.stale(gen)) return;
+    if (!allowed.allow) throw new Error(`agent-collab's own \`git restore\` for the rollback of step ${step} was denied: ${allowed.reason}`);
     const changes = await this.deps.workspace.changedSince(base);
     await this.writeArtifact(step, run?.attempt ?? 1, 'rolled-back.patch.diff', changes.patch);
     const files = await this.deps.workspace.rollback(base);
@@ -552,6 +563,10 @@ export class Engine {
     if (error) return { kind: 'failed', ...error };
     return { kind: 'failed', failure: 'agent_error', message: `the ${role} ended its turn without an answer` };
   }
+}
+
+function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, "'\\''")}'`;
 }
 
 function failureCategory(kind: FailureKind): StepFailureCategory {

@@ -164,4 +164,20 @@ describe('step execution: tests, retries, commits', () => {
     expect(events.find((e) => e.event === 'needs_human')).toMatchObject({ kind: 'step_failed', category: 'policy_block' });
     expect(existsSync(path.join(repo.dir, 'ran-as-root'))).toBe(false);
   });
+
+  it("agent-collab's own git commit passes the same policy: a rule that blocks it stops the step before committing", async () => {
+    const repo = repoWithTests('[safety]\nblocked_commands = ["git commit"]\n');
+    cleanup = repo.cleanup;
+    const planner = new FakeAgent('planner', {
+      rules: [
+        { when: { kind: 'write_plan' }, do: { text: '## Steps\n1. [ ] Add a.txt\n' } },
+        { when: { step: 1 }, do: { writeFiles: { 'a.txt': 'a\n' }, text: 'Summary: add a.txt' } },
+      ],
+    });
+    const { code, events } = await run(repo, { planner, reviewer: new FakeAgent('reviewer', approve) });
+    expect(code).toBe(3);
+    expect(events.find((e) => e.event === 'needs_human')).toMatchObject({ kind: 'commit_failed', step: 1 });
+    expect(String(events.find((e) => e.event === 'needs_human')?.message)).toContain('git commit');
+    expect(gitLog(repo.dir)[0]).toBe('tests');
+  });
 });
