@@ -64,8 +64,8 @@ export function parseSteps(planMarkdown: string): StepInfo[] {
   });
 }
 
-/** Marks step `n` as skipped by the person (`[-]`); only that line changes. */
-export function markStepSkipped(planMarkdown: string, n: number): string {
+/** Rewrites step `n`'s line as `<marker> [box] <rest>`; only that line changes. Unchanged text when there is no step `n`. */
+function rewriteStep(planMarkdown: string, n: number, box: 'x' | '-', rest: (current: string) => string): string {
   const lines = splitLines(planMarkdown);
   const item = findItems(lines)[n - 1];
   if (!item) return planMarkdown;
@@ -73,8 +73,13 @@ export function markStepSkipped(planMarkdown: string, n: number): string {
   const cr = raw.endsWith('\r') ? '\r' : '';
   const line = cr ? raw.slice(0, -1) : raw;
   const marker = line.slice(0, item.start).replace(/\[[ xX-]\][ \t]*$/, '').replace(/[ \t]*$/, '');
-  lines[item.index] = `${marker} [-] ${item.rest.replace(/[ \t]+$/, '')}${cr}`;
+  lines[item.index] = `${marker} [${box}] ${rest(item.rest.replace(/[ \t]+$/, ''))}${cr}`;
   return lines.join('\n');
+}
+
+/** Marks step `n` as skipped by the person (`[-]`); only that line changes. */
+export function markStepSkipped(planMarkdown: string, n: number): string {
+  return rewriteStep(planMarkdown, n, '-', (rest) => rest);
 }
 
 /**
@@ -82,17 +87,7 @@ export function markStepSkipped(planMarkdown: string, n: number): string {
  * Only that line changes; idempotent. Returns the text unchanged when there is no step `n`.
  */
 export function markStepDone(planMarkdown: string, n: number, commit: string | null): string {
-  const lines = splitLines(planMarkdown);
-  const item = findItems(lines)[n - 1];
-  if (!item) return planMarkdown;
-  const raw = lines[item.index] ?? '';
-  const cr = raw.endsWith('\r') ? '\r' : '';
-  const line = cr ? raw.slice(0, -1) : raw;
-  const marker = line.slice(0, item.start).replace(/\[[ xX-]\][ \t]*$/, '').replace(/[ \t]*$/, '');
-  let rest = item.rest.replace(/[ \t]+$/, '');
-  if (commit) rest = `${rest.replace(COMMIT_RE, '')} (commit ${commit.trim().slice(0, 7)})`;
-  lines[item.index] = `${marker} [x] ${rest}${cr}`;
-  return lines.join('\n');
+  return rewriteStep(planMarkdown, n, 'x', (rest) => (commit ? `${rest.replace(COMMIT_RE, '')} (commit ${commit.trim().slice(0, 7)})` : rest));
 }
 
 const MAX_SUMMARY = 60;

@@ -26,6 +26,16 @@ function repoWithTests(config = ''): ReturnType<typeof tempRepo> {
   return repo;
 }
 
+/** A planner with a one-step plan that adds a.txt. */
+function oneStepPlanner(): FakeAgent {
+  return new FakeAgent('planner', {
+    rules: [
+      { when: { kind: 'write_plan' }, do: { text: '## Steps\n1. [ ] Add a.txt\n' } },
+      { when: { step: 1 }, do: { writeFiles: { 'a.txt': 'a\n' }, text: 'Summary: add a.txt' } },
+    ],
+  });
+}
+
 let cleanup: (() => void) | undefined;
 afterEach(() => cleanup?.());
 
@@ -88,12 +98,7 @@ describe('step execution: tests, retries, commits', () => {
     writeFileSync(path.join(repo.dir, 'README.md'), '# test\nmy unstaged edit\n');
     writeFileSync(path.join(repo.dir, 'notes.txt'), 'my staged note\n');
     execFileSync('git', ['add', 'notes.txt'], { cwd: repo.dir });
-    const planner = new FakeAgent('planner', {
-      rules: [
-        { when: { kind: 'write_plan' }, do: { text: '## Steps\n1. [ ] Add a.txt\n' } },
-        { when: { step: 1 }, do: { writeFiles: { 'a.txt': 'a\n' }, text: 'Summary: add a.txt' } },
-      ],
-    });
+    const planner = oneStepPlanner();
     const { code } = await run(repo, { planner, reviewer: new FakeAgent('reviewer', approve) });
     expect(code).toBe(0);
     const files = execFileSync('git', ['show', '--name-only', '--format=', 'HEAD'], { cwd: repo.dir, encoding: 'utf8' }).trim().split('\n');
@@ -152,12 +157,7 @@ describe('step execution: tests, retries, commits', () => {
   it('a test command the policy blocks does not run; the step stops with policy_block', async () => {
     const repo = repoWithTests('[test]\ndefault_command = "sudo touch ran-as-root"\n');
     cleanup = repo.cleanup;
-    const planner = new FakeAgent('planner', {
-      rules: [
-        { when: { kind: 'write_plan' }, do: { text: '## Steps\n1. [ ] Add a.txt\n' } },
-        { when: { step: 1 }, do: { writeFiles: { 'a.txt': 'a\n' }, text: 'Summary: add a.txt' } },
-      ],
-    });
+    const planner = oneStepPlanner();
     const { code, events } = await run(repo, { planner, reviewer: new FakeAgent('reviewer', approve) });
     expect(code).toBe(3);
     expect(events.find((e) => e.event === 'command')).toMatchObject({ role: 'agent-collab', command: 'sudo touch ran-as-root', decision: 'deny', rule: 'sudo' });
@@ -168,12 +168,7 @@ describe('step execution: tests, retries, commits', () => {
   it("agent-collab's own git commit passes the same policy: a rule that blocks it stops the step before committing", async () => {
     const repo = repoWithTests('[safety]\nblocked_commands = ["git commit"]\n');
     cleanup = repo.cleanup;
-    const planner = new FakeAgent('planner', {
-      rules: [
-        { when: { kind: 'write_plan' }, do: { text: '## Steps\n1. [ ] Add a.txt\n' } },
-        { when: { step: 1 }, do: { writeFiles: { 'a.txt': 'a\n' }, text: 'Summary: add a.txt' } },
-      ],
-    });
+    const planner = oneStepPlanner();
     const { code, events } = await run(repo, { planner, reviewer: new FakeAgent('reviewer', approve) });
     expect(code).toBe(3);
     expect(events.find((e) => e.event === 'needs_human')).toMatchObject({ kind: 'commit_failed', step: 1 });
