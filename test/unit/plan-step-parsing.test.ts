@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markStepDone, parseSteps } from '../../src/engine/plan-steps.js';
+import { markStepDone, markStepSkipped, parseSteps } from '../../src/engine/plan-steps.js';
 
 const PLAN = `---
 version: 1
@@ -112,5 +112,20 @@ describe('markStepDone', () => {
   it('returns the text unchanged when the step does not exist', () => {
     expect(markStepDone(PLAN, 9, 'abc1234')).toBe(PLAN);
     expect(markStepDone(PLAN, 0, 'abc1234')).toBe(PLAN);
+  });
+});
+
+describe('skipped steps', () => {
+  const plan = '## Steps\n1. [ ] one\n2. [ ] two\n';
+  it('a skipped step is marked [-], read back as skipped and not done; only its line changes', () => {
+    const marked = markStepSkipped(plan, 1);
+    expect(marked).toBe('## Steps\n1. [-] one\n2. [ ] two\n');
+    expect(parseSteps(marked)).toEqual([
+      { n: 1, title: 'one', done: false, commit: null, skipped: true },
+      { n: 2, title: 'two', done: false, commit: null },
+    ]);
+  });
+  it('a skipped step done later becomes [x]', () => {
+    expect(markStepDone(markStepSkipped(plan, 2), 2, 'abcdef123')).toBe('## Steps\n1. [ ] one\n2. [x] two (commit abcdef1)\n');
   });
 });
