@@ -1,7 +1,7 @@
 // Prompt templates: one markdown file per phase in `prompts/`, with `{{var}}` substitution.
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fromPackageRoot } from '../package-root.js';
 import { UserError } from '../persistence/errors.js';
 
 export type PromptName =
@@ -28,8 +28,8 @@ export const PROMPT_FILES: Readonly<Record<PromptName, string>> = {
   test_command: '08_test_command.md',
 };
 
-/** The package's `prompts/` dir: this file is `src/engine/prompts.ts` or `dist/engine/prompts.js`. */
-export const BUILTIN_PROMPTS_DIR = path.resolve(fileURLToPath(new URL('../../prompts/', import.meta.url)));
+/** The package's `prompts/` dir (next to its package.json; this module may be a source, built or bundled file). */
+export const BUILTIN_PROMPTS_DIR = fromPackageRoot('prompts');
 
 const VAR_RE = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 const COMMENT_RE = /<!--[\s\S]*?-->[ \t]*(?:\r?\n)?/g;

@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { packageInfo } from '../package-root.js';
 
 function readVersion(): string {
   try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
-    return pkg.version ?? '0.0.0';
+    return packageInfo().version;
   } catch {
     return '0.0.0';
   }

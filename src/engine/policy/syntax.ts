@@ -2,6 +2,7 @@
 // simple commands and write targets. `initPolicy()` loads the grammar once; parsing is synchronous after that.
 import { createRequire } from 'node:module';
 import { Language, Parser } from 'web-tree-sitter';
+import { fromPackageRoot } from '../../package-root.js';
 import type { Node } from 'web-tree-sitter';
 import type { Cmd, Stdin, WriteTarget } from './types.js';
 import { argOf, wordValue } from './words.js';
@@ -13,8 +14,11 @@ let loading: Promise<void> | null = null;
 export function initPolicy(): Promise<void> {
   loading ??= (async () => {
     try {
-      await Parser.init();
-      const grammar = createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm');
+      // Both .wasm files are resolved as agent-collab's dependencies: in the bundle, web-tree-sitter's own lookup
+      // (next to its module) would point into agent-collab's dist/.
+      const fromPackage = createRequire(fromPackageRoot('package.json'));
+      await Parser.init({ locateFile: (file: string) => fromPackage.resolve(`web-tree-sitter/${file}`) });
+      const grammar = fromPackage.resolve('tree-sitter-bash/tree-sitter-bash.wasm');
       const p = new Parser();
       p.setLanguage(await Language.load(grammar));
       parser = p;
