@@ -8,8 +8,11 @@
 //                  fresh HOME and repo at the same paths; session ids the bare runs create replace the recorded ones,
 //                  and agent-collab's command-hook arguments are left out (the hook is agent-collab's cost)
 //
-// Pairs alternate which side runs first; medians of each side. Standalone: `node --import tsx bench/real-cli.ts
-// [--runs N] [--warmup N]` (after `npm run build`).
+// Pairs alternate which side runs first; medians of each side. The scripted server answers at once, so the CLIs
+// take well under a second each and agent-collab's fixed costs (its start, a snapshot and commit per step) weigh
+// far more than with a real model; one more pair where every model reply takes 2 s shows the same loop closer to
+// real use. Standalone: `node --import tsx bench/real-cli.ts [--runs N] [--warmup N] [--latency-ms N]` (after
+// `npm run build`).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -111,17 +114,21 @@ function plan(version: string): string {
   return [`# Plan ${version}`, '', `Files for the goal (${version}).`, '', '## Steps', ...steps.map((s, i) => `${i + 1}. [ ] ${s}`), ''].join('\n');
 }
 
-/** One reply per model request, in order: the same for agent-collab's run and for the bare replay. */
-function script(server: LlmServer): void {
+/**
+ * One reply per model request, in order: the same for agent-collab's run and for the bare replay. `latencyMs`
+ * makes the server wait before each reply, like a model that takes time to answer (0 = instant).
+ */
+function script(server: LlmServer, latencyMs: number): void {
+  const d = { delayMs: latencyMs };
   server.openai.push(
-    reply.text(plan('PLAN-V1')),
-    reply.text(plan('PLAN-V2')),
-    reply.applyPatch('*** Begin Patch\n*** Add File: a.txt\n+A\n*** End Patch\n'),
-    reply.text('Created a.txt.\nSummary: add a.txt'),
-    reply.execCommand('printf "B\\n" > b.txt'),
-    reply.text('Created b.txt.\nSummary: add b.txt'),
+    reply.text(plan('PLAN-V1'), d),
+    reply.text(plan('PLAN-V2'), d),
+    reply.applyPatch('*** Begin Patch\n*** Add File: a.txt\n+A\n*** End Patch\n', d),
+    reply.text('Created a.txt.\nSummary: add a.txt', d),
+    reply.execCommand('printf "B\\n" > b.txt', d),
+    reply.text('Created b.txt.\nSummary: add b.txt', d),
   );
-  server.anthropic.push(reply.text('[CHANGES_REQUIRED]\n\n1. Say which text goes into each file.'), reply.text('[APPROVED]\n\nLooks good.'));
+  server.anthropic.push(reply.text('[CHANGES_REQUIRED]\n\n1. Say which text goes into each file.', d), reply.text('[APPROVED]\n\nLooks good.', d));
 }
 
 interface World {
@@ -131,6 +138,8 @@ interface World {
   logDir: string;
   real: Record<string, string>;
   wrappers: Record<string, string>;
+  /** Wait before each model reply (ms). */
+  latencyMs: number;
 }
 
 /** Empties HOME, TMPDIR, the call log and the repo, and makes them again at the same paths (the argv name them). */
@@ -161,7 +170,7 @@ interface LoopRun {
 
 async function runAgentCollab(w: World): Promise<LoopRun> {
   reset(w);
-  script(w.server);
+  script(w.server, w.latencyMs);
   const before = modelRequests(w.server);
   const r = await timed(process.execPath, [CLI, 'run', '--goal', GOAL, '--auto', '--auto-approve', '--json'], w.repo, w.env.env);
   const done = jsonLines(r.stdout).find((e) => e.event === 'done');
@@ -200,7 +209,7 @@ export function withoutHook(args: readonly string[]): string[] {
 /** Replays `loop.calls` bare (without agent-collab's hook); returns each one's wall time. */
 async function runBare(w: World, loop: LoopRun): Promise<number[]> {
   reset(w);
-  script(w.server);
+  script(w.server, w.latencyMs);
   const before = modelRequests(w.server);
   const created = new Map<string, string[]>();
   const times: number[] = [];
@@ -243,6 +252,8 @@ export interface RealCliOptions {
   runs?: number;
   /** Unmeasured pairs first (default 1). */
   warmup?: number;
+  /** Also measure one pair where the server waits this long before each model reply (0/absent = skip). */
+  latencyMs?: number;
 }
 
 export async function realCliLines(opts: RealCliOptions = {}): Promise<string[]> {
@@ -262,8 +273,13 @@ export async function realCliLines(opts: RealCliOptions = {}): Promise<string[]>
     const real = { codex: clis.codex, claude: clis.claude };
     // the wrappers log into logDir; they live outside it so that reset() keeps them
     const wrappers = { codex: writeRecorder(binDir, logDir, 'codex', clis.codex), claude: writeRecorder(binDir, logDir, 'claude', clis.claude) };
-    const w: World = { server, env, repo: path.join(env.root, 'repo'), logDir, real, wrappers };
-    return await measurePairs(w, runs, warmup);
+    const w: World = { server, env, repo: path.join(env.root, 'repo'), logDir, real, wrappers, latencyMs: 0 };
+    const instant = await measurePairs(w, runs, warmup);
+    const latencyMs = opts.latencyMs ?? 0;
+    if (latencyMs <= 0) return instant;
+    // The same loop with a model that takes time to answer, as real ones do: agent-collab's fixed costs weigh less.
+    const slow = await measurePairs({ ...w, latencyMs }, 1, 0);
+    return [...instant, ...slow.slice(-1).map((l) => l.replace('real-CLI loop:', `real-CLI loop, ${latencyMs / 1000} s per model reply:`).replace(/ (PASS|FAIL)$/, ' $1 (informative)'))];
   } finally {
     await server.close();
     env.cleanup();
@@ -327,13 +343,13 @@ async function measurePairs(w: World, runs: number, warmup: number): Promise<str
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { values } = parseArgs({ args: process.argv.slice(2), options: { runs: { type: 'string' }, warmup: { type: 'string' } }, strict: true });
+  const { values } = parseArgs({ args: process.argv.slice(2), options: { runs: { type: 'string' }, warmup: { type: 'string' }, 'latency-ms': { type: 'string' } }, strict: true });
   const count = (text: string | undefined, fallback: number, min: number): number => {
     const n = text === undefined ? fallback : Number(text);
-    if (!Number.isInteger(n) || n < min) throw new Error(`--runs / --warmup must be whole numbers ≥ ${min} (got "${text}")`);
+    if (!Number.isInteger(n) || n < min) throw new Error(`--runs / --warmup / --latency-ms must be whole numbers ≥ ${min} (got "${text}")`);
     return n;
   };
-  realCliLines({ runs: count(values.runs, 3, 1), warmup: count(values.warmup, 1, 0) }).then(
+  realCliLines({ runs: count(values.runs, 3, 1), warmup: count(values.warmup, 1, 0), latencyMs: count(values['latency-ms'], 2000, 0) }).then(
     (lines) => process.stdout.write(`${lines.join('\n')}\n`),
     (err: unknown) => {
       process.stderr.write(`real-CLI bench failed: ${err instanceof Error ? err.message : String(err)}\n`);
