@@ -62,15 +62,15 @@ export class GitStepWorkspace implements StepWorkspace {
   }
 
   async commitStep(opts: { runId: string; step: number; summary: string; baseTree: string | null; allowSecrets: boolean }): Promise<StepCommitResult> {
-    const existing = await findStepCommit(this.repoRoot, opts.runId, opts.step);
+    // Independent reads at once: each is a git process, and a step's commit is on the user's clock.
+    const [existing, head, now] = await Promise.all([findStepCommit(this.repoRoot, opts.runId, opts.step), this.headTree(), this.snapshot()]);
     if (existing) return { kind: 'committed', hash: existing };
 
-    const head = await this.headTree();
     const headOrEmpty = head ?? (await this.emptyTree());
-    const now = await this.snapshot();
-    const stepFiles = new Set(await this.changedFiles(opts.baseTree ?? headOrEmpty, now));
+    const [sinceBase, sinceHead] = await Promise.all([this.changedFiles(opts.baseTree ?? headOrEmpty, now), this.changedFiles(headOrEmpty, now)]);
+    const stepFiles = new Set(sinceBase);
     // Of the step's files, those that differ from HEAD: a file the step changed back to HEAD's content is no change.
-    const files = (await this.changedFiles(headOrEmpty, now)).filter((f) => stepFiles.has(f));
+    const files = sinceHead.filter((f) => stepFiles.has(f));
     if (files.length === 0) return { kind: 'nothing' };
 
     const patch = await this.commitPatch(head, headOrEmpty, files);
