@@ -468,7 +468,7 @@ export class Engine {
     const retry = this.deps.retry ?? { infraRetries: 0, backoffMs: 0 };
     for (let k = 1; outcome.kind === 'failed' && outcome.failure === 'infra' && k <= retry.infraRetries && gen === this.generation; k++) {
       const delay = retry.backoffMs * 2 ** (k - 1);
-      this.emit({ type: 'notice', notice: { kind: 'info', message: `The ${role} hit a service error (${outcome.message}); retrying in ${Math.round(delay / 1000)} s (${k}/${retry.infraRetries}).` } });
+      this.emit({ type: 'notice', notice: { kind: 'info', message: `The ${role} hit a service error (${outcome.message}); retrying in ${delay < 1000 ? `${delay} ms` : `${Math.round(delay / 1000)} s`} (${k}/${retry.infraRetries}).` } });
       this.deps.files.debug('engine', `infra retry ${k}/${retry.infraRetries} for ${role} after: ${outcome.message}`);
       if (!(await this.sleep(delay, gen))) return;
       outcome = await this.attempt(role, gen, turn);
