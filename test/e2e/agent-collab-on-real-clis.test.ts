@@ -212,7 +212,7 @@ describe('agent-collab run on the real CLIs', () => {
     const r = await ac.run(['run', '--goal', GOAL, '--auto']);
     expect(r.code, describeRun(r)).toBe(4);
     expect(server.openai.requests).toHaveLength(2); // the first try and one retry
-    expect(events(r, 'notice').filter((e) => /retrying in \d+ s \(1\/1\)/.test(String(e.message)))).toHaveLength(1);
+    expect(events(r, 'notice').filter((e) => /retrying in \d+ (?:ms|s) \(1\/1\)/.test(String(e.message)))).toHaveLength(1);
     expect(events(r, 'needs_human')).toEqual([expect.objectContaining({ kind: 'failure', role: 'planner', failure: 'infra', phase: 'WRITE_PLAN' })]);
 
     server.openai.push(reply.rateLimited('scripted rate limit', 30));
