@@ -180,7 +180,7 @@ async function main(): Promise<number> {
     `step execution per step (agent writes a file + git commit, informational): median ${ms(median(perStep))} ms, p95 ${ms(percentile(perStep, 95))} ms over ${runs} run(s); single steps median ${ms(median(allSteps))} ms, max ${ms(Math.max(...allSteps))} ms`,
   );
   for (const l of startupLines(measureStartup(os.tmpdir()))) say(l);
-  for (const l of tuiBenchLines()) say(l);
+  for (const l of await tuiBenchLines()) say(l);
   for (const l of await realCliLines()) say(l);
   say(`bench time: ${((performance.now() - began) / 1000).toFixed(1)} s`);
   return values.check && !pass ? 1 : 0;

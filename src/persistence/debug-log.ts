@@ -12,6 +12,9 @@ export class DebugLog {
   private pending: string[] = [];
   private size: number | null = null;
   private draining = false;
+  /** The timestamp of the current millisecond: an agent's stream writes thousands of lines in one. */
+  private stampMs = -1;
+  private stamp = '';
   private chain: Promise<void> = Promise.resolve();
 
   constructor(
@@ -21,8 +24,14 @@ export class DebugLog {
   ) {}
 
   write(source: string, line: string): void {
-    const at = new Date().toISOString();
-    for (const part of line.replace(/\r?\n$/, '').split(/\r?\n/)) this.pending.push(`${at} [${source}] ${part}\n`);
+    const now = Date.now();
+    if (now !== this.stampMs) {
+      this.stampMs = now;
+      this.stamp = new Date(now).toISOString();
+    }
+    const head = `${this.stamp} [${source}] `;
+    if (!line.includes('\n')) this.pending.push(`${head}${line}\n`);
+    else for (const part of line.replace(/\r?\n$/, '').split(/\r?\n/)) this.pending.push(`${head}${part}\n`);
     if (!this.draining) {
       this.draining = true;
       this.chain = this.chain.then(() => this.drain());
@@ -43,8 +52,8 @@ export class DebugLog {
       this.size ??= sizeSync(this.path);
       for (const batch of this.batches(lines)) {
         if (batch.rotateFirst) this.rotateSync();
-        appendFileSync(this.path, batch.text);
-        this.size += Buffer.byteLength(batch.text);
+        appendFileSync(this.path, batch.data);
+        this.size += batch.data.length;
       }
     } catch (err) {
       this.lastError = err as Error;
@@ -62,12 +71,11 @@ export class DebugLog {
     const lines = this.takePending();
     if (lines.length === 0) return;
     try {
-      await mkdir(path.dirname(this.path), { recursive: true });
       this.size ??= await stat(this.path).then((s) => s.size, () => 0);
       for (const batch of this.batches(lines)) {
         if (batch.rotateFirst) await this.rotate();
-        await appendFile(this.path, batch.text);
-        this.size += Buffer.byteLength(batch.text);
+        await this.append(batch.data);
+        this.size += batch.data.length;
       }
     } catch (err) {
       this.lastError = err as Error;
@@ -75,23 +83,39 @@ export class DebugLog {
     }
   }
 
-  /** Groups lines into appends; a batch that would push the file past maxBytes starts with a rotation. */
-  private *batches(lines: string[]): Generator<{ rotateFirst: boolean; text: string }> {
+  /** One append; the directory is made only when it is missing (not once per append: a stream appends often). */
+  private async append(data: Buffer): Promise<void> {
+    try {
+      await appendFile(this.path, data);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      await mkdir(path.dirname(this.path), { recursive: true });
+      await appendFile(this.path, data);
+    }
+  }
+
+  /**
+   * Groups lines into appends; a batch that would push the file past maxBytes starts with a rotation. Each batch
+   * is written straight into one buffer (no joined string: a long stream's batch would be a large heap string).
+   */
+  private *batches(lines: string[]): Generator<{ rotateFirst: boolean; data: Buffer }> {
     let size = this.size ?? 0;
-    let text = '';
+    let first = 0;
+    let bytes = 0;
     let rotateFirst = false;
-    for (const line of lines) {
-      const bytes = Buffer.byteLength(line);
-      if (size > 0 && size + bytes > this.maxBytes) {
-        if (text) yield { rotateFirst, text };
-        text = '';
+    for (let i = 0; i < lines.length; i++) {
+      const n = Buffer.byteLength(lines[i] as string);
+      if (size > 0 && size + n > this.maxBytes) {
+        if (i > first) yield { rotateFirst, data: joined(lines, first, i, bytes) };
+        first = i;
+        bytes = 0;
         rotateFirst = true;
         size = 0;
       }
-      text += line;
-      size += bytes;
+      bytes += n;
+      size += n;
     }
-    if (text) yield { rotateFirst, text };
+    if (lines.length > first) yield { rotateFirst, data: joined(lines, first, lines.length, bytes) };
   }
 
   private rotated(n: number): string {
@@ -117,6 +141,14 @@ export class DebugLog {
     }
     this.size = 0;
   }
+}
+
+/** lines[from..to) in one buffer of `bytes` bytes. */
+function joined(lines: readonly string[], from: number, to: number, bytes: number): Buffer {
+  const buf = Buffer.allocUnsafe(bytes);
+  let at = 0;
+  for (let i = from; i < to; i++) at += buf.write(lines[i] as string, at);
+  return buf;
 }
 
 function ignoreMissing(err: NodeJS.ErrnoException): void {

@@ -13,7 +13,8 @@ import { CommandDialog, CommitFailedDialog, ExternalChangeDialog, SecretDialog, 
 import { ManualEditDialog, UnclearVerdictDialog } from './dialogs/SmallDialogs.js';
 import { GoalInput } from './GoalInput.js';
 import { bindingOf, commandFor, DIALOG_KEYS, dialogHints, hintsFor, keyMatches, type CommandName, type Hint, type KeyContext, type TabId } from './keymap.js';
-import { FOLLOW, isScroll, scrollViewport, TOP, type Line, type Viewport } from './lines.js';
+import type { LineSource } from './line-source.js';
+import { FOLLOW, isScroll, scrollViewport, TOP, type Viewport } from './lines.js';
 import type { EditableFile, EngineLike, FilesReader } from './ports.js';
 import { scrollHint, ScrollView } from './ScrollView.js';
 import { StatusBar, waitingText } from './StatusBar.js';
@@ -24,6 +25,7 @@ import { KeyRouterContext, type KeyRouter } from './key-router.js';
 import { useKeys } from './use-keys.js';
 import { useTextField } from './use-text-field.js';
 import { useTerminalSize } from './use-terminal-size.js';
+import { PendingOutputs } from './pending-outputs.js';
 import { describeAction, initialView, reduceAll, reduceView, whoRuns, type ViewAction, type ViewState } from './view-model.js';
 
 export interface AppProps {
@@ -55,6 +57,12 @@ type Modal = Overlay | AwaitingModal | 'command';
 const AWAITING_MODALS: ReadonlySet<string> = new Set<AwaitingModal>(['arbitration', 'question', 'manual_edit', 'unclear_verdict', 'step_failed', 'secret_found', 'commit_failed', 'external_change']);
 /** What the engine publishes is applied at most this often (one React render per batch, however fast it streams). */
 const BATCH_MS = 40;
+/**
+ * While an agent floods the screen (a batch had FLOOD_OUTPUTS or more outputs), batches come at most this often:
+ * a frame costs several MB of short-lived objects in Ink, and nobody reads a wall of text scrolling at 25 fps.
+ */
+const FLOOD_BATCH_MS = 100;
+const FLOOD_OUTPUTS = 200;
 
 const INITIAL_VIEWPORTS: Record<TabId, Viewport> = { conversation: FOLLOW, plan: TOP, comments: TOP, log: FOLLOW, status: TOP };
 const QUIT_WINDOW_MS = 2000;
@@ -65,32 +73,40 @@ export function modalFor(a: Awaiting | null): AwaitingModal | null {
   return AWAITING_MODALS.has(a.kind) ? (a.kind as AwaitingModal) : null;
 }
 
-/** Collects what the engine publishes and hands it over in batches: at most one per BATCH_MS, never held longer. */
-function useEngineBatches(engine: EngineLike, apply: (actions: ViewAction[]) => void, onSubscribed: () => void): void {
+/**
+ * Collects what the engine publishes and hands it over in batches: at most one per BATCH_MS, never held longer.
+ * A batch is applied from setImmediate, after the event loop has read the terminal: a key that arrived meanwhile
+ * is handled (and drawn) before the batch.
+ */
+function useEngineBatches(engine: EngineLike, maxEntries: number, apply: (actions: ViewAction[]) => void, onSubscribed: () => void): void {
   useEffect(() => {
-    let queue: ViewAction[] = [];
-    let scheduled: NodeJS.Immediate | NodeJS.Timeout | null = null;
+    const pending = new PendingOutputs(maxEntries);
+    let timer: NodeJS.Timeout | null = null;
+    let immediate: NodeJS.Immediate | null = null;
     let last = 0;
+    let gap = BATCH_MS;
     const flush = (): void => {
-      scheduled = null;
+      immediate = null;
       last = performance.now();
-      const batch = queue;
-      queue = [];
-      if (batch.length) apply(batch);
+      gap = pending.count >= FLOOD_OUTPUTS ? FLOOD_BATCH_MS : BATCH_MS;
+      if (!pending.empty) apply(pending.take());
+    };
+    const later = (): void => {
+      timer = null;
+      immediate = setImmediate(flush);
     };
     const off = engine.subscribe((out) => {
-      queue.push(out);
-      if (scheduled) return;
-      const wait = BATCH_MS - (performance.now() - last);
-      scheduled = wait > 0 ? setTimeout(flush, wait) : setImmediate(flush);
+      pending.push(out);
+      if (timer || immediate) return;
+      const wait = gap - (performance.now() - last);
+      if (wait > 0) timer = setTimeout(later, wait);
+      else immediate = setImmediate(flush);
     });
     onSubscribed();
     return () => {
       off();
-      if (scheduled) {
-        clearTimeout(scheduled as NodeJS.Timeout);
-        clearImmediate(scheduled as NodeJS.Immediate);
-      }
+      if (timer) clearTimeout(timer);
+      if (immediate) clearImmediate(immediate);
     };
     // Subscribes once per engine; the callbacks are read at mount on purpose.
   }, [engine]);
@@ -116,6 +132,7 @@ export function App(props: AppProps) {
 
   useEngineBatches(
     engine,
+    view.maxEntries,
     (actions) => send({ type: 'batch', actions }),
     () => {
       if (props.notice) send({ type: 'ui_notice', text: props.notice, tone: 'warn' });
@@ -172,7 +189,7 @@ export function App(props: AppProps) {
   });
 
   const width = Math.max(20, columns);
-  const lines: Line[] = useMemo(() => {
+  const lines: LineSource = useMemo(() => {
     switch (tab) {
       case 'conversation':
         return conversationTab(view, width, expanded);

@@ -1,14 +1,18 @@
 import { Box, Text } from './styled.js';
-import type { Line, Viewport } from './lines.js';
+import type { LineSource } from './line-source.js';
+import type { Viewport } from './lines.js';
 import { visibleRange } from './lines.js';
 
-/** Renders only the lines inside the window. */
-export function ScrollView({ lines, height, viewport }: { lines: readonly Line[]; height: number; viewport: Viewport }) {
+/**
+ * Renders only the lines inside the window (and only those are laid out). Rows are keyed by their place on screen,
+ * not by the line they show: scrolling or switching tabs updates the same few Text nodes instead of replacing them.
+ */
+export function ScrollView({ lines, height, viewport }: { lines: LineSource; height: number; viewport: Viewport }) {
   const { start, end } = visibleRange(lines.length, height, viewport);
   return (
     <Box flexDirection="column" flexGrow={1}>
-      {lines.slice(start, end).map((l) => (
-        <Text key={l.key} color={l.color} dimColor={l.dim} bold={l.bold} wrap="truncate">
+      {lines.slice(start, end).map((l, row) => (
+        <Text key={row} color={l.color} dimColor={l.dim} bold={l.bold} wrap="truncate">
           {l.text || ' '}
         </Text>
       ))}

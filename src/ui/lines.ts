@@ -85,7 +85,7 @@ export function wrapText(text: string, width: number): string[] {
 const WHO_COLOR: Record<Who, string> = { planner: 'cyan', reviewer: 'magenta', you: 'green', 'agent-collab': 'yellow' };
 const TONE_COLOR: Record<Tone, string | undefined> = { info: undefined, good: 'green', warn: 'yellow', error: 'red' };
 const STATUS_MARK = { running: '…', ok: '✓', failed: '✗' } as const;
-const MAX_DETAIL_LINES = 40;
+export const MAX_DETAIL_LINES = 40;
 
 function block(id: number, header: Line, body: string, width: number, color?: string): Line[] {
   const lines = [header];
@@ -132,22 +132,6 @@ export function entryLines(e: ConversationEntry, width: number, expanded: boolea
       return expanded && e.detail ? [head, ...details(e.id, e.detail, width)] : [head];
     }
   }
-}
-
-const cache = new WeakMap<ConversationEntry, { width: number; expanded: boolean; lines: Line[] }>();
-
-/** All the lines of the conversation; entries are immutable, so each is laid out once per width. */
-export function conversationLines(entries: Iterable<ConversationEntry>, width: number, expanded: boolean): Line[] {
-  const out: Line[] = [];
-  for (const e of entries) {
-    let c = cache.get(e);
-    if (!c || c.width !== width || c.expanded !== expanded) {
-      c = { width, expanded, lines: entryLines(e, width, expanded) };
-      cache.set(e, c);
-    }
-    for (const l of c.lines) out.push(l);
-  }
-  return out;
 }
 
 /** Markdown-ish file text: headings bold, checked steps green. */

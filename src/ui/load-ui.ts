@@ -19,7 +19,8 @@ export async function loadUi(env: NodeJS.ProcessEnv = process.env): Promise<Ui> 
   if (unset) env.NODE_ENV = 'production';
   try {
     const [ink, react, app, dialogs] = await Promise.all([import('ink'), import('react'), import('./App.js'), import('./dialogs/ConfirmDialog.js')]);
-    return { render: ink.render, createElement: react.createElement, App: app.App, ResumeDialog: dialogs.ResumeDialog };
+    // React is CommonJS: its functions are on the default export (a bundler's chunk may offer nothing else).
+    return { render: ink.render, createElement: react.default.createElement, App: app.App, ResumeDialog: dialogs.ResumeDialog };
   } finally {
     if (unset) delete env.NODE_ENV;
   }

@@ -61,8 +61,12 @@ export interface ViewState {
   flash: { text: string; tone: Tone } | null;
 }
 
-/** Things the UI itself feeds the reducer: commands it sent, local notices. */
-export type UiAction = { type: 'sent'; event: EngineEvent } | { type: 'ui_notice'; text: string; tone: Tone };
+/**
+ * Things the UI itself feeds the reducer: commands it sent, local notices, and entries already made from agent
+ * events while they waited for a frame (`skipped`: made and let go before, as only the newest maxEntries stay).
+ */
+export type UiAction = { type: 'sent'; event: EngineEvent } | { type: 'ui_notice'; text: string; tone: Tone } | EntriesAction;
+export type EntriesAction = { type: 'entries'; entries: readonly NewEntry[]; skipped: number };
 export type ViewAction = EngineOutput | UiAction;
 
 export const DEFAULT_MAX_ENTRIES = 1000;
@@ -156,18 +160,21 @@ function withState(v: ViewState, s: WorkflowState, now: number): ViewState {
   };
 }
 
-type NewEntry = Omit<ConversationEntry, 'id'>;
+export type NewEntry = Omit<ConversationEntry, 'id'>;
 
 function push(v: ViewState, ...items: NewEntry[]): ViewState {
   return pushAll(v, items);
 }
 
-function pushAll(v: ViewState, items: readonly NewEntry[]): ViewState {
-  if (items.length === 0) return v;
-  // Only the newest maxEntries can stay; the ids still count every one.
+/** Appends `items`, after `skipped` entries that were made and let go already; the ids count every one. */
+function pushAll(v: ViewState, items: readonly NewEntry[], skipped = 0): ViewState {
+  if (items.length === 0 && skipped === 0) return v;
+  // Only the newest maxEntries can stay.
   const skip = Math.max(0, items.length - v.maxEntries);
-  const added = items.slice(skip).map((e, i) => ({ ...e, id: v.nextId + skip + i }));
-  return { ...v, entries: appendItems(v.entries, added, v.maxEntries), nextId: v.nextId + items.length };
+  const first = v.nextId + skipped;
+  const added: ConversationEntry[] = [];
+  for (let i = skip; i < items.length; i++) added.push({ ...(items[i] as NewEntry), id: first + i });
+  return { ...v, entries: appendItems(v.entries, added, v.maxEntries), nextId: first + items.length };
 }
 
 /** Replaces the newest entry that `match` picks; false when there is none (then nothing changes). */
@@ -210,10 +217,12 @@ function joinDetail(a: string | null, b: string | null | undefined): string | nu
  * The entry an agent event adds when it only adds one (null: it adds nothing); undefined when it may change an
  * earlier entry (a tool result, a finished command), which needs the full reducer.
  */
-function appendedEntry(role: Role, ev: AgentEvent): NewEntry | null | undefined {
+export function appendedEntry(role: Role, ev: AgentEvent): NewEntry | null | undefined {
   switch (ev.type) {
-    case 'text':
-      return ev.text.trim() ? { who: role, kind: 'message', text: ev.text.replace(/\s+$/, ''), detail: null } : null;
+    case 'text': {
+      const text = ev.text.trimEnd();
+      return text ? { who: role, kind: 'message', text, detail: null } : null;
+    }
     case 'reasoning':
       return { who: role, kind: 'reasoning', text: `thinking: ${oneLine(ev.text)}`, detail: ev.text };
     case 'tool_call': {
@@ -346,6 +355,8 @@ export function reduceView(v: ViewState, a: ViewAction, now: number = Date.now()
       return onSent(v, a.event);
     case 'ui_notice':
       return { ...v, flash: { text: a.text, tone: a.tone } };
+    case 'entries':
+      return pushAll(v, a.entries, a.skipped);
   }
 }
 
@@ -366,6 +377,11 @@ export function reduceAll(v: ViewState, actions: readonly ViewAction[], now: num
     next = reduceView(next, a, now);
   }
   return run.length ? pushAll(next, run) : next;
+}
+
+/** How many entries the conversation let go of (it keeps the newest `maxEntries`). */
+export function droppedEntries(v: ViewState): number {
+  return v.nextId - 1 - v.entries.size;
 }
 
 /** The conversation entries as an array, oldest first. */

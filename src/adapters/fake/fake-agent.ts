@@ -48,6 +48,15 @@ function wait(ms: number | null, signal: AbortSignal): Promise<void> {
   });
 }
 
+export const STREAM_LINE = 'line {n}: compiling src/module-{n}.ts … ok';
+const STREAM_CHUNK = 500;
+
+/** The text of a FakeStream's line `n`: the template with every `{n}` replaced. */
+function streamLine(template: string): (n: number) => string {
+  const parts = template.split('{n}');
+  return parts.length === 1 ? () => template : (n) => parts.join(String(n));
+}
+
 export class FakeAgent implements Agent {
   /** Every turn received, in order. */
   readonly turns: FakeTurnRecord[] = [];
@@ -114,6 +123,16 @@ export class FakeAgent implements Agent {
       for (const event of action.events ?? []) {
         if (ctl.signal.aborted) return;
         yield event;
+      }
+      if (action.stream) {
+        // Made a line at a time (a long stream is never held in memory), a chunk per event-loop turn.
+        const { lines, perChunk = STREAM_CHUNK } = action.stream;
+        const line = streamLine(action.stream.text ?? STREAM_LINE);
+        for (let n = 0; n < lines; ) {
+          await new Promise((r) => setImmediate(r));
+          if (ctl.signal.aborted) return;
+          for (const end = Math.min(lines, n + perChunk); n < end; n++) yield { type: 'text', text: line(n) };
+        }
       }
       if (action.run !== undefined) {
         const commands = typeof action.run === 'string' ? [action.run] : action.run;

@@ -20,11 +20,23 @@ export interface FakeAction {
   delayMs?: number;
   /** Extra events emitted right after `session`. */
   events?: AgentEvent[];
+  /** A long output stream after `events`, generated as it goes (see FakeStream). */
+  stream?: FakeStream;
   /**
    * Shell commands to run after `events`, each put to agent-collab's command hook first exactly as the real CLIs
    * do; a command runs (`sh -c`, in the turn's cwd, in any access mode) only when the hook allowed it.
    */
   run?: string | string[];
+}
+
+/**
+ * `lines` text events, one line each: `text` with `{n}` replaced by the line's number (0, 1, …). They arrive
+ * `perChunk` at a time, one chunk per event-loop turn, as a CLI's output arrives in pipe chunks.
+ */
+export interface FakeStream {
+  lines: number;
+  perChunk?: number;
+  text?: string;
 }
 
 export interface FakeRule {
@@ -84,6 +96,10 @@ const actionSchema = z
     question: z.string().optional(),
     delayMs: z.number().int().min(0).optional(),
     events: z.array(eventSchema).optional(),
+    stream: z
+      .object({ lines: z.number().int().min(0), perChunk: z.number().int().min(1).optional(), text: z.string().optional() })
+      .strict()
+      .optional(),
     run: z.union([z.string().min(1), z.array(z.string().min(1))]).optional(),
   })
   .strict();

@@ -1,10 +1,11 @@
 // What each tab shows, as screen lines (the App renders them through a ScrollView, windowed).
 import type { Verdict, WorkflowState } from '../../engine/types.js';
 import type { TabId } from '../keymap.js';
-import { conversationLines, fileLines, truncate, type Line } from '../lines.js';
-import { itemsOf } from '../entry-list.js';
+import { fileLines, truncate, type Line } from '../lines.js';
+import { conversationSource, type LineSource } from '../line-source.js';
+import { toArray } from '../entry-list.js';
 import type { FileTexts } from '../use-files.js';
-import { formatCost, formatElapsed, formatTokens, type ViewState } from '../view-model.js';
+import { droppedEntries, formatCost, formatElapsed, formatTokens, type ViewState } from '../view-model.js';
 
 export const TAB_TITLES: Record<TabId, string> = { conversation: 'Conversation', plan: 'Plan', comments: 'Comments', log: 'Log', status: 'Status' };
 
@@ -12,11 +13,14 @@ function placeholder(text: string): Line[] {
   return [{ key: 'empty', text, dim: true }];
 }
 
-export function conversationTab(view: ViewState, width: number, expanded: boolean): Line[] {
+/** The conversation, laid out a window at a time; a first line says when older entries were let go. */
+export function conversationTab(view: ViewState, width: number, expanded: boolean): LineSource {
   if (view.entries.size === 0) {
     return placeholder(view.awaiting?.kind === 'goal' ? 'Tell the planner what you want done: type it below and press Enter.' : 'Nothing yet.');
   }
-  return conversationLines(itemsOf(view.entries), width, expanded);
+  const dropped = droppedEntries(view);
+  const head: Line[] = dropped > 0 ? [{ key: 'dropped', text: truncate(`… ${dropped} earlier entr${dropped === 1 ? 'y' : 'ies'} not kept in memory (the agents' events are in debug.log)`, width), dim: true }] : [];
+  return conversationSource(toArray(view.entries), width, expanded, head);
 }
 
 export function stepLines(state: WorkflowState, width: number): Line[] {

@@ -1,4 +1,4 @@
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DebugLog } from '../../../src/persistence/debug-log.js';
@@ -60,6 +60,19 @@ describe('DebugLog', () => {
     expect(await readFile(f, 'utf8')).toMatch(/\[t\] sync one\n.*\[t\] sync two\n$/);
     await log.flush(); // nothing left: no duplicates
     expect((await readFile(f, 'utf8')).split('\n').filter(Boolean)).toHaveLength(2);
+  });
+
+  it('makes its directory again when it was removed while the log was open (no line lost)', async () => {
+    const dir = path.join(await tempDir(), 'work');
+    const f = path.join(dir, 'debug.log');
+    const log = new DebugLog(f, KB * 100);
+    log.write('t', 'before');
+    await log.flush();
+    await rm(dir, { recursive: true });
+    log.write('t', 'after');
+    await log.flush();
+    expect(log.lastError).toBeNull();
+    expect(await readFile(f, 'utf8')).toMatch(/^\S+ \[t\] after\n$/);
   });
 
   it('never throws when the disk fails; keeps the error', async () => {

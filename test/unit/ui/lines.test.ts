@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { conversationLines, FOLLOW, scrollViewport, TOP, truncate, visibleRange, wrapText } from '../../../src/ui/lines.js';
+import { conversationLines } from '../../../src/ui/line-source.js';
+import { FOLLOW, scrollViewport, TOP, truncate, visibleRange, wrapText } from '../../../src/ui/lines.js';
 import type { ConversationEntry } from '../../../src/ui/view-model.js';
 
 describe('screen lines', () => {
