@@ -224,7 +224,6 @@ async function streamRun(box: Sandbox): Promise<Pick<TuiResult, 'streamMs' | 'ke
         term.type(String(tab));
         try {
           keyMs.push((await term.waitFor(TAB_MARK[tab], 0, KEY_LOST_MS)) - sent);
-          if (process.env.TUI_BENCH_KEYLOG) process.stderr.write(`key ${tab} ${performance.timeOrigin + sent} ${keyMs.at(-1)}\n`);
         } catch {
           if (streaming) keysLost++;
         }

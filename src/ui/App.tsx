@@ -74,9 +74,9 @@ export function modalFor(a: Awaiting | null): AwaitingModal | null {
 }
 
 /**
- * Collects what the engine publishes and hands it over in batches: at most one per BATCH_MS, never held longer.
- * A batch is applied from setImmediate, after the event loop has read the terminal: a key that arrived meanwhile
- * is handled (and drawn) before the batch.
+ * Collects what the engine publishes (folded as it arrives, see PendingOutputs) and hands it over in batches: at
+ * most one per BATCH_MS, or per FLOOD_BATCH_MS after a flooded batch, and never held longer. A batch is applied
+ * from setImmediate, after the event loop has read the terminal: a key that arrived meanwhile is handled first.
  */
 function useEngineBatches(engine: EngineLike, maxEntries: number, apply: (actions: ViewAction[]) => void, onSubscribed: () => void): void {
   useEffect(() => {
