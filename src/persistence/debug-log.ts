@@ -9,12 +9,14 @@ import path from 'node:path';
  */
 export class DebugLog {
   lastError: Error | null = null;
+  /** Two strings per line, joined only in the append's buffer: its head (`<ISO> [source] `), then its text. */
   private pending: string[] = [];
   private size: number | null = null;
   private draining = false;
-  /** The timestamp of the current millisecond: an agent's stream writes thousands of lines in one. */
-  private stampMs = -1;
-  private stamp = '';
+  /** The head of the current millisecond and source: an agent's stream writes thousands of lines in one. */
+  private headMs = -1;
+  private headSource = '';
+  private head = '';
   private chain: Promise<void> = Promise.resolve();
 
   constructor(
@@ -25,13 +27,13 @@ export class DebugLog {
 
   write(source: string, line: string): void {
     const now = Date.now();
-    if (now !== this.stampMs) {
-      this.stampMs = now;
-      this.stamp = new Date(now).toISOString();
+    if (now !== this.headMs || source !== this.headSource) {
+      this.headMs = now;
+      this.headSource = source;
+      this.head = `${new Date(now).toISOString()} [${source}] `;
     }
-    const head = `${this.stamp} [${source}] `;
-    if (!line.includes('\n')) this.pending.push(`${head}${line}\n`);
-    else for (const part of line.replace(/\r?\n$/, '').split(/\r?\n/)) this.pending.push(`${head}${part}\n`);
+    if (!line.includes('\n')) this.pending.push(this.head, line);
+    else for (const part of line.replace(/\r?\n$/, '').split(/\r?\n/)) this.pending.push(this.head, part);
     if (!this.draining) {
       this.draining = true;
       this.chain = this.chain.then(() => this.drain());
@@ -95,18 +97,18 @@ export class DebugLog {
   }
 
   /**
-   * Groups lines into appends; a batch that would push the file past maxBytes starts with a rotation. Each batch
-   * is written straight into one buffer (no joined string: a long stream's batch would be a large heap string).
+   * Groups the pending lines (head, text pairs) into appends; a batch that would push the file past maxBytes
+   * starts with a rotation. Each batch is written straight into one buffer: no line string is ever joined.
    */
-  private *batches(lines: string[]): Generator<{ rotateFirst: boolean; data: Buffer }> {
+  private *batches(parts: string[]): Generator<{ rotateFirst: boolean; data: Buffer }> {
     let size = this.size ?? 0;
     let first = 0;
     let bytes = 0;
     let rotateFirst = false;
-    for (let i = 0; i < lines.length; i++) {
-      const n = Buffer.byteLength(lines[i] as string);
+    for (let i = 0; i < parts.length; i += 2) {
+      const n = Buffer.byteLength(parts[i] as string) + Buffer.byteLength(parts[i + 1] as string) + 1;
       if (size > 0 && size + n > this.maxBytes) {
-        if (i > first) yield { rotateFirst, data: joined(lines, first, i, bytes) };
+        if (i > first) yield { rotateFirst, data: joined(parts, first, i, bytes) };
         first = i;
         bytes = 0;
         rotateFirst = true;
@@ -115,7 +117,7 @@ export class DebugLog {
       bytes += n;
       size += n;
     }
-    if (lines.length > first) yield { rotateFirst, data: joined(lines, first, lines.length, bytes) };
+    if (parts.length > first) yield { rotateFirst, data: joined(parts, first, parts.length, bytes) };
   }
 
   private rotated(n: number): string {
@@ -143,11 +145,15 @@ export class DebugLog {
   }
 }
 
-/** lines[from..to) in one buffer of `bytes` bytes. */
-function joined(lines: readonly string[], from: number, to: number, bytes: number): Buffer {
+/** The lines of parts[from..to) (head, text pairs), each ended by a newline, in one buffer of `bytes` bytes. */
+function joined(parts: readonly string[], from: number, to: number, bytes: number): Buffer {
   const buf = Buffer.allocUnsafe(bytes);
   let at = 0;
-  for (let i = from; i < to; i++) at += buf.write(lines[i] as string, at);
+  for (let i = from; i < to; i += 2) {
+    at += buf.write(parts[i] as string, at);
+    at += buf.write(parts[i + 1] as string, at);
+    at = buf.writeUInt8(0x0a, at);
+  }
   return buf;
 }
 
