@@ -25,7 +25,7 @@ const KEY_LOST_MS = 1000;
 const STEP_TIMEOUT_MS = 120_000;
 const COLUMNS = 100;
 const ROWS = 30;
-const GOALS = { firstFrameMs: 100, keyP95Ms: 50, rssMb: 200 };
+const GOALS = { keyP95Ms: 50, rssMb: 200 };
 
 export interface TuiResult {
   /** Spawn → the first frame, per fresh process. */
@@ -273,7 +273,7 @@ export async function tuiBenchLines(): Promise<string[]> {
   const p95 = percentile(t.keyMs, 95);
   const keysOk = t.keyMs.length > 0 && t.keysLost === 0 && p95 < GOALS.keyP95Ms;
   return [
-    `TUI first frame (built CLI in a pty, spawn → tab bar): median ${ms(frame)} ms; Node alone starts and exits in ${ms(node)} ms; agent-collab's share ${ms(frame - node)} ms (goal < ${GOALS.firstFrameMs} ms) ${verdict(frame - node < GOALS.firstFrameMs)}`,
+    `TUI first frame (built CLI in a pty, spawn → tab bar): median ${ms(frame)} ms; Node alone starts and exits in ${ms(node)} ms; agent-collab's share ${ms(frame - node)} ms (informative: the issue sets no goal for it)`,
     `TUI ${LINES} lines streamed from the fake agent through the built CLI (Engine, view model, App, pty): ${(t.streamMs / 1000).toFixed(1)} s (${Math.round(LINES / (t.streamMs / 1000))} lines/s)`,
     `TUI key → frame while streaming: p95 ${ms(p95)} ms, median ${ms(median(t.keyMs))} ms, max ${ms(Math.max(...t.keyMs))} ms over ${t.keyMs.length} key(s)${t.keysLost ? `, ${t.keysLost} lost` : ''} (goal p95 < ${GOALS.keyP95Ms} ms) ${verdict(keysOk)}`,
     `TUI peak RSS of the CLI process: ${Math.round(t.peakRssMb)} MB (${Math.round(t.rssBeforeMb)} MB right before the stream) (goal < ${GOALS.rssMb} MB) ${verdict(t.peakRssMb < GOALS.rssMb)}`,

@@ -10,6 +10,8 @@ export interface PolicyVerdict {
 
 /** The `[safety]` policy in effect and how a held command can be decided. */
 export interface CommandPolicy {
+  /** Resolves once `evaluate` can run (the shell parser is loaded); rejects with what to do when it cannot load. */
+  ready(): Promise<void>;
   evaluate(command: string): PolicyVerdict;
   /** True when every part of `command` that needs confirmation starts with one of `prefixes`. */
   allowedByPrefix(command: string, prefixes: readonly string[]): boolean;

@@ -398,6 +398,7 @@ export class Engine {
   private async judgeCommand(check: CommandCheck): Promise<CommandVerdict> {
     const policy = this.deps.commands;
     if (!policy) return { allow: false, reason: 'no command policy is loaded, so agent-collab denies every command' };
+    await policy.ready();
     const v = policy.evaluate(check.command);
     this.deps.files.debug('policy', `${check.role}: ${v.decision} ${JSON.stringify(check.command)}${v.rule ? ` (rule "${v.rule}")` : ''}`);
     if (v.decision === 'allow') return { allow: true };

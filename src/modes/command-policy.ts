@@ -1,6 +1,6 @@
 // The [safety] policy in effect for a run, as the engine's command gate uses it.
 import type { CommandPolicy } from '../engine/command-gate.js';
-import { allowedByPrefix, checkCommand, type PolicyRules } from '../engine/policy/index.js';
+import { allowedByPrefix, checkCommand, initPolicy, type PolicyRules } from '../engine/policy/index.js';
 import type { Config } from '../persistence/config-schema.js';
 
 export function policyRules(config: Config): PolicyRules {
@@ -10,6 +10,7 @@ export function policyRules(config: Config): PolicyRules {
 export function commandPolicy(config: Config, run: { interactive: boolean; allowCmd: readonly string[] }): CommandPolicy {
   const rules = policyRules(config);
   return {
+    ready: initPolicy,
     evaluate: (command) => checkCommand(command, rules),
     allowedByPrefix: (command, prefixes) => allowedByPrefix(command, prefixes, rules),
     interactive: run.interactive,

@@ -113,8 +113,17 @@ function attention(io: Io, what: string): void {
 
 export async function runInteractive(opts: InteractiveOptions): Promise<number> {
   const io: Io = { stdin: opts.stdin ?? process.stdin, stdout: opts.stdout ?? process.stdout };
-  const ui = await loadUi();
+  // The UI's modules load while the session opens (config, lock, saved run, the policy parser): both take a while.
+  const uiLoading = loadUi();
+  uiLoading.catch(() => undefined); // its error, if any, is reported by the await below
   const session = await openSession({ cwd: opts.cwd, homeDir: opts.homeDir, agents: opts.agents, overrides: opts.overrides });
+  let ui: Ui;
+  try {
+    ui = await uiLoading;
+  } catch (err) {
+    await session.close();
+    throw err;
+  }
   try {
     const notices: string[] = [];
     if (session.corrupt) notices.push(`state.json could not be read (${session.corrupt.reason}); it was moved to ${session.corrupt.movedTo}`);

@@ -94,7 +94,8 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
       autoApprove: config.workflow.auto_approve,
       execution: { maxRetries: config.test.max_retries, testFallbackToAgent: config.test.fallback_to_agent, maxDenials: config.safety.max_denials_per_step },
     };
-    await initPolicy();
+    // The shell parser loads in the background; the first command check waits for it (and denies if it failed).
+    initPolicy().catch((err: unknown) => files.debug('policy', String(err)));
     const workspace = new GitStepWorkspace(repoRoot, relativeWorkdir(config));
     const tests = new ShellTestRunner(repoRoot, config.test, (source, line) => files.debug(source, line));
     const prompts = { render: (name: Parameters<typeof renderPrompt>[0], vars: Record<string, string | number>) => renderPrompt(name, vars, { overrideDir: paths.promptsOverride }) };

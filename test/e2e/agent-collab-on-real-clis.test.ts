@@ -232,7 +232,7 @@ describe('agent-collab run on the real CLIs', () => {
     const r = await ac.run(['run', '--goal', GOAL, '--auto']);
     expect(r.code, describeRun(r)).toBe(4);
     expect(server.anthropic.requests).toHaveLength(2);
-    expect(events(r, 'notice').filter((e) => /retrying in \d+ s \(1\/1\)/.test(String(e.message)))).toHaveLength(1);
+    expect(events(r, 'notice').filter((e) => /retrying in \d+ (?:ms|s) \(1\/1\)/.test(String(e.message)))).toHaveLength(1);
     expect(events(r, 'needs_human')).toEqual([expect.objectContaining({ kind: 'failure', role: 'reviewer', failure: 'infra', phase: 'REVIEW' })]);
 
     server.anthropic.push(reply.rateLimited('scripted rate limit', 30, true));
