@@ -37,3 +37,17 @@ describe('loading the TUI', () => {
     expect(check({ NODE_ENV: 'development' })).toEqual({ env: 'development', production: false, development: true, app: 'function' });
   });
 });
+
+describe('loading the TUI with CI set in the terminal', () => {
+  it("Ink still draws live (it reads CI once, while it loads), and CI is set again for the agents' commands", () => {
+    const script = `
+const { loadUi } = await import(${JSON.stringify(path.join(ROOT, 'src/ui/load-ui.ts'))});
+await loadUi();
+const { default: inkSeesCi } = await import('is-in-ci');
+console.log(JSON.stringify({ inkSeesCi, ci: process.env.CI ?? null, ciLong: process.env.CONTINUOUS_INTEGRATION ?? null }));
+`;
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, env: { ...process.env, CI: 'true', CONTINUOUS_INTEGRATION: '1' }, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '{}')).toEqual({ inkSeesCi: false, ci: 'true', ciLong: '1' });
+  });
+});
