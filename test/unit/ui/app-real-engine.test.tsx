@@ -1,30 +1,19 @@
 // The App over a real Engine, session and files, with scripted fake agents: the keyboard flow end to end.
 import { cleanup, render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeAgent } from '../../../src/adapters/fake/fake-agent.js';
-import { DEMO_SCRIPT } from '../../../src/adapters/fake/script.js';
 import { filesReader } from '../../../src/modes/interactive.js';
-import { openSession, type Session } from '../../../src/modes/session.js';
 import { App } from '../../../src/ui/App.js';
-import { gitLog, tempRepo } from '../../helpers/repo.js';
+import { gitLog } from '../../helpers/repo.js';
+import { closeFakeSessions, openFakeSession } from './fake-session.js';
 import { KEY, listening, sleep, waitFor } from './ui-helpers.js';
-
-const opened: Array<{ session: Session; cleanup: () => void }> = [];
 
 afterEach(async () => {
   cleanup();
-  for (const o of opened.splice(0)) {
-    await o.session.close();
-    o.cleanup();
-  }
+  await closeFakeSessions();
 });
 
 async function start() {
-  const repo = tempRepo('[roles]\nplanner = "fake"\nreviewer = "fake"\n');
-  const agents = { planner: new FakeAgent('fake-planner', DEMO_SCRIPT), reviewer: new FakeAgent('fake-reviewer', DEMO_SCRIPT) };
-  const session = await openSession({ cwd: repo.dir, homeDir: repo.home, agents });
-  opened.push({ session, cleanup: repo.cleanup });
-  const engine = session.engineFor(session.newRun('', 'manual'));
+  const { session, engine, dir } = await openFakeSession('');
   const r = render(<App engine={engine} files={filesReader(session)} tickMs={0} onReady={() => void engine.dispatch({ type: 'start', goal: '' })} />);
   const press = async (...keys: string[]): Promise<void> => {
     for (const k of keys) {
@@ -35,7 +24,7 @@ async function start() {
   const frame = (): string => r.lastFrame() ?? '';
   const screens = (): string => `\n--- last screen ---\n${frame()}`;
   await listening(r.stdin);
-  return { r, engine, press, frame, screens, dir: repo.dir };
+  return { r, engine, press, frame, screens, dir };
 }
 
 describe('the TUI on a real engine', () => {

@@ -3,33 +3,21 @@ import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { cleanup, render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeAgent } from '../../../src/adapters/fake/fake-agent.js';
-import { DEMO_SCRIPT } from '../../../src/adapters/fake/script.js';
 import { filesReader } from '../../../src/modes/interactive.js';
-import { openSession, type Session } from '../../../src/modes/session.js';
 import { App } from '../../../src/ui/App.js';
-import { tempRepo } from '../../helpers/repo.js';
+import { closeFakeSessions, openFakeSession } from './fake-session.js';
 import { listening, sleep, waitFor } from './ui-helpers.js';
 
 const LIMIT_MS = 300;
 /** Typical times are 30-90 ms; the margin absorbs a loaded 2-core machine (other test runs, a build). */
 const MARGIN_MS = 200;
-const opened: Array<{ session: Session; cleanup: () => void }> = [];
-
 afterEach(async () => {
   cleanup();
-  for (const o of opened.splice(0)) {
-    await o.session.close();
-    o.cleanup();
-  }
+  await closeFakeSessions();
 });
 
 async function start() {
-  const repo = tempRepo('[roles]\nplanner = "fake"\nreviewer = "fake"\n');
-  const agents = { planner: new FakeAgent('fake-planner', DEMO_SCRIPT), reviewer: new FakeAgent('fake-reviewer', DEMO_SCRIPT) };
-  const session = await openSession({ cwd: repo.dir, homeDir: repo.home, agents });
-  opened.push({ session, cleanup: repo.cleanup });
-  const engine = session.engineFor(session.newRun('add a flag', 'manual'));
+  const { session, engine } = await openFakeSession('add a flag');
   const r = render(<App engine={engine} files={filesReader(session)} tickMs={0} />);
   await listening(r.stdin);
   return { r, session, frame: () => r.lastFrame() ?? '' };
