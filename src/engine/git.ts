@@ -3,7 +3,6 @@ import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import { UserError } from '../persistence/errors.js';
-import type { GitOps } from './ports.js';
 
 export const RUN_TRAILER = 'Agent-Collab-Run';
 const MAX_SUBJECT = 72;
@@ -98,31 +97,4 @@ export function commitFailureMessage(step: number, output: string): string {
     ? '; set it with `git config user.name …` and `git config user.email …`, then press Enter to retry'
     : '; fix it, then press Enter to retry';
   return `git commit of step ${step} failed: ${why}${hint}`;
-}
-
-export class Git implements GitOps {
-  constructor(
-    private readonly repoRoot: string,
-    private readonly workdirRel: string,
-  ) {}
-
-  /** The hash of this run's commit for `step`, if it was already made. */
-  findStepCommit(runId: string, step: number): Promise<string | null> {
-    return findStepCommit(this.repoRoot, runId, step);
-  }
-
-  async commitStep({ runId, step, summary }: { runId: string; step: number; summary: string }): Promise<string | null> {
-    const existing = await this.findStepCommit(runId, step);
-    if (existing) return existing;
-    const add = await git(this.repoRoot, ['add', '-A']);
-    if (add.exitCode !== 0) throw new Error(`git add failed: ${firstLine(add.stderr)}`);
-    // agent-collab's own files never go into a step commit, even where the user tracks them.
-    await git(this.repoRoot, ['reset', '-q', '--', this.workdirRel]);
-    const diff = await git(this.repoRoot, ['diff', '--cached', '--quiet']);
-    if (diff.exitCode === 0) return null;
-    const commit = await git(this.repoRoot, ['commit', '-q', ...stepCommitMessageArgs(runId, step, summary)]);
-    if (commit.exitCode !== 0) throw new Error(commitFailureMessage(step, commit.stderr || commit.stdout));
-    const head = await git(this.repoRoot, ['rev-parse', 'HEAD']);
-    return head.stdout.trim();
-  }
 }

@@ -31,15 +31,6 @@ export interface WorkflowFiles {
   debug(source: string, line: string): void;
 }
 
-export interface GitOps {
-  /**
-   * Commits the working tree's changes for a step (agent-collab's own files excluded) as `[Step N] <summary>`.
-   * Returns the commit hash, or null when there was nothing to commit. Idempotent per (runId, step):
-   * when that step's commit already exists (a restart after a crash), its hash is returned and nothing new is made.
-   */
-  commitStep(opts: { runId: string; step: number; summary: string }): Promise<string | null>;
-}
-
 export interface Prompts {
   render(name: PromptName, vars: Record<string, string | number>): Promise<string>;
 }
@@ -66,7 +57,7 @@ export interface StepWorkspace {
   /**
    * Stages exactly the files changed since `baseTree` (files the person had changed before the step and the step did
    * not touch stay out), scans the staged diff for secrets unless `allowSecrets`, and commits `[Step N] <summary>`.
-   * Idempotent per (runId, step) like GitOps.commitStep.
+   * Idempotent per (runId, step): when this run's commit of the step exists (a restart after a crash), its hash is returned and nothing new is made.
    */
   commitStep(opts: { runId: string; step: number; summary: string; baseTree: string | null; allowSecrets: boolean }): Promise<StepCommitResult>;
   /** Puts every file changed since `baseTree` back as it was in `baseTree` (files added by the step are removed). */

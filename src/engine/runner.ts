@@ -1,7 +1,7 @@
 // The effect runner: feeds events through `transition`, persists the state, performs the effects
 // and turns their outcomes back into events. One event at a time, in order.
 import type { Effect, EngineEvent, EngineOutput, RoundUsage } from './events.js';
-import type { Artifacts, CommandCheck, CommandVerdict, GitOps, Prompts, StepWorkspace, TestRunner, WorkflowFiles } from './ports.js';
+import type { Artifacts, CommandCheck, CommandVerdict, Prompts, StepWorkspace, TestRunner, WorkflowFiles } from './ports.js';
 import { CommandHolds, DENY_ADVICE, type CommandPolicy } from './command-gate.js';
 import { buildTurnPrompt, recoveryPrompt } from './turn-prompts.js';
 import { stepSubject } from './git.js';
@@ -15,14 +15,13 @@ import { isAgentAction, type Action, type Agent, type AgentEvent, type AgentTurn
 export interface EngineDeps {
   repoRoot: string;
   files: WorkflowFiles;
-  git: GitOps;
   prompts: Prompts;
   agents: Record<Role, Agent>;
   options: TransitionOptions;
   /** Service errors (failure kind `infra`) are retried this many times, waiting backoffMs, 2×, 4×, … */
   retry?: { infraRetries: number; backoffMs: number };
-  /** Snapshots, commits only a step's changes, rolls back; without it, steps commit with `git.commitStep`. */
-  workspace?: StepWorkspace;
+  /** Snapshots the work tree before a step, commits only the step's changes, rolls a step back. */
+  workspace: StepWorkspace;
   /** Runs the tests after each step; without it, steps are not tested. */
   tests?: TestRunner;
   /** Per step attempt artifacts under runs/<run-id>/. */
@@ -262,7 +261,7 @@ export class Engine {
   private async recordAttempt(step: number, attempt: number, verdict: Record<string, unknown>): Promise<void> {
     if (!this.deps.artifacts) return;
     const base = this.current.stepRun?.baseTree;
-    if (this.deps.workspace && base) {
+    if (base) {
       const changes = await this.deps.workspace.changedSince(base).catch(() => null);
       if (changes) await this.writeArtifact(step, attempt, 'patch.diff', changes.patch);
     }
@@ -272,7 +271,7 @@ export class Engine {
   /** Before a step's first attempt: the working tree is snapshotted so the step's own changes can be told apart. */
   private async beginStep(step: number, gen: number): Promise<boolean> {
     if (this.current.stepRun?.step === step) return true;
-    const baseTree = this.deps.workspace ? await this.deps.workspace.snapshot() : null;
+    const baseTree = await this.deps.workspace.snapshot();
     if (this.stale(gen)) return false;
     this.timeline(`step ${step} started`);
     await this.dispatch({ type: 'step_started', step, baseTree, at: this.nowIso() });
@@ -310,12 +309,6 @@ export class Engine {
   private async commitStep(step: number, summary: string, allowSecrets: boolean): Promise<void> {
     const gen = this.generation;
     const ws = this.deps.workspace;
-    if (!ws) {
-      const commit = await this.deps.git.commitStep({ runId: this.current.runId, step, summary });
-      if (this.stale(gen)) return;
-      await this.dispatch({ type: 'step_committed', step, commit });
-      return;
-    }
     const run = this.current.stepRun;
     const base = run?.step === step ? run.baseTree : null;
     // agent-collab's own commands pass the same [safety] check as the agents'.
@@ -354,7 +347,7 @@ export class Engine {
     const gen = this.generation;
     const run = this.current.stepRun;
     const base = run?.step === step ? run.baseTree : null;
-    if (!this.deps.workspace || !base) throw new Error(`step ${step} has no snapshot to roll back to; restore the files with git yourself`);
+    if (!base) throw new Error(`step ${step} has no snapshot to roll back to; restore the files with git yourself`);
     const allowed = await this.checkCommand({ role: 'agent-collab', command: `git restore --source=${base} --worktree -- .`, cwd: this.deps.repoRoot });
     if (this.stale(gen)) return;
     if (!allowed.allow) throw new Error(`agent-collab's own \`git restore\` for the rollback of step ${step} was denied: ${allowed.reason}`);

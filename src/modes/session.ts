@@ -7,7 +7,7 @@ import { startCommandHookServer, type CommandHookServer } from '../adapters/comm
 import type { CommandGate } from '../engine/ports.js';
 import path from 'node:path';
 import { ShellTestRunner } from '../adapters/test-runner.js';
-import { excludeWorkdir, findRepoRoot, Git } from '../engine/git.js';
+import { excludeWorkdir, findRepoRoot } from '../engine/git.js';
 import { GitStepWorkspace } from '../engine/step-workspace.js';
 import { RunArtifacts } from '../persistence/artifacts.js';
 import { commandPolicy } from './command-policy.js';
@@ -88,7 +88,6 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
       planner: opts.agents?.planner ?? (await createAgent(config.roles.planner, { role: 'planner', config, paths, debug: files, hook: hooks.endpoint('planner') })),
       reviewer: opts.agents?.reviewer ?? (await createAgent(config.roles.reviewer, { role: 'reviewer', config, paths, debug: files, hook: hooks.endpoint('reviewer') })),
     };
-    const git = new Git(repoRoot, relativeWorkdir(config));
     const options = {
       maxIterations: config.workflow.max_iterations,
       autoApprove: config.workflow.auto_approve,
@@ -110,7 +109,6 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
         const engine = new Engine(state, {
           repoRoot,
           files,
-          git,
           prompts,
           agents,
           options,

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { Git } from '../../../src/engine/git.js';
-import { fixture, WORKDIR, type Fixture } from './git-fixture.js';
+import { fixture, type Fixture } from './git-fixture.js';
 
 let fx: Fixture;
 afterEach(() => fx.cleanup());
@@ -34,16 +33,6 @@ describe('step commits are idempotent per run and step', () => {
     expect(other.kind).toBe('committed');
     expect(twelve.kind).toBe('committed');
     expect(fx.git('log', '--format=%s').trim().split('\n')).toEqual(['[Step 12] C', '[Step 1] B', '[Step 1] A', 'initial']);
-  });
-
-  it('the old Git.commitStep still commits and finds the same commits', async () => {
-    fx = fixture();
-    fx.write('a.txt', 'x\n');
-    const git = new Git(fx.dir, WORKDIR);
-    const hash = await git.commitStep({ runId: 'run-3', step: 2, summary: 'Old path' });
-    expect(hash).toMatch(/^[0-9a-f]{40}$/);
-    expect(await git.commitStep({ runId: 'run-3', step: 2, summary: 'Old path' })).toBe(hash);
-    expect(await fx.ws.commitStep({ runId: 'run-3', step: 2, summary: 'Old path', baseTree: null, allowSecrets: false })).toEqual({ kind: 'committed', hash });
   });
 });
 
