@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 // `npm run build`, second half: bundles src/cli.ts and its dependencies into dist/cli.js (+ dist/chunks/ for the
 // lazily imported modes), replacing the per-file dist/cli.js that tsc wrote. Loading one bundle instead of ~330
-// separate ES modules is what makes startup fast. The rest of tsc's per-file dist/ stays: the command hook program
+// separate ES modules is what makes startup fast. The rest of tsc's per-file dist/ stays: the node command hook client
 // (dist/adapters/command-hook/hook-main.js) must remain its own tiny file, and the .wasm/prompt files are found from
-// the package root at run time (src/package-root.ts).
+// the package root at run time (src/package-root.ts). The bash command hook client (command-hook.sh), which tsc does
+// not copy, is copied next to it here.
 //
 // Files are written so that a process starting dist/cli.js during the build never sees half an output: new chunks
 // first (their names carry a content hash), then cli.js by rename, then the chunks no longer referenced are removed.
 import { build } from 'esbuild';
-import { chmodSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
@@ -96,3 +97,9 @@ renameSync(tmp, entry);
 for (const name of readdirSync(chunksDir)) {
   if (!written.has(name)) rmSync(path.join(chunksDir, name), { force: true });
 }
+
+// The bash hook client, read by the hook server when a session starts (temp file + rename, like cli.js).
+const hookScript = path.join(outdir, 'adapters', 'command-hook', 'command-hook.sh');
+mkdirSync(path.dirname(hookScript), { recursive: true });
+copyFileSync(path.join(root, 'src', 'adapters', 'command-hook', 'command-hook.sh'), `${hookScript}.${process.pid}.tmp`);
+renameSync(`${hookScript}.${process.pid}.tmp`, hookScript);

@@ -1,7 +1,7 @@
 // An Agent backed by a CLI process: runs it through the process runner, translates its JSON lines, and turns
 // how the process ended (missing binary, timeouts, exit codes) into the engine's events.
 import type { Agent, AgentEvent, AgentTurn } from '../engine/types.js';
-import type { HookEndpoint } from './command-hook/endpoint.js';
+import type { HookEndpoint, HookLaunch } from './command-hook/endpoint.js';
 import { classifyFailure } from './failure-kind.js';
 import { parseJsonLine, type Json } from './json-fields.js';
 import { runProcess, type DebugSink, type ProcessEnd, type RunningProcess } from './process-runner.js';
@@ -21,7 +21,9 @@ export interface CliFlavor {
   /** How to install it, shown when the binary is missing. */
   installHint: string;
   /** `hook`: the PreToolUse hook every shell command must pass (null: none). */
-  args(turn: AgentTurn, sessionId: string | null, hook: HookEndpoint | null): string[];
+  args(turn: AgentTurn, sessionId: string | null, hook: HookLaunch | null): string[];
+  /** Whether this turn's CLI gets the hook (default: every turn); a turn whose CLI cannot run commands need not. */
+  needsHook?(turn: AgentTurn): boolean;
   translator(): LineTranslator;
   /**
    * Whether a resumed run that ended without a JSON answer failed because the session is gone (its stderr says
@@ -100,11 +102,18 @@ export class CliAgent implements Agent {
     try {
       if (run.stopped) return;
       const binary = this.opts.binary ?? this.flavor.cli;
+      const hook = await this.launchHook(turn);
+      if (typeof hook === 'string') {
+        yield { type: 'error', kind: 'agent_error', message: hook };
+        return;
+      }
+      if (run.stopped) return;
       const proc = runProcess({
         command: binary,
-        args: this.flavor.args(turn, sessionId, this.opts.hook ?? null),
+        args: this.flavor.args(turn, sessionId, hook),
         cwd: turn.cwd,
-        env: this.flavor.env?.(),
+        // The hook's variables (its token) ride in the CLI's environment, which both CLIs pass on to the hook.
+        env: hook === null ? this.flavor.env?.() : { ...(this.flavor.env?.() ?? process.env), ...hook.env },
         debug: this.opts.debug,
         source: this.opts.debugSource,
         wallTimeoutMs: this.opts.wallTimeoutMs,
@@ -150,6 +159,17 @@ export class CliAgent implements Agent {
     } finally {
       this.runs.delete(run);
       await run.proc?.stop(); // the consumer may have stopped listening early; a no-op once ended
+    }
+  }
+
+  /** The turn's hook (null: no hook for this turn), or why it cannot be had. */
+  private async launchHook(turn: AgentTurn): Promise<HookLaunch | null | string> {
+    const hook = this.opts.hook;
+    if (!hook || this.flavor.needsHook?.(turn) === false) return null;
+    try {
+      return await hook.launch();
+    } catch (err) {
+      return (err as Error).message;
     }
   }
 

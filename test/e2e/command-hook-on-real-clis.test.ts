@@ -1,9 +1,11 @@
 /**
  * agent-collab's command hook in the REAL `codex` and `claude` CLIs, driven through the adapters (CliAgent with the
  * codex/claude flavors and a hook endpoint), with a gate over the real command policy and the default [safety]
- * rules: a blocked command does not run and the model is told why; a confirm-required `git push` is held until the
- * test answers (deny / allow) and the CLI honours the answer; a hook that cannot reach agent-collab denies; a CLI
- * that runs a command without the hook (hook skipped) is stopped and the round fails.
+ * rules. The hooks are the bash client (checked), its session token reaching it through the CLI's environment: a
+ * blocked command does not run and the model is told why; a confirm-required `git push` is held until the test
+ * answers (deny / allow) and the CLI honours the answer; a hook that cannot reach agent-collab denies; a CLI that
+ * runs a command without the hook (hook skipped) is stopped and the round fails; a claude read-only turn runs
+ * without the hook and without Bash.
  * Skipped (with the installer's reason) only when the pinned CLIs could not be installed.
  */
 import { execFileSync } from 'node:child_process';
@@ -122,6 +124,7 @@ describe.for(['codex', 'claude'] as const)('%s: the command hook', (cli) => {
     e2e.script(cli, command);
     const events = await collect(e2e.agent(cli).start(turn(e2e.repo)));
     const why = describeEvents(events, e2e.debug);
+    expect(await e2e.hooks.client).toBe('bash');
     expect(events.at(-1), why).toMatchObject({ type: 'done', text: 'finished' });
     expect(statSync(dir).mode & 0o777).toBe(0o755);
     expect(e2e.policy.seen.map((s) => [s.check.command, s.decision])).toEqual([[command, 'block']]);
@@ -148,11 +151,28 @@ describe.for(['codex', 'claude'] as const)('%s: the command hook', (cli) => {
   it('a hook that cannot reach agent-collab (server closed before the tool call) denies', async ({ e2e, expect }) => {
     e2e.script(cli, 'touch marker.txt');
     const agent = e2e.agent(cli);
+    expect(await e2e.hooks.client).toBe('bash');
     await e2e.hooks.close();
     const events = await collect(agent.start(turn(e2e.repo)));
     expect(events.at(-1), describeEvents(events, e2e.debug)).toMatchObject({ type: 'done', text: 'finished' });
     expect(existsSync(path.join(e2e.repo, 'marker.txt'))).toBe(false);
-    expect(e2e.followUp(cli)).toMatch(/cannot reach agent-collab to check the command \(ENOENT\), so it was denied/);
+    expect(e2e.followUp(cli)).toMatch(/agent-collab: cannot reach agent-collab to check the command \(nothing answers on port \d+\), so the command was denied/);
+  }, 90_000);
+});
+
+describe('claude read-only turns', () => {
+  it('run without the hook (no --settings) and without Bash: a Bash call the model tries is refused by claude, nothing runs', async ({ e2e, expect }) => {
+    e2e.script('claude', 'touch marker.txt');
+    let argv: string[] = [];
+    const recordArgs = (f: CliFlavor): CliFlavor => ({ ...f, args: (t, s, h) => (argv = f.args(t, s, h)) });
+    const readOnly: AgentTurn = { ...turn(e2e.repo), access: 'read-only', meta: { role: 'reviewer', kind: 'review', iteration: 1, step: null } };
+    const events = await collect(e2e.agent('claude', recordArgs).start(readOnly));
+    expect(events.at(-1), describeEvents(events, e2e.debug)).toMatchObject({ type: 'done', text: 'finished' });
+    expect(argv).toContain('--disallowedTools');
+    expect(argv).not.toContain('--settings');
+    expect(existsSync(path.join(e2e.repo, 'marker.txt'))).toBe(false);
+    expect(e2e.hooks.checkedCommands).toEqual([]);
+    expect(events.some((e) => e.type === 'command' && e.status === 'completed')).toBe(false);
   }, 90_000);
 });
 

@@ -1,7 +1,8 @@
 // A session's agents ask agent-collab before each shell command: the fake planner's scripted commands go through
 // the real hook program to the session's hook server and on to the engine's policy. Before an engine exists every
-// command is denied; the socket is gone once the session closes.
+// command is denied; the hook port is closed once the session closes.
 import { existsSync, mkdirSync, statSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runHook } from '../../src/adapters/command-hook/run-hook.js';
@@ -28,7 +29,7 @@ describe('session: agent commands through the command hook', () => {
     });
     mkdirSync(path.join(repo.dir, 'sub'), { mode: 0o755 });
     const session = await openSession({ cwd: repo.dir, homeDir: repo.home });
-    const socket = session.commandHooks.socketPath;
+    const port = session.commandHooks.port;
     let engineClose = async (): Promise<void> => undefined;
     cleanup = async () => {
       await engineClose();
@@ -69,6 +70,7 @@ describe('session: agent commands through the command hook', () => {
     await engine.close();
     engineClose = async () => undefined;
     await session.close();
-    expect(existsSync(socket)).toBe(false);
+    const refused = await new Promise<string>((resolve) => net.connect(port, '127.0.0.1').on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? '')).on('connect', () => resolve('connected')));
+    expect(refused).toBe('ECONNREFUSED');
   });
 });

@@ -1,6 +1,6 @@
 // Claude Code adapter: `claude -p <prompt> --output-format stream-json --verbose`, continued with `--resume <id>`.
 import type { AgentEvent, AgentTurn } from '../../engine/types.js';
-import type { HookEndpoint } from '../command-hook/endpoint.js';
+import type { HookLaunch } from '../command-hook/endpoint.js';
 import { CliAgent, type CliAgentOptions, type CliFlavor } from '../cli-agent.js';
 import { promptArg } from '../cli-args.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_WALL_TIMEOUT_MS } from '../process-runner.js';
@@ -22,7 +22,7 @@ export const READ_ONLY_DISALLOWED_TOOLS = ['Bash', 'Write', 'Edit', 'NotebookEdi
 export const WRITE_ALLOWED_TOOLS = ['Edit(./**)'];
 
 /** `--settings` JSON that makes claude run agent-collab's hook before every Bash call. */
-export function claudeHookSettings(hook: Pick<HookEndpoint, 'command' | 'timeoutSeconds'>): string {
+export function claudeHookSettings(hook: Pick<HookLaunch, 'command' | 'timeoutSeconds'>): string {
   return JSON.stringify({
     hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: hook.command, timeout: hook.timeoutSeconds }] }] },
   });
@@ -32,15 +32,24 @@ export function claudeHookSettings(hook: Pick<HookEndpoint, 'command' | 'timeout
 const NESTING_ENV = ['CLAUDECODE', 'CLAUDE_CODE_ENTRYPOINT'];
 
 /**
+ * Only workspace-write turns get the hook: a read-only turn runs without Bash (`--disallowedTools Bash …`), so the
+ * hook could never fire there, and `--settings` alone costs ~57 ms per claude start (measured, 2.1.197). Should a
+ * read-only turn run a command anyway, it has no approval and CliAgent stops it.
+ */
+export function claudeNeedsHook(turn: Pick<AgentTurn, 'access'>): boolean {
+  return turn.access === 'workspace-write';
+}
+
+/**
  * argv after `claude`. The prompt comes right after -p, before the variadic `--allowedTools` / `--disallowedTools`
  * (which would swallow a following positional). The permission mode is always explicit (`default`: in -p mode
  * anything not allowed is denied), so a user's settings cannot widen a turn. `--resume` only finds sessions
  * started in the same cwd: the turn's cwd is the repo root.
  */
-export function buildClaudeArgs(turn: Pick<AgentTurn, 'prompt' | 'access'>, sessionId: string | null, hook: HookEndpoint | null = null): string[] {
+export function buildClaudeArgs(turn: Pick<AgentTurn, 'prompt' | 'access'>, sessionId: string | null, hook: HookLaunch | null = null): string[] {
   const args = ['-p', promptArg(turn.prompt), '--output-format', 'stream-json', '--verbose'];
   if (sessionId !== null) args.push('--resume', sessionId);
-  if (hook !== null) args.push('--settings', claudeHookSettings(hook));
+  if (hook !== null && claudeNeedsHook(turn)) args.push('--settings', claudeHookSettings(hook));
   args.push('--permission-mode', 'default');
   if (turn.access === 'workspace-write') args.push('--allowedTools', ...WRITE_ALLOWED_TOOLS);
   else args.push('--disallowedTools', ...READ_ONLY_DISALLOWED_TOOLS);
@@ -64,6 +73,7 @@ export const claudeFlavor: CliFlavor = {
   cli: 'claude',
   installHint: CLAUDE_INSTALL_HINT,
   args: buildClaudeArgs,
+  needsHook: claudeNeedsHook,
   translator() {
     const state = newClaudeState();
     return { line: (json) => translateClaudeLine(json, state), finish: () => [] };

@@ -1,7 +1,7 @@
 // Codex CLI adapter: `codex exec --json`, continued with `codex exec resume --json <thread_id>`.
 import type { AgentEvent, AgentTurn } from '../../engine/types.js';
 import { unwrapShellCommand } from '../command-hook/approvals.js';
-import type { HookEndpoint } from '../command-hook/endpoint.js';
+import type { HookLaunch } from '../command-hook/endpoint.js';
 import { CliAgent, type CliAgentOptions, type CliFlavor } from '../cli-agent.js';
 import { promptArg } from '../cli-args.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_WALL_TIMEOUT_MS } from '../process-runner.js';
@@ -13,7 +13,7 @@ export const CODEX_WALL_TIMEOUT_MS = DEFAULT_WALL_TIMEOUT_MS;
 export const CODEX_IDLE_TIMEOUT_MS = DEFAULT_IDLE_TIMEOUT_MS;
 
 /** `-c` override that makes codex run agent-collab's hook before every shell command (TOML inline table). */
-export function codexHookConfig(hook: Pick<HookEndpoint, 'command' | 'timeoutSeconds'>): string {
+export function codexHookConfig(hook: Pick<HookLaunch, 'command' | 'timeoutSeconds'>): string {
   // A JSON string is a valid TOML basic string.
   return `hooks.PreToolUse=[{matcher="Bash",hooks=[{type="command",command=${JSON.stringify(hook.command)},timeout=${hook.timeoutSeconds}}]}]`;
 }
@@ -28,7 +28,7 @@ export const CODEX_HOOK_TRUST_FLAG = '--dangerously-bypass-hook-trust';
  * argv after `codex`. The sandbox is always explicit, so a user's config.toml cannot widen a read-only turn;
  * `resume` rejects `--sandbox`, so it gets `-c sandbox_mode=…` and runs in the turn's cwd (no `-C`).
  */
-export function buildCodexArgs(turn: Pick<AgentTurn, 'prompt' | 'cwd' | 'access'>, threadId: string | null, hook: HookEndpoint | null = null): string[] {
+export function buildCodexArgs(turn: Pick<AgentTurn, 'prompt' | 'cwd' | 'access'>, threadId: string | null, hook: HookLaunch | null = null): string[] {
   const sandbox = turn.access === 'workspace-write' ? 'workspace-write' : 'read-only';
   const hookArgs = hook === null ? [] : ['-c', codexHookConfig(hook), CODEX_HOOK_TRUST_FLAG];
   if (threadId === null) return ['exec', '--json', '-C', turn.cwd, '--sandbox', sandbox, ...hookArgs, promptArg(turn.prompt)];

@@ -1,10 +1,11 @@
-// The PreToolUse hook program both CLIs run before each shell command (argv: <socket> <role> <token> <deadline-ms>).
-// It asks agent-collab over a unix socket and prints the CLI's allow/deny answer. It FAILS CLOSED: anything that
-// goes wrong (bad argv or stdin, agent-collab unreachable, no answer before the deadline, a crash) prints a deny.
-// Both CLIs treat a hook that times out, crashes or exits non-zero as "allow", so this program must never do so.
+// The node hook client, used only where the bash client cannot work (no /bin/bash, or a bash without /dev/tcp).
+// argv: <port> <role> <deadline-ms>; the session token in AGENT_COLLAB_HOOK_TOKEN. Same wire as command-hook.sh
+// (protocol.ts): sends the CLI's stdin as is, prints agent-collab's one-line answer. It FAILS CLOSED: anything that
+// goes wrong (bad argv, no token, agent-collab unreachable, no answer before the deadline, a signal, a crash)
+// prints a deny and exits 0, because both CLIs treat a hook that fails as "allow".
 // Imports node built-ins only: it starts once per command.
 import net from 'node:net';
-import { hookOutput, parseHookArgv, REASON_PREFIX, SHELL_TOOL_NAMES, type HookRequest, type HookResponse } from './protocol.js';
+import { denyOutput, HOOK_TOKEN_ENV, isPrintableAnswer, isWireWord, parseNodeClientArgv, wireHeader } from './protocol.js';
 
 let finished = false;
 
@@ -16,113 +17,59 @@ function finish(output: string): void {
 }
 
 function deny(why: string): void {
-  finish(hookOutput('deny', why.startsWith('agent-collab') ? why : `${REASON_PREFIX}${why}`));
+  finish(denyOutput(`${why}, so the command was denied`));
 }
 
-interface ToolCall {
-  tool: string;
-  command: string | null;
-  cwd: string;
-  toolUseId: string | null;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** The tool call from the hook's stdin JSON, or why it cannot be read. */
-function readToolCall(text: string): ToolCall | string {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return 'the command hook got input that is not JSON';
-  }
-  if (!isObject(json) || typeof json.tool_name !== 'string') return 'the command hook got input without a tool_name';
-  const input = isObject(json.tool_input) ? json.tool_input : {};
-  return {
-    tool: json.tool_name,
-    command: typeof input.command === 'string' ? input.command : null,
-    cwd: typeof json.cwd === 'string' ? json.cwd : process.cwd(),
-    toolUseId: typeof json.tool_use_id === 'string' ? json.tool_use_id : null,
-  };
-}
-
-function readStdin(): Promise<string> {
+function readStdin(): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    let text = '';
-    process.stdin.setEncoding('utf8');
-    process.stdin.on('data', (d: string) => (text += d));
-    process.stdin.on('end', () => resolve(text));
+    const chunks: Buffer[] = [];
+    process.stdin.on('data', (d: Buffer) => chunks.push(d));
+    process.stdin.on('end', () => resolve(Buffer.concat(chunks)));
     process.stdin.on('error', reject);
   });
 }
 
-function parseResponse(line: string): HookResponse | null {
-  try {
-    const r: unknown = JSON.parse(line);
-    if (!isObject(r)) return null;
-    if (r.allow === true) return { allow: true };
-    if (r.allow === false && typeof r.reason === 'string') return { allow: false, reason: r.reason };
-  } catch {
-    // not JSON
-  }
-  return null;
-}
-
-/** Sends the request and settles with agent-collab's answer; every failure becomes a deny reason. */
-function ask(socketPath: string, request: HookRequest): Promise<HookResponse> {
+/** Sends header + payload and settles with the line to print, or why there is none. */
+function ask(port: number, header: string, payload: Buffer): Promise<{ line: string } | { why: string }> {
   return new Promise((resolve) => {
     let buffer = '';
     let settled = false;
-    const settle = (r: HookResponse): void => {
+    const settle = (r: { line: string } | { why: string }): void => {
       if (settled) return;
       settled = true;
       socket.destroy();
       resolve(r);
     };
-    const socket = net.createConnection(socketPath);
+    const socket = net.createConnection({ host: '127.0.0.1', port });
     socket.setEncoding('utf8');
-    socket.on('connect', () => socket.write(`${JSON.stringify(request)}\n`));
+    socket.on('connect', () => socket.write(Buffer.concat([Buffer.from(header), payload])));
     socket.on('data', (d: string) => {
       buffer += d;
       const nl = buffer.indexOf('\n');
-      if (nl < 0) return;
-      const response = parseResponse(buffer.slice(0, nl));
-      settle(response ?? { allow: false, reason: 'agent-collab answered the command hook with something it cannot read, so the command was denied' });
+      if (nl >= 0) settle({ line: buffer.slice(0, nl) });
     });
-    socket.on('error', (err: NodeJS.ErrnoException) =>
-      settle({ allow: false, reason: `cannot reach agent-collab to check the command (${err.code ?? err.message}), so it was denied` }),
-    );
-    socket.on('close', () => settle({ allow: false, reason: 'agent-collab closed the command check without an answer, so the command was denied' }));
+    socket.on('error', (err: NodeJS.ErrnoException) => settle({ why: `cannot reach agent-collab to check the command (${err.code ?? err.message})` }));
+    socket.on('close', () => settle({ why: 'the command check ended without an answer' }));
   });
 }
 
 async function main(): Promise<void> {
-  const args = parseHookArgv(process.argv.slice(2));
-  if (!args) {
-    return deny('the command hook was started without its socket, role, token and deadline, so the command was denied');
-  }
+  const args = parseNodeClientArgv(process.argv.slice(2));
+  if (!args) return deny('the command hook was started without its port, role and deadline');
+  const token = process.env[HOOK_TOKEN_ENV] ?? '';
+  if (!isWireWord(token)) return deny(`the command hook found no session token in ${HOOK_TOKEN_ENV}`);
   // Not unref'd: it keeps a stuck hook alive until it denies; finish() exits the process.
-  setTimeout(() => deny(`agent-collab did not answer within ${Math.round(args.deadlineMs / 1000)} s, so the command was denied`), args.deadlineMs);
-  const call = readToolCall(await readStdin());
-  if (typeof call === 'string') return deny(`${call}, so the command was denied`);
-  // Not a shell command: no opinion (empty output), the CLI's own permissions decide. An "allow" here would make
-  // claude skip its own checks for that tool.
-  if (!SHELL_TOOL_NAMES.includes(call.tool)) return finish('');
-  if (call.command === null) return deny(`the ${call.tool} call has no command string, so it was denied`);
-  const response = await ask(args.socketPath, {
-    token: args.token,
-    role: args.role,
-    command: call.command,
-    cwd: call.cwd,
-    tool: call.tool,
-    toolUseId: call.toolUseId,
-  });
-  if (response.allow) finish(hookOutput('allow', `${REASON_PREFIX}allowed by the command policy`));
-  else deny(response.reason);
+  setTimeout(() => deny(`the command check got no answer within ${Math.round(args.deadlineMs / 1000)} s`), args.deadlineMs);
+  const payload = await readStdin();
+  const answer = await ask(args.port, wireHeader({ token, role: args.role, length: payload.length }), payload);
+  if ('why' in answer) return deny(answer.why);
+  if (!isPrintableAnswer(answer.line)) return deny('the command hook could not read the answer it got');
+  finish(answer.line);
 }
 
-process.on('uncaughtException', (err) => deny(`the command hook failed (${err.message}), so the command was denied`));
-process.on('unhandledRejection', (err) => deny(`the command hook failed (${String(err)}), so the command was denied`));
+for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) {
+  process.on(signal, () => deny('the command hook was stopped before agent-collab answered'));
+}
+process.on('uncaughtException', (err) => deny(`the command hook failed (${err.message})`));
+process.on('unhandledRejection', (err) => deny(`the command hook failed (${String(err)})`));
 void main();

@@ -1,20 +1,32 @@
-// How to start the hook program: node on the built `dist/adapters/command-hook/hook-main.js` (a separate tiny file,
-// shipped next to the esbuild bundle), or — when running from the TypeScript sources (tests, `tsx`) — node with tsx's
-// loader on hook-main.ts.
+// Where the two hook clients are. Built: `dist/adapters/command-hook/hook-main.js` (tsc) and `command-hook.sh`
+// (copied there by scripts/bundle.mjs), both separate files next to the esbuild bundle. From the TypeScript sources
+// (tests, `tsx`): the files next to this module, hook-main.ts run by node with tsx's loader.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { fromPackageRoot } from '../../package-root.js';
 
-export function hookProgramArgv(): string[] {
-  if (import.meta.url.endsWith('.ts')) {
+const fromSources = import.meta.url.endsWith('.ts');
+
+function builtFile(name: string): string {
+  return fromPackageRoot('dist', 'adapters', 'command-hook', name);
+}
+
+/** argv prefix that starts the node client; throws a one-line error when the built file is missing. */
+export function nodeClientProgram(): string[] {
+  if (fromSources) {
     const ts = fileURLToPath(new URL('./hook-main.ts', import.meta.url));
     const loader = createRequire(import.meta.url).resolve('tsx');
     return [process.execPath, '--import', pathToFileURL(loader).href, ts];
   }
-  const js = fromPackageRoot('dist', 'adapters', 'command-hook', 'hook-main.js');
+  const js = builtFile('hook-main.js');
   if (existsSync(js)) return [process.execPath, js];
   throw new Error(`the command hook program is missing (looked for ${js}); reinstall agent-collab`);
+}
+
+/** The shipped bash client (the server runs a private copy of it). */
+export function bashClientSource(): string {
+  return fromSources ? fileURLToPath(new URL('./command-hook.sh', import.meta.url)) : builtFile('command-hook.sh');
 }
 
 const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;

@@ -1,27 +1,28 @@
-// What the hook program and agent-collab's hook server say to each other, and what the hook prints for the CLI.
-// Imported by the hook program: node built-ins only, nothing heavy.
+// What the hook clients (command-hook.sh, hook-main.ts) and agent-collab's hook server say to each other, and what
+// a hook prints for the CLI. Imported by the node client: node built-ins only, nothing heavy.
+//
+// Wire (loopback TCP, one request per connection):
+//   client → server  `AC-HOOK 1 <token> <role> <n>\n` then exactly <n> bytes: the CLI's stdin JSON, untouched
+//   server → client  one line: exactly what the hook prints (the hookOutput JSON), or an empty line for "no opinion"
 
 /** Tool names that run a shell command (codex reports its `exec_command` as "Bash"). Other tools are not ours to check. */
 export const SHELL_TOOL_NAMES: readonly string[] = ['Bash', 'exec_command', 'shell', 'local_shell'];
 
-/** One line of JSON from the hook to the server. */
-export interface HookRequest {
-  token: string;
-  role: string;
-  command: string;
-  cwd: string;
-  tool: string;
-  toolUseId: string | null;
-}
+/** The variable that carries the session's token to the hook (argv is visible to other users through `ps`). */
+export const HOOK_TOKEN_ENV = 'AGENT_COLLAB_HOOK_TOKEN';
 
-/** One line of JSON from the server to the hook. */
-export type HookResponse = { allow: true } | { allow: false; reason: string };
-
-/** Longest request line the server reads (a command is at most a few hundred KB in practice). */
+/** Largest payload the server reads (a command is at most a few hundred KB in practice). */
 export const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+
+/** Longest header line the server reads. */
+export const MAX_HEADER_BYTES = 512;
 
 /** Every denial reason starts so, so the model and the person see who denied. */
 export const REASON_PREFIX = 'agent-collab: ';
+
+/** Tokens and roles are single words; the bash client refuses anything else before connecting. */
+const WORD = /^[0-9A-Za-z_-]+$/;
+const ROLE = /^[a-z]+$/;
 
 /**
  * The one output shape both CLIs accept from a PreToolUse hook (codex treats any other field as a failed hook).
@@ -33,22 +34,59 @@ export function hookOutput(decision: 'allow' | 'deny', reason: string): string {
   });
 }
 
-/** argv of the hook program after the script: `<socket> <role> <token> <deadline-ms>`. */
-export interface HookArgs {
-  socketPath: string;
-  role: string;
+/** The deny output for `why`, prefixed so the model sees agent-collab denied it. */
+export function denyOutput(why: string): string {
+  return hookOutput('deny', why.startsWith(REASON_PREFIX) ? why : `${REASON_PREFIX}${why}`);
+}
+
+/** Whether a server's answer line is something a hook may print as is (a hook output or "no opinion"). */
+export function isPrintableAnswer(line: string): boolean {
+  return line === '' || line.startsWith('{"hookSpecificOutput":');
+}
+
+export interface WireHeader {
   token: string;
+  role: string;
+  length: number;
+}
+
+export function wireHeader(h: WireHeader): string {
+  return `AC-HOOK 1 ${h.token} ${h.role} ${h.length}\n`;
+}
+
+/** The header line (without its newline); null when it is not one. */
+export function parseWireHeader(line: string): WireHeader | null {
+  const m = /^AC-HOOK 1 (\S+) (\S+) (\d{1,12})$/.exec(line);
+  if (!m || !WORD.test(m[1]!) || !ROLE.test(m[2]!)) return null;
+  return { token: m[1]!, role: m[2]!, length: Number(m[3]) };
+}
+
+/** argv of the node client after the script: `<port> <role> <deadline-ms>`. */
+export interface NodeClientArgs {
+  port: number;
+  role: string;
   deadlineMs: number;
 }
 
-export function hookArgv(args: HookArgs): string[] {
-  return [args.socketPath, args.role, args.token, String(args.deadlineMs)];
+export function nodeClientArgv(args: NodeClientArgs): string[] {
+  return [String(args.port), args.role, String(args.deadlineMs)];
 }
 
-/** Parses the hook program's argv; null when it is not what agent-collab writes. */
-export function parseHookArgv(argv: readonly string[]): HookArgs | null {
-  const [socketPath, role, token, deadline] = argv;
-  const deadlineMs = Number(deadline);
-  if (!socketPath || !role || !token || !Number.isInteger(deadlineMs) || deadlineMs <= 0) return null;
-  return { socketPath, role, token, deadlineMs };
+/** Parses the node client's argv; null when it is not what agent-collab writes. */
+export function parseNodeClientArgv(argv: readonly string[]): NodeClientArgs | null {
+  if (argv.length !== 3) return null;
+  const [port, role, deadline] = argv.map(String) as [string, string, string];
+  if (!/^\d{1,5}$/.test(port) || !/^\d{1,10}$/.test(deadline) || !ROLE.test(role)) return null;
+  const args = { port: Number(port), role, deadlineMs: Number(deadline) };
+  return args.port > 0 && args.port < 65_536 && args.deadlineMs > 0 ? args : null;
+}
+
+/** argv of the bash client after the script: `<port> <role> <deadline-seconds>`. */
+export function bashClientArgv(args: { port: number; role: string; deadlineSeconds: number }): string[] {
+  return [String(args.port), args.role, String(args.deadlineSeconds)];
+}
+
+/** Whether `token` can travel in the header (the server's tokens always can). */
+export function isWireWord(token: string): boolean {
+  return WORD.test(token);
 }

@@ -1,9 +1,10 @@
-// Runs the PreToolUse hook the way both CLIs do: `sh -c <hook command>` in the turn's cwd, the tool call as JSON on
-// stdin, the CLI's timeout, the decision read from stdout. Unlike the CLIs it fails CLOSED: a hook that times out,
-// exits non-zero or prints no decision is a deny. Used by the fake agent (and tests) to exercise the real hook.
+// Runs the PreToolUse hook the way both CLIs do: `sh -c <hook command>` in the turn's cwd with the hook's variables
+// in its environment, the tool call as JSON on stdin, the CLI's timeout, the decision read from stdout. Unlike the
+// CLIs it fails CLOSED: a hook that times out, exits non-zero or prints no decision is a deny. Used by the fake
+// agent (and tests) to exercise the real hook.
 import { spawn } from 'node:child_process';
 import type { CommandVerdict } from '../../engine/ports.js';
-import type { HookEndpoint } from './endpoint.js';
+import type { HookEndpoint, HookLaunch } from './endpoint.js';
 
 export interface HookCall {
   command: string;
@@ -30,7 +31,19 @@ export function parseHookDecision(stdout: string): CommandVerdict | null {
   return null;
 }
 
-export function runHook(hook: Pick<HookEndpoint, 'command' | 'timeoutSeconds'>, call: HookCall): Promise<CommandVerdict> {
+/** Runs `hook` (waiting for its launch) on one tool call. */
+export async function runHook(hook: Pick<HookEndpoint, 'launch'>, call: HookCall): Promise<CommandVerdict> {
+  let launch: HookLaunch;
+  try {
+    launch = await hook.launch();
+  } catch (err) {
+    return { allow: false, reason: (err as Error).message };
+  }
+  return runHookLaunch(launch, call);
+}
+
+/** Runs a launched hook on one tool call: its command line under `sh -c`, its env added to this process's. */
+export function runHookLaunch(hook: HookLaunch, call: HookCall): Promise<CommandVerdict> {
   const input = {
     session_id: call.sessionId ?? 'agent-collab',
     cwd: call.cwd,
@@ -44,7 +57,7 @@ export function runHook(hook: Pick<HookEndpoint, 'command' | 'timeoutSeconds'>, 
     let stdout = '';
     let stderr = '';
     let timedOut = false;
-    const child = spawn('sh', ['-c', hook.command], { cwd: call.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('sh', ['-c', hook.command], { cwd: call.cwd, env: { ...process.env, ...hook.env }, stdio: ['pipe', 'pipe', 'pipe'] });
     const timer = setTimeout(() => {
       timedOut = true;
       child.kill('SIGKILL');

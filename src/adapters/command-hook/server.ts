@@ -1,29 +1,30 @@
-// agent-collab's side of the command hook: a unix socket (0600, in a 0700 temp dir) where the hook program asks
-// whether a shell command may run. Each request carries the per-session token; the answer comes from the gate
-// (the engine's policy, which may hold the command for the person). Every check is recorded, and approvals are
-// kept per role so adapters can notice a command that ran without the hook having approved it.
+// agent-collab's side of the command hook: a loopback TCP port (127.0.0.1, chosen by the OS) where the hook client
+// sends the CLI's tool call before each shell command. Each request carries the per-session token (the client has
+// it from its environment) and a known role; the answer comes from the gate (the engine's policy, which may hold
+// the command for the person) and is sent back as the exact line the hook prints. Every check is recorded, and
+// approvals are kept per role so adapters can notice a command that ran without the hook having approved it.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import type { CommandGate, CommandVerdict } from '../../engine/ports.js';
 import type { Role } from '../../engine/types.js';
 import type { DebugSink } from '../process-runner.js';
 import { CommandApprovals } from './approvals.js';
-import { cliHookTimeoutSeconds, hookDeadlineMs, type HookEndpoint } from './endpoint.js';
-import { hookProgramArgv, shellLine } from './hook-program.js';
-import { hookArgv, MAX_REQUEST_BYTES, type HookRequest, type HookResponse } from './protocol.js';
+import { cliHookTimeoutSeconds, hookDeadlineSeconds, type HookEndpoint } from './endpoint.js';
+import { bashClient, nodeClient, PROBE_ANSWER, PROBE_ROLE, probeBashClient, readBashClient, unusableClient, type HookClient, type HookClientKind } from './hook-clients.js';
+import { denyOutput, hookOutput, HOOK_TOKEN_ENV, MAX_HEADER_BYTES, MAX_REQUEST_BYTES, parseWireHeader, REASON_PREFIX, type WireHeader } from './protocol.js';
+import { readToolCall } from './tool-call.js';
 
 export interface CommandHookServerOptions {
   gate: CommandGate;
   /** [safety] confirm_timeout_seconds: the hook waits a bit longer than that, the CLI longer still. */
   confirmTimeoutSeconds: number;
   debug?: DebugSink;
-  /** How to start the hook program (argv prefix); default: node on hook-main next to this module. */
-  program?: readonly string[];
-  /** Parent of the socket's directory; default: the OS temp dir (or /tmp when that path is too long). */
-  dir?: string;
+  /** Which hook client to hand out; default `auto`: bash when its probe round trip works, else node. */
+  client?: 'auto' | HookClientKind;
+  /** The bash the bash client runs under; default /bin/bash. */
+  bash?: string;
+  /** argv prefix that starts the node client; default: node on hook-main next to this module. */
+  nodeProgram?: readonly string[];
 }
 
 export interface CheckedCommand {
@@ -36,43 +37,23 @@ export interface CheckedCommand {
 }
 
 export interface CommandHookServer {
-  readonly socketPath: string;
-  /** The hook for one role's agent: the command line, the CLI's timeout, the role's approvals. */
+  /** The loopback port the hooks connect to. */
+  readonly port: number;
+  /** The client the endpoints run, once chosen (a few ms after start). */
+  readonly client: Promise<HookClientKind>;
+  /** The hook for one role's agent: the CLI's timeout, the role's approvals, and (once chosen) the command line. */
   endpoint(role: Role): HookEndpoint;
-  /** Every command a hook asked about (with a valid token), in the order answered. */
+  /** Every shell command a hook asked about (with a valid token), in the order answered. */
   readonly checkedCommands: readonly CheckedCommand[];
   /** Checks the gate has not answered yet. */
   readonly pendingChecks: number;
-  /** Stops listening, drops open connections (their hooks deny) and removes the socket. */
+  /** Stops listening and drops open connections (their hooks deny). */
   close(): Promise<void>;
 }
 
-/** Longest unix socket path Linux accepts (sun_path is 108 bytes with the terminating NUL). */
-const MAX_SOCKET_PATH = 107;
 const ROLES: readonly Role[] = ['planner', 'reviewer'];
-
-function socketDir(parent: string | undefined): string {
-  const candidates = parent !== undefined ? [parent] : [os.tmpdir(), '/tmp'];
-  for (const base of candidates) {
-    // mkdtemp adds 6 characters; the socket is "hook.sock" inside.
-    if (Buffer.byteLength(path.join(base, 'ac-hook-XXXXXX', 'hook.sock')) <= MAX_SOCKET_PATH) {
-      return mkdtempSync(path.join(base, 'ac-hook-')); // mode 0700
-    }
-  }
-  throw new Error(`no directory with a short enough path for the command hook's socket (tried ${candidates.join(', ')})`);
-}
-
-function parseRequest(line: string): HookRequest | null {
-  try {
-    const r = JSON.parse(line) as Record<string, unknown>;
-    if (typeof r !== 'object' || r === null) return null;
-    const { token, role, command, cwd, tool, toolUseId } = r;
-    if (typeof token !== 'string' || typeof role !== 'string' || typeof command !== 'string' || typeof cwd !== 'string') return null;
-    return { token, role, command, cwd, tool: typeof tool === 'string' ? tool : 'Bash', toolUseId: typeof toolUseId === 'string' ? toolUseId : null };
-  } catch {
-    return null;
-  }
-}
+/** A client that has not sent its whole request by then is dropped (the clients send it at once). */
+const REQUEST_TIMEOUT_MS = 30_000;
 
 function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -80,89 +61,141 @@ function sameSecret(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+/** Reads one request (header line, then its payload) from a connection; calls `done` once with both, or null. */
+function readRequest(socket: net.Socket, done: (request: { header: WireHeader; payload: Buffer } | { bad: string }) => void): void {
+  let buffer = Buffer.alloc(0);
+  let header: WireHeader | null = null;
+  let finished = false;
+  const finish = (r: { header: WireHeader; payload: Buffer } | { bad: string }): void => {
+    if (finished) return;
+    finished = true;
+    socket.setTimeout(0);
+    socket.removeListener('data', onData);
+    done(r);
+  };
+  const onData = (chunk: Buffer): void => {
+    buffer = Buffer.concat([buffer, chunk]);
+    if (header === null) {
+      const nl = buffer.indexOf(0x0a);
+      if (nl < 0) {
+        if (buffer.length > MAX_HEADER_BYTES) finish({ bad: 'the command check request could not be read, so the command was denied' });
+        return;
+      }
+      header = parseWireHeader(buffer.subarray(0, nl).toString('utf8'));
+      if (header === null) return finish({ bad: 'the command check request could not be read, so the command was denied' });
+      if (header.length > MAX_REQUEST_BYTES) return finish({ bad: `the command is too long to check (over ${MAX_REQUEST_BYTES} bytes), so it was denied` });
+      buffer = buffer.subarray(nl + 1);
+    }
+    if (buffer.length >= header.length) finish({ header, payload: buffer.subarray(0, header.length) });
+  };
+  socket.on('data', onData);
+  socket.setTimeout(REQUEST_TIMEOUT_MS, () => socket.destroy());
+}
+
 export async function startCommandHookServer(opts: CommandHookServerOptions): Promise<CommandHookServer> {
-  const program = opts.program ?? hookProgramArgv();
-  const dir = socketDir(opts.dir);
-  const socketPath = path.join(dir, 'hook.sock');
   const token = randomBytes(32).toString('hex');
+  let probeToken: string | null = opts.client === undefined || opts.client === 'auto' ? randomBytes(32).toString('hex') : null;
   const debug = opts.debug ?? (() => undefined);
   const approvals = new Map<Role, CommandApprovals>(ROLES.map((r) => [r, new CommandApprovals()]));
   const checked: CheckedCommand[] = [];
   const sockets = new Set<net.Socket>();
   let pending = 0;
 
-  async function judge(request: HookRequest): Promise<HookResponse> {
-    if (!sameSecret(request.token, token)) {
-      debug('command-hook', `refused a request with a wrong token (role ${JSON.stringify(request.role)})`);
-      return { allow: false, reason: 'agent-collab refused the command check: the hook did not present this session\'s token' };
-    }
-    const role = ROLES.find((r) => r === request.role);
-    if (!role) return { allow: false, reason: `agent-collab refused the command check: unknown role ${JSON.stringify(request.role)}` };
+  async function gateAnswer(role: Role, payload: Buffer): Promise<string> {
+    const read = readToolCall(payload.toString('utf8'));
+    // Not a shell command: no opinion (empty output), the CLI's own permissions decide. An "allow" here would make
+    // claude skip its own checks for that tool.
+    if (read.kind === 'not_shell') return '';
+    if (read.kind === 'unreadable') return denyOutput(`${read.why}, so the command was denied`);
+    const { command, tool, toolUseId } = read.call;
+    const cwd = read.call.cwd ?? '';
     pending += 1;
     let verdict: CommandVerdict;
     try {
-      verdict = await opts.gate({ role, command: request.command, cwd: request.cwd });
+      verdict = await opts.gate({ role, command, cwd });
     } catch (err) {
-      verdict = { allow: false, reason: `agent-collab could not check the command (${(err as Error).message}), so it was denied` };
+      verdict = { allow: false, reason: `the command could not be checked (${(err as Error).message}), so it was denied` };
     } finally {
       pending -= 1;
     }
     // Recorded before the hook hears the answer, so the approval exists before the command can run.
-    if (verdict.allow) approvals.get(role)!.record(request.command);
-    checked.push({ role, command: request.command, cwd: request.cwd, tool: request.tool, toolUseId: request.toolUseId, verdict });
-    debug('command-hook', `${role}: ${verdict.allow ? 'allow' : 'deny'} ${JSON.stringify(request.command)}${verdict.allow ? '' : ` (${verdict.reason})`}`);
-    return verdict.allow ? { allow: true } : { allow: false, reason: verdict.reason };
+    if (verdict.allow) approvals.get(role)!.record(command);
+    checked.push({ role, command, cwd, tool, toolUseId, verdict });
+    debug('command-hook', `${role}: ${verdict.allow ? 'allow' : 'deny'} ${JSON.stringify(command)}${verdict.allow ? '' : ` (${verdict.reason})`}`);
+    return verdict.allow ? hookOutput('allow', `${REASON_PREFIX}allowed by the command policy`) : denyOutput(verdict.reason);
   }
 
-  const server = net.createServer((socket) => {
+  /** The line the hook prints for this request. */
+  function answer(header: WireHeader, payload: Buffer): Promise<string> {
+    if (header.role === PROBE_ROLE && probeToken !== null && sameSecret(header.token, probeToken)) return Promise.resolve(PROBE_ANSWER);
+    if (!sameSecret(header.token, token)) {
+      debug('command-hook', `refused a request with a wrong token (role ${JSON.stringify(header.role)})`);
+      return Promise.resolve(denyOutput("the hook did not present this session's token, so the command was denied"));
+    }
+    const role = ROLES.find((r) => r === header.role);
+    if (!role) return Promise.resolve(denyOutput(`the hook named an unknown role ${JSON.stringify(header.role)}, so the command was denied`));
+    return gateAnswer(role, payload);
+  }
+
+  const server = net.createServer({ allowHalfOpen: true }, (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => undefined); // the hook went away (its own deadline): nothing to answer
-    socket.setEncoding('utf8');
-    let buffer = '';
-    let handled = false;
-    socket.on('data', (chunk: string) => {
-      if (handled) return;
-      buffer += chunk;
-      const nl = buffer.indexOf('\n');
-      if (nl < 0) {
-        if (buffer.length > MAX_REQUEST_BYTES) socket.destroy();
-        return;
-      }
-      handled = true;
-      const request = parseRequest(buffer.slice(0, nl));
-      const answer: Promise<HookResponse> = request
-        ? judge(request)
-        : Promise.resolve({ allow: false, reason: 'agent-collab could not read the command check request' });
-      void answer.then((response) => {
-        if (!socket.destroyed) socket.end(`${JSON.stringify(response)}\n`);
+    let requested = false;
+    socket.on('end', () => {
+      if (!requested) socket.end(); // the client gave up before sending a whole request
+    });
+    readRequest(socket, (request) => {
+      requested = true;
+      const line = 'bad' in request ? Promise.resolve(denyOutput(request.bad)) : answer(request.header, request.payload);
+      void line.then((l) => {
+        if (!socket.destroyed) socket.end(`${l}\n`);
       });
     });
   });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(socketPath, () => {
+    server.listen({ host: '127.0.0.1', port: 0 }, () => {
       server.off('error', reject);
       resolve();
     });
-  }).catch((err: unknown) => {
-    rmSync(dir, { recursive: true, force: true });
-    throw err;
   });
-  chmodSync(socketPath, 0o600);
+  const port = (server.address() as net.AddressInfo).port;
 
-  const deadlineMs = hookDeadlineMs(opts.confirmTimeoutSeconds);
+  async function choose(): Promise<HookClient> {
+    const bash = opts.bash ?? '/bin/bash';
+    const mode = opts.client ?? 'auto';
+    if (mode === 'node') return nodeClient('node client (asked for)', opts.nodeProgram);
+    const read = readBashClient();
+    if (mode === 'bash') return 'why' in read ? unusableClient(read.why) : bashClient(bash, read.script, 'bash client (asked for)');
+    if ('why' in read) return nodeClient(`node client: ${read.why}`, opts.nodeProgram);
+    const t0 = performance.now();
+    const failed = await probeBashClient({ bash, script: read.script, port, probeToken: probeToken! });
+    probeToken = null;
+    const ms = Math.round(performance.now() - t0);
+    if (failed !== null) return nodeClient(`node client: the bash client cannot be used here, ${failed} after ${ms} ms`, opts.nodeProgram);
+    return bashClient(bash, read.script, `bash client (${bash}; its probe took ${ms} ms)`);
+  }
+  const chosen = choose().catch((err: unknown) => nodeClient(`node client: ${(err as Error).message}`, opts.nodeProgram));
+  void chosen.then((c) => debug('command-hook', `hooks on 127.0.0.1:${port} use the ${c.note}`));
+
+  const deadlineSeconds = hookDeadlineSeconds(opts.confirmTimeoutSeconds);
   const timeoutSeconds = cliHookTimeoutSeconds(opts.confirmTimeoutSeconds);
   let closed: Promise<void> | null = null;
 
   return {
-    socketPath,
+    port,
+    client: chosen.then((c) => c.kind),
     endpoint: (role) => ({
       role,
-      command: shellLine([...program, ...hookArgv({ socketPath, role, token, deadlineMs })]),
       timeoutSeconds,
       approvals: approvals.get(role)!,
+      launch: async () => ({
+        command: (await chosen).commandLine({ port, role, deadlineSeconds }),
+        env: { [HOOK_TOKEN_ENV]: token },
+        timeoutSeconds,
+      }),
     }),
     checkedCommands: checked,
     get pendingChecks() {
@@ -171,10 +204,7 @@ export async function startCommandHookServer(opts: CommandHookServerOptions): Pr
     close() {
       closed ??= new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();
-        server.close(() => {
-          rmSync(dir, { recursive: true, force: true });
-          resolve();
-        });
+        server.close(() => resolve());
       });
       return closed;
     },

@@ -1,40 +1,92 @@
-// The hook program answers in exactly the shape both CLIs read, and denies whenever it cannot get agent-collab's
-// answer: no server, a wrong token, a server that never answers, unreadable input, broken argv.
-import { mkdtemp, rm } from 'node:fs/promises';
+// Both hook clients (bash, and the node fallback) answer in exactly the shape both CLIs read, and deny — exit code 0,
+// never a crash — whenever they cannot get agent-collab's answer: no server, a refused port, a wrong or missing
+// token, a server that closes, answers garbage or never answers, broken argv or stdin, a SIGTERM while waiting.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hookProgramArgv, shellLine } from '../../../src/adapters/command-hook/hook-program.js';
-import { hookArgv } from '../../../src/adapters/command-hook/protocol.js';
+import { bashClient, nodeClient, readBashClient, type HookClientKind } from '../../../src/adapters/command-hook/hook-clients.js';
+import { nodeClientProgram, shellLine } from '../../../src/adapters/command-hook/hook-program.js';
+import { HOOK_TOKEN_ENV } from '../../../src/adapters/command-hook/protocol.js';
 import { startCommandHookServer, type CommandHookServer } from '../../../src/adapters/command-hook/server.js';
 import type { CommandCheck, CommandGate } from '../../../src/engine/ports.js';
-import { bashCall, decision, runHookCommand } from './hook-helpers.js';
+import { bashCall, decision, runHookCommand, type HookRunOptions } from './hook-helpers.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   await Promise.all(cleanups.splice(0).map((c) => c()));
 });
 
-async function server(gate: CommandGate): Promise<CommandHookServer> {
-  const s = await startCommandHookServer({ gate, confirmTimeoutSeconds: 5 });
-  cleanups.push(() => s.close());
-  return s;
-}
-
-/** The hook's command line for a hand-made socket / token / deadline. */
-function hookLine(socketPath: string, token: string, deadlineMs: number): string {
-  return shellLine([...hookProgramArgv(), ...hookArgv({ socketPath, role: 'planner', token, deadlineMs })]);
-}
-
 const policy: CommandGate = (c) =>
   Promise.resolve(c.command.startsWith('chmod') ? { allow: false, reason: 'blocked by the test policy (chmod)' } : { allow: true });
 
-describe('the hook program', () => {
+/** A loopback server that does `onConnection` with each connection instead of answering like agent-collab. */
+async function rawServer(onConnection: (socket: net.Socket) => void): Promise<number> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    onConnection(socket);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanups.push(async () => {
+    for (const s of sockets) s.destroy();
+    await new Promise((r) => server.close(r));
+  });
+  return (server.address() as net.AddressInfo).port;
+}
+
+/** A port nothing listens on (it was free a moment ago). */
+async function refusedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+const read = readBashClient();
+if ('why' in read) throw new Error(read.why);
+const script = read.script;
+
+describe.for(['bash', 'node'] as const)('the %s hook client', (kind: HookClientKind) => {
+  async function server(gate: CommandGate): Promise<CommandHookServer> {
+    const s = await startCommandHookServer({ gate, confirmTimeoutSeconds: 5, client: kind });
+    cleanups.push(() => s.close());
+    expect(await s.client).toBe(kind);
+    return s;
+  }
+
+  /** Runs the role's hook as the CLI would: its command line, its env, `stdin`. */
+  async function runEndpoint(s: CommandHookServer, role: 'planner' | 'reviewer', stdin: string) {
+    const launch = await s.endpoint(role).launch();
+    return runHookCommand(launch.command, stdin, { env: launch.env });
+  }
+
+  /** The client's command line for a hand-made port / role / deadline. */
+  function line(port: number, deadlineSeconds = 10, role = 'planner'): string {
+    const client = kind === 'bash' ? bashClient('/bin/bash', script, 'test') : nodeClient('test');
+    return client.commandLine({ port, role, deadlineSeconds });
+  }
+
+  /** The client program started with `args` instead of what agent-collab writes. */
+  function withArgs(args: string[]): string {
+    return shellLine([...(kind === 'bash' ? ['/bin/bash', '--norc', '-p', '-c', script, 'agent-collab-hook'] : nodeClientProgram()), ...args]);
+  }
+
+  const token = (t: string): HookRunOptions => ({ env: { [HOOK_TOKEN_ENV]: t } });
+
+  function expectDeny(r: { code: number | null; stdout: string }, why: RegExp): void {
+    expect(r.code).toBe(0);
+    expect(decision(r.stdout)).toEqual({ permissionDecision: 'deny', permissionDecisionReason: expect.stringMatching(why) });
+    expect(decision(r.stdout).permissionDecisionReason).toMatch(/^agent-collab: .*denied/);
+  }
+
   it('allow: prints exactly the PreToolUse allow object and exits 0; the server saw role, command and cwd', async () => {
     const checks: CommandCheck[] = [];
     const s = await server((c) => (checks.push(c), policy(c)));
-    const r = await runHookCommand(s.endpoint('planner').command, bashCall('git status', '/work/repo'));
+    const r = await runEndpoint(s, 'planner', bashCall('git status', '/work/repo'));
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
       '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"agent-collab: allowed by the command policy"}}\n',
@@ -42,9 +94,9 @@ describe('the hook program', () => {
     expect(checks).toEqual([{ role: 'planner', command: 'git status', cwd: '/work/repo' }]);
   });
 
-  it('deny: prints exactly the PreToolUse deny object with the gate\'s reason and exits 0', async () => {
+  it("deny: prints exactly the PreToolUse deny object with the gate's reason and exits 0", async () => {
     const s = await server(policy);
-    const r = await runHookCommand(s.endpoint('reviewer').command, bashCall('chmod -R 777 src'));
+    const r = await runEndpoint(s, 'reviewer', bashCall('chmod -R 777 src'));
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
       '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"agent-collab: blocked by the test policy (chmod)"}}\n',
@@ -52,54 +104,116 @@ describe('the hook program', () => {
     expect(s.checkedCommands.map((c) => [c.role, c.command, c.verdict.allow])).toEqual([['reviewer', 'chmod -R 777 src', false]]);
   });
 
-  it('no server at the socket path: denies, saying agent-collab cannot be reached', async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'ac-nohook-'));
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
-    const r = await runHookCommand(hookLine(path.join(dir, 'missing.sock'), 'x', 10_000), bashCall('ls'));
-    expect(r.code).toBe(0);
-    expect(decision(r.stdout)).toEqual({ permissionDecision: 'deny', permissionDecisionReason: expect.stringMatching(/cannot reach agent-collab .*ENOENT.*denied/) });
+  it('a command with multi-byte characters, quotes, backslashes and newlines, 200 KB long, arrives byte for byte', async () => {
+    const checks: CommandCheck[] = [];
+    const s = await server((c) => (checks.push(c), Promise.resolve({ allow: true })));
+    const command = `printf 'héllo ✓ "q" \\\\ $HOME\\n' && echo '${'ü€'.repeat(35_000)}'\nls -la\t`;
+    const r = await runEndpoint(s, 'planner', bashCall(command));
+    expect(decision(r.stdout).permissionDecision).toBe('allow');
+    expect(checks.map((c) => c.command)).toEqual([command]);
   });
 
-  it('a closed server: denies', async () => {
+  it('the server is closed: denies, saying agent-collab cannot be reached', async () => {
     const s = await server(policy);
-    const line = s.endpoint('planner').command;
+    const launch = await s.endpoint('planner').launch();
     await s.close();
-    const r = await runHookCommand(line, bashCall('ls'));
-    expect(decision(r.stdout).permissionDecision).toBe('deny');
-    expect(decision(r.stdout).permissionDecisionReason).toMatch(/cannot reach agent-collab/);
+    expectDeny(await runHookCommand(launch.command, bashCall('ls'), { env: launch.env }), /cannot reach agent-collab/);
+  });
+
+  it('a port nothing listens on: denies, saying agent-collab cannot be reached', async () => {
+    expectDeny(await runHookCommand(line(await refusedPort()), bashCall('ls'), token('x')), /cannot reach agent-collab/);
   });
 
   it('a wrong token: denies, and the gate is never asked', async () => {
     let asked = 0;
     const s = await server((c) => (asked++, policy(c)));
-    const r = await runHookCommand(hookLine(s.socketPath, 'not-the-token', 10_000), bashCall('ls'));
-    expect(decision(r.stdout)).toEqual({ permissionDecision: 'deny', permissionDecisionReason: expect.stringMatching(/token/) });
+    const launch = await s.endpoint('planner').launch();
+    const r = await runHookCommand(launch.command, bashCall('ls'), token('0'.repeat(64)));
+    expectDeny(r, /token/);
     expect(asked).toBe(0);
     expect(s.checkedCommands).toEqual([]);
   });
 
-  it('a server that never answers: denies by itself at its deadline, before the CLI would give up', async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'ac-mute-'));
-    const sock = path.join(dir, 'mute.sock');
-    const mute = net.createServer(() => undefined); // accepts, reads nothing, answers nothing
-    await new Promise<void>((resolve) => mute.listen(sock, resolve));
-    cleanups.push(async () => {
-      mute.close();
-      await rm(dir, { recursive: true, force: true });
-    });
-    const r = await runHookCommand(hookLine(sock, 'x', 1_500), bashCall('ls'));
+  it('no token in the environment: denies without connecting', async () => {
+    let connected = 0;
+    const port = await rawServer(() => connected++);
+    expectDeny(await runHookCommand(`env -u ${HOOK_TOKEN_ENV} ${line(port)}`, bashCall('ls')), new RegExp(HOOK_TOKEN_ENV));
+    expectDeny(await runHookCommand(line(port), bashCall('ls'), token('')), new RegExp(HOOK_TOKEN_ENV));
+    expect(connected).toBe(0);
+  });
+
+  it.for([
+    ['a ~/.bashrc that prints (a top-level bash -c with a socket on stdin would source it)', {}],
+    ['BASH_ENV', { BASH_ENV: 'HOME/env.sh' }],
+    ['exported functions named like built-ins', { 'BASH_FUNC_printf%%': '() { echo hijacked; }', 'BASH_FUNC_read%%': '() { return 0; }' }],
+    ['POSIXLY_CORRECT', { POSIXLY_CORRECT: '1' }],
+  ] as const)("the user's shell setup cannot get in: %s", async ([, extra], { expect }) => {
+    const home = await mkdtemp(path.join(os.tmpdir(), 'ac-home-'));
+    cleanups.push(() => rm(home, { recursive: true, force: true }));
+    await writeFile(path.join(home, '.bashrc'), 'echo bashrc-ran\n');
+    await writeFile(path.join(home, 'env.sh'), 'echo bash-env-ran\n');
+    const s = await server(policy);
+    const launch = await s.endpoint('planner').launch();
+    const env: Record<string, string> = { ...launch.env, HOME: home };
+    for (const [k, v] of Object.entries(extra)) env[k] = v.replace('HOME', home);
+    const r = await runHookCommand(`env -u SHLVL ${launch.command}`, bashCall('chmod 777 x'), { env });
+    expect(r.stdout).toBe(
+      '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"agent-collab: blocked by the test policy (chmod)"}}\n',
+    );
+  });
+
+  it('a server that closes without answering: denies', async () => {
+    const port = await rawServer((socket) => socket.once('data', () => socket.end()));
+    expectDeny(await runHookCommand(line(port), bashCall('ls'), token('x')), /ended without an answer/);
+  });
+
+  it.for([
+    ['garbage', 'hello\n'],
+    ['the old JSON answer', '{"allow":true}\n'],
+    ['an answer without its newline', '{"hookSpecificOutput":{"permissionDecision":"allow"}}'],
+  ] as const)('a server that answers %s: denies', async ([, answer], { expect }) => {
+    const port = await rawServer((socket) => socket.once('data', () => socket.end(answer)));
+    const r = await runHookCommand(line(port), bashCall('ls'), token('x'));
     expect(r.code).toBe(0);
-    expect(decision(r.stdout)).toEqual({ permissionDecision: 'deny', permissionDecisionReason: expect.stringMatching(/did not answer within 2 s/) });
-    expect(r.ms).toBeGreaterThanOrEqual(1_500);
+    expect(decision(r.stdout)).toEqual({ permissionDecision: 'deny', permissionDecisionReason: expect.stringMatching(/could not read the answer|without an answer/) });
+  });
+
+  it('a server that never answers: denies by itself at its deadline, before the CLI would give up', async () => {
+    const port = await rawServer(() => undefined); // accepts, answers nothing
+    const r = await runHookCommand(line(port, 1), bashCall('ls'), token('x'));
+    expectDeny(r, /got no answer within 1 s/);
+    expect(r.ms).toBeGreaterThanOrEqual(1_000);
   });
 
   it('a gate still waiting when the server closes: denies', async () => {
     const s = await server(() => new Promise(() => undefined));
-    const pending = runHookCommand(s.endpoint('planner').command, bashCall('git push'));
+    const pending = runEndpoint(s, 'planner', bashCall('git push'));
     while (s.pendingChecks === 0) await new Promise((r) => setTimeout(r, 20));
     await s.close();
-    const r = await pending;
-    expect(decision(r.stdout)).toEqual({ permissionDecision: 'deny', permissionDecisionReason: expect.stringMatching(/without an answer/) });
+    expectDeny(await pending, /without an answer/);
+  });
+
+  it('SIGTERM while waiting for the answer: denies and exits 0', async () => {
+    let asked!: () => void;
+    const askedP = new Promise<void>((r) => (asked = r));
+    const port = await rawServer((socket) => socket.once('data', () => asked()));
+    let pid = 0;
+    const run = runHookCommand(line(port), bashCall('git push'), { ...token('x'), started: (p) => (pid = p) });
+    await askedP;
+    process.kill(pid, 'SIGTERM');
+    expectDeny(await run, /stopped before agent-collab answered/);
+  });
+
+  it.for([
+    ['no arguments', []],
+    ['a port that is not a number', ['http', 'planner', '10']],
+    ['no deadline', ['4000', 'planner']],
+    ['a zero deadline', ['4000', 'planner', '0']],
+    ['a role with a space', ['4000', 'plan ner', '10']],
+  ])('started with %s: denies', async ([, args], { expect }) => {
+    const r = await runHookCommand(withArgs(args as string[]), bashCall('ls'), token('x'));
+    expect(r.code).toBe(0);
+    expect(decision(r.stdout)).toEqual({ permissionDecision: 'deny', permissionDecisionReason: expect.stringMatching(/without its port, role and deadline/) });
   });
 
   it.for([
@@ -110,30 +224,24 @@ describe('the hook program', () => {
   ] as const)('garbage on stdin (%s): denies', async ([, stdin, why], { expect }) => {
     let asked = 0;
     const s = await server((c) => (asked++, policy(c)));
-    const r = await runHookCommand(s.endpoint('planner').command, stdin);
+    const r = await runEndpoint(s, 'planner', stdin);
     expect(r.code).toBe(0);
     expect(decision(r.stdout)).toEqual({ permissionDecision: 'deny', permissionDecisionReason: expect.stringMatching(why) });
     expect(asked).toBe(0);
   });
 
-  it('started without its arguments: denies', async () => {
-    const r = await runHookCommand(shellLine(hookProgramArgv()), bashCall('ls'));
-    expect(r.code).toBe(0);
-    expect(decision(r.stdout)).toEqual({ permissionDecision: 'deny', permissionDecisionReason: expect.stringMatching(/without its socket/) });
-  });
-
   it('a tool that is not a shell: no decision (empty output, exit 0), the gate is not asked', async () => {
     let asked = 0;
     const s = await server((c) => (asked++, policy(c)));
-    const r = await runHookCommand(s.endpoint('planner').command, JSON.stringify({ tool_name: 'Write', tool_input: { file_path: '/x', content: 'y' } }));
+    const r = await runEndpoint(s, 'planner', JSON.stringify({ tool_name: 'Write', tool_input: { file_path: '/x', content: 'y' } }));
     expect(r).toMatchObject({ code: 0, stdout: '' });
     expect(asked).toBe(0);
   });
 
-  it('codex exec_command reported as Bash, with codex\'s extra fields: checked like any Bash call', async () => {
+  it("codex exec_command reported as Bash, with codex's extra fields: checked like any Bash call", async () => {
     const s = await server(policy);
     const stdin = JSON.stringify({ session_id: 't', turn_id: 'u', model: 'gpt-5.5', cwd: '/r', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'chmod 777 x' }, tool_use_id: 'call_1' });
-    const r = await runHookCommand(s.endpoint('planner').command, stdin);
+    const r = await runEndpoint(s, 'planner', stdin);
     expect(decision(r.stdout).permissionDecision).toBe('deny');
   });
 });

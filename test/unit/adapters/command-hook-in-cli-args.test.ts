@@ -1,30 +1,44 @@
-// Every turn of both CLIs carries agent-collab's PreToolUse hook, in the exact shape each CLI reads, and claude is
-// never told to allow Bash by itself (so a failing hook leaves claude's -p default: deny).
+// Every codex turn and every claude workspace-write turn carries agent-collab's PreToolUse hook, in the exact shape
+// each CLI reads; claude read-only turns (no Bash at all) carry none; claude is never told to allow Bash by itself
+// (so a failing hook leaves claude's -p default: deny).
 import { describe, expect, it } from 'vitest';
 import { parse as parseToml } from 'smol-toml';
-import { buildClaudeArgs } from '../../../src/adapters/claude/claude-agent.js';
-import { buildCodexArgs } from '../../../src/adapters/codex/codex-agent.js';
-import { CommandApprovals } from '../../../src/adapters/command-hook/approvals.js';
-import type { HookEndpoint } from '../../../src/adapters/command-hook/endpoint.js';
+import { buildClaudeArgs, claudeFlavor } from '../../../src/adapters/claude/claude-agent.js';
+import { buildCodexArgs, codexFlavor } from '../../../src/adapters/codex/codex-agent.js';
+import type { HookLaunch } from '../../../src/adapters/command-hook/endpoint.js';
+import { shellLine } from '../../../src/adapters/command-hook/hook-program.js';
+import type { AgentTurn } from '../../../src/engine/types.js';
 
-const hook: HookEndpoint = {
-  role: 'planner',
-  command: `/usr/bin/node '/opt/agent collab/hook-main.js' /tmp/ac-hook-x/hook.sock planner tok "quoted" 615000`,
+const hook: HookLaunch = {
+  // Quotes of both kinds, a newline and `$`: what the bash client's command line holds.
+  command: shellLine(['/bin/bash', '--norc', '-p', '-c', `IFS= read -r -d '' input\nprintf '%s' "$input" >&3`, 'agent-collab-hook', '41234', 'planner', '615']),
+  env: { AGENT_COLLAB_HOOK_TOKEN: 'tok' },
   timeoutSeconds: 630,
-  approvals: new CommandApprovals(),
 };
 
+function turn(access: AgentTurn['access']): AgentTurn {
+  return { prompt: 'Go', cwd: '/repo', access, meta: { role: 'planner', kind: 'execute_step', iteration: 0, step: 1 } };
+}
+
 describe('claude with the hook', () => {
-  it.for(['read-only', 'workspace-write'] as const)('%s turn: --settings holds a Bash PreToolUse command hook with the CLI timeout', (access, { expect }) => {
-    const args = buildClaudeArgs({ prompt: 'Go', access }, 'sess-1', hook);
+  it('workspace-write turn: --settings holds a Bash PreToolUse command hook with the CLI timeout', () => {
+    const args = buildClaudeArgs({ prompt: 'Go', access: 'workspace-write' }, 'sess-1', hook);
     expect(args.slice(0, 7)).toEqual(['-p', 'Go', '--output-format', 'stream-json', '--verbose', '--resume', 'sess-1']);
     const settings = JSON.parse(args[args.indexOf('--settings') + 1]!) as unknown;
     expect(settings).toEqual({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: hook.command, timeout: 630 }] }] } });
     expect(args).not.toContain('--dangerously-skip-permissions');
     expect(args).not.toContain('bypassPermissions');
     expect(args).not.toContain('acceptEdits');
-    const allowed = args.indexOf('--allowedTools') >= 0 ? args.slice(args.indexOf('--allowedTools') + 1) : [];
-    expect(allowed.some((t) => t.startsWith('Bash'))).toBe(false);
+    expect(args.slice(args.indexOf('--allowedTools') + 1)).toEqual(['Edit(./**)']);
+  });
+
+  it('read-only turn: no --settings (Bash is disallowed, the hook could never fire) and the adapter does not even ask for it', () => {
+    const args = buildClaudeArgs({ prompt: 'Go', access: 'read-only' }, 'sess-1', hook);
+    expect(args).not.toContain('--settings');
+    expect(args.join(' ')).not.toContain('hook');
+    expect(args.slice(args.indexOf('--permission-mode'))).toEqual(['--permission-mode', 'default', '--disallowedTools', 'Bash', 'Write', 'Edit', 'NotebookEdit']);
+    expect(claudeFlavor.needsHook?.(turn('read-only'))).toBe(false);
+    expect(claudeFlavor.needsHook?.(turn('workspace-write'))).toBe(true);
   });
 });
 
@@ -49,6 +63,11 @@ describe('codex with the hook', () => {
     expect(args).toContain('--dangerously-bypass-hook-trust');
     expect(args.slice(-2)).toEqual(['th-1', 'Again']);
     expect(args.slice(0, 5)).toEqual(['exec', 'resume', '--json', '-c', 'sandbox_mode="read-only"']);
+  });
+
+  it('every turn needs the hook, read-only too (codex can run commands in its read-only sandbox)', () => {
+    expect(codexFlavor.needsHook?.(turn('read-only')) ?? true).toBe(true);
+    expect(codexFlavor.needsHook?.(turn('workspace-write')) ?? true).toBe(true);
   });
 
   it('no hook: no hook flags', () => {

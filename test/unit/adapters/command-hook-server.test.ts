@@ -1,85 +1,110 @@
-// The hook server: only requests with the session's token reach the gate; the socket is private and removed on
-// close; a gate that throws is a deny; approvals are kept per role and used up once.
-import { existsSync, statSync } from 'node:fs';
+// The hook server: it listens on loopback only, only requests with the session's token reach the gate, the token
+// travels in the environment (never on the command line), a gate that throws is a deny, approvals are kept per role
+// and used up once; it hands out the bash client where bash's /dev/tcp reaches it, else the node client.
 import net from 'node:net';
+import os from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startCommandHookServer, type CommandHookServer } from '../../../src/adapters/command-hook/server.js';
+import { readBashClient } from '../../../src/adapters/command-hook/hook-clients.js';
+import { HOOK_TOKEN_ENV, MAX_REQUEST_BYTES } from '../../../src/adapters/command-hook/protocol.js';
+import { startCommandHookServer, type CommandHookServer, type CommandHookServerOptions } from '../../../src/adapters/command-hook/server.js';
 import type { CommandGate } from '../../../src/engine/ports.js';
+import { bashCall, decision, runHookCommand } from './hook-helpers.js';
 
 const open: CommandHookServer[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((s) => s.close()));
 });
 
-async function server(gate: CommandGate): Promise<CommandHookServer> {
-  const s = await startCommandHookServer({ gate, confirmTimeoutSeconds: 5, program: ['/bin/false'] });
+async function server(gate: CommandGate, opts: Partial<CommandHookServerOptions> = {}): Promise<CommandHookServer> {
+  const s = await startCommandHookServer({ gate, confirmTimeoutSeconds: 5, ...opts });
   open.push(s);
   return s;
 }
 
-/** The token the server put in the role's hook command line. */
-function tokenOf(s: CommandHookServer): string {
-  return s.endpoint('planner').command.split(' ').at(-2)!;
+async function tokenOf(s: CommandHookServer): Promise<string> {
+  return (await s.endpoint('planner').launch()).env[HOOK_TOKEN_ENV]!;
 }
 
-function ask(socketPath: string, request: unknown): Promise<unknown> {
+/** Sends raw bytes to the port and returns everything it answers until it closes. */
+function send(port: number, bytes: string | Buffer, host = '127.0.0.1'): Promise<string> {
   return new Promise((resolve, reject) => {
-    const socket = net.createConnection(socketPath);
+    const socket = net.createConnection({ host, port });
     let data = '';
     socket.setEncoding('utf8');
-    socket.on('connect', () => socket.write(`${typeof request === 'string' ? request : JSON.stringify(request)}\n`));
+    socket.on('connect', () => socket.write(bytes));
     socket.on('data', (d: string) => (data += d));
     socket.on('error', reject);
-    socket.on('close', () => resolve(data === '' ? null : JSON.parse(data)));
+    socket.on('close', () => resolve(data));
   });
+}
+
+function request(token: string, role: string, payload: string): string {
+  return `AC-HOOK 1 ${token} ${role} ${Buffer.byteLength(payload)}\n${payload}`;
+}
+
+/** The decision of a one-line answer. */
+function answered(line: string): string {
+  expect(line.endsWith('\n')).toBe(true);
+  return line === '\n' ? 'no opinion' : `${decision(line.slice(0, -1)).permissionDecision}: ${decision(line.slice(0, -1)).permissionDecisionReason}`;
 }
 
 const allowAll: CommandGate = () => Promise.resolve({ allow: true });
 
 describe('command hook server', () => {
-  it('answers a request with the right token from the gate; a wrong or missing token is refused without asking it', async () => {
+  it('answers a request with the right token from the gate; a wrong or missing token, a bad header or an unknown role never reach it', async () => {
     let asked = 0;
     const s = await server((c) => (asked++, Promise.resolve(c.command === 'ls' ? { allow: true } : { allow: false, reason: 'no' })));
-    const base = { role: 'planner', command: 'ls', cwd: '/r', tool: 'Bash' };
-    expect(await ask(s.socketPath, { ...base, token: tokenOf(s) })).toEqual({ allow: true });
-    expect(await ask(s.socketPath, { ...base, command: 'rm x', token: tokenOf(s) })).toEqual({ allow: false, reason: 'no' });
+    const token = await tokenOf(s);
+    expect(answered(await send(s.port, request(token, 'planner', bashCall('ls'))))).toBe('allow: agent-collab: allowed by the command policy');
+    expect(answered(await send(s.port, request(token, 'planner', bashCall('rm x'))))).toBe('deny: agent-collab: no');
     expect(asked).toBe(2);
-    expect(await ask(s.socketPath, { ...base, token: `${tokenOf(s)}0` })).toEqual({ allow: false, reason: expect.stringMatching(/token/) });
-    expect(await ask(s.socketPath, { ...base, token: '' })).toEqual({ allow: false, reason: expect.stringMatching(/token/) });
-    expect(await ask(s.socketPath, { ...base, token: 'x'.repeat(64) })).toEqual({ allow: false, reason: expect.stringMatching(/token/) });
-    expect(await ask(s.socketPath, 'not json')).toEqual({ allow: false, reason: expect.stringMatching(/could not read/) });
-    expect(await ask(s.socketPath, { ...base, role: 'intruder', token: tokenOf(s) })).toEqual({ allow: false, reason: expect.stringMatching(/unknown role/) });
+    for (const wrong of [`${token}0`, token.slice(1), 'x'.repeat(64), 'x']) {
+      expect(answered(await send(s.port, request(wrong, 'planner', bashCall('ls'))))).toMatch(/^deny: agent-collab: .*token/);
+    }
+    expect(answered(await send(s.port, `AC-HOOK 1  planner 2\n{}`))).toMatch(/^deny: .*could not be read/);
+    expect(answered(await send(s.port, `not a header\n`))).toMatch(/^deny: .*could not be read/);
+    expect(answered(await send(s.port, `{"token":"${token}","role":"planner","command":"ls","cwd":"/"}\n`))).toMatch(/^deny: .*could not be read/);
+    expect(answered(await send(s.port, request(token, 'intruder', bashCall('ls'))))).toMatch(/^deny: .*unknown role "intruder"/);
     expect(asked).toBe(2);
     expect(s.checkedCommands.map((c) => c.command)).toEqual(['ls', 'rm x']);
   });
 
-  it('the socket is mode 0600 in a 0700 directory, within the unix path limit, and gone after close', async () => {
+  it('a tool that is not a shell gets an empty line (no opinion); a payload that says it is too long is refused unread', async () => {
     const s = await server(allowAll);
-    expect(statSync(s.socketPath).mode & 0o777).toBe(0o600);
-    expect(statSync(s.socketPath.replace(/\/[^/]+$/, '')).mode & 0o777).toBe(0o700);
-    expect(Buffer.byteLength(s.socketPath)).toBeLessThanOrEqual(107);
-    await s.close();
-    expect(existsSync(s.socketPath)).toBe(false);
-    expect(existsSync(s.socketPath.replace(/\/[^/]+$/, ''))).toBe(false);
+    const token = await tokenOf(s);
+    expect(answered(await send(s.port, request(token, 'planner', JSON.stringify({ tool_name: 'Read', tool_input: { file_path: '/x' } }))))).toBe('no opinion');
+    expect(answered(await send(s.port, `AC-HOOK 1 ${token} planner ${MAX_REQUEST_BYTES + 1}\n{`))).toMatch(/^deny: .*too long/);
+    expect(s.checkedCommands).toEqual([]);
   });
 
-  it('a directory whose path is too long for a socket is refused with a clear error', async () => {
-    await expect(startCommandHookServer({ gate: allowAll, confirmTimeoutSeconds: 5, program: ['x'], dir: `/tmp/${'d'.repeat(120)}` })).rejects.toThrow(
-      /short enough path/,
-    );
+  it('listens on 127.0.0.1 only', async () => {
+    const s = await server(allowAll);
+    const external = Object.values(os.networkInterfaces())
+      .flat()
+      .find((a) => a?.family === 'IPv4' && !a.internal)?.address;
+    if (external) await expect(send(s.port, 'x', external)).rejects.toThrow(/ECONNREFUSED/);
+    await expect(send(s.port, 'x', '::1')).rejects.toThrow(/ECONNREFUSED|EADDRNOTAVAIL/);
+  });
+
+  it('the token travels in the environment, not on the command line; every session gets its own', async () => {
+    const a = await server(allowAll);
+    const b = await server(allowAll);
+    const launch = await a.endpoint('planner').launch();
+    expect(Object.keys(launch.env)).toEqual([HOOK_TOKEN_ENV]);
+    expect(launch.env[HOOK_TOKEN_ENV]).toMatch(/^[0-9a-f]{64}$/);
+    expect(launch.command).not.toContain(launch.env[HOOK_TOKEN_ENV]);
+    expect(await tokenOf(b)).not.toBe(launch.env[HOOK_TOKEN_ENV]);
   });
 
   it('a gate that throws is a deny', async () => {
     const s = await server(() => Promise.reject(new Error('policy exploded')));
-    expect(await ask(s.socketPath, { role: 'planner', command: 'ls', cwd: '/', token: tokenOf(s) })).toEqual({
-      allow: false,
-      reason: expect.stringMatching(/policy exploded/),
-    });
+    expect(answered(await send(s.port, request(await tokenOf(s), 'planner', bashCall('ls'))))).toMatch(/^deny: agent-collab: .*policy exploded/);
   });
 
   it('keeps approvals per role; each covers one run of the command', async () => {
     const s = await server((c) => Promise.resolve(c.command.startsWith('ok') ? { allow: true } : { allow: false, reason: 'no' }));
-    for (const command of ['ok 1', 'ok 1', 'bad']) await ask(s.socketPath, { role: 'planner', command, cwd: '/', token: tokenOf(s) });
+    const token = await tokenOf(s);
+    for (const command of ['ok 1', 'ok 1', 'bad']) await send(s.port, request(token, 'planner', bashCall(command)));
     const planner = s.endpoint('planner').approvals;
     expect(s.endpoint('reviewer').approvals.take('ok 1')).toBe(false);
     expect(planner.take('bad')).toBe(false);
@@ -88,13 +113,49 @@ describe('command hook server', () => {
     expect(planner.take('ok 1')).toBe(false);
   });
 
-  it('hook command line: program, socket, role, token, deadline above confirm_timeout_seconds; CLI timeout above that', async () => {
+  it('bash client command line: bash --norc -p -c <the script> with port, role and a deadline above confirm_timeout_seconds; the CLI timeout above that', async () => {
+    const s = await server(allowAll, { client: 'bash' });
+    const launch = await s.endpoint('reviewer').launch();
+    const script = (readBashClient() as { script: string }).script;
+    expect(script).not.toMatch(/^\s*#/m);
+    const quoted = `'${script.replace(/'/g, `'\\''`)}'`;
+    expect(launch.command).toBe(`/bin/bash --norc -p -c ${quoted} agent-collab-hook ${s.port} reviewer 20`);
+    expect(launch.timeoutSeconds).toBe(35);
+    expect(s.endpoint('reviewer').timeoutSeconds).toBe(35);
+  });
+
+  it('auto: picks the bash client here after a probe through its own port, says so in the debug log, and the probe token is dead afterwards', async () => {
+    const debug: string[] = [];
+    const s = await server(allowAll, { debug: (source, line) => debug.push(`${source}: ${line}`) });
+    expect(await s.client).toBe('bash');
+    const launch = await s.endpoint('planner').launch();
+    expect(launch.command.startsWith('/bin/bash --norc -p -c ')).toBe(true);
+    expect(debug).toContainEqual(expect.stringMatching(new RegExp(`^command-hook: hooks on 127\\.0\\.0\\.1:${s.port} use the bash client \\(/bin/bash; its probe took \\d+ ms\\)$`)));
+    expect(answered(await send(s.port, request('0'.repeat(64), 'probe', '{}')))).toMatch(/^deny: .*token/);
+    expect(s.checkedCommands).toEqual([]);
+  });
+
+  it.for([
+    ['no bash at the path', '/nonexistent/bash', /\/nonexistent\/bash does not exist/],
+    ['a shell without /dev/tcp (dash)', '/bin/dash', /the probe through \/bin\/dash did not come back/],
+  ] as const)('auto with %s: falls back to the node client, says why, and its hooks work', async ([, bash, why], { expect }) => {
+    const debug: string[] = [];
+    const s = await server((c) => Promise.resolve(c.command === 'ls' ? { allow: true } : { allow: false, reason: 'no' }), {
+      bash,
+      debug: (source, line) => debug.push(`${source}: ${line}`),
+    });
+    expect(await s.client).toBe('node');
+    expect(debug.join('\n')).toMatch(why);
+    expect(debug.join('\n')).toMatch(/use the node client: the bash client cannot be used here/);
+    const launch = await s.endpoint('planner').launch();
+    expect(launch.command).toContain('hook-main');
+    const r = await runHookCommand(launch.command, bashCall('ls'), { env: launch.env });
+    expect(decision(r.stdout).permissionDecision).toBe('allow');
+  });
+
+  it('once closed, the port refuses connections', async () => {
     const s = await server(allowAll);
-    const ep = s.endpoint('reviewer');
-    const [prog, sock, role, token, deadline] = ep.command.split(' ');
-    expect([prog, sock, role]).toEqual(['/bin/false', s.socketPath, 'reviewer']);
-    expect(token).toMatch(/^[0-9a-f]{64}$/);
-    expect(Number(deadline)).toBeGreaterThan(5_000);
-    expect(ep.timeoutSeconds * 1000).toBeGreaterThan(Number(deadline));
+    await s.close();
+    await expect(send(s.port, 'x')).rejects.toThrow(/ECONNREFUSED/);
   });
 });

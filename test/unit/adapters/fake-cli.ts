@@ -23,7 +23,7 @@ export async function writeFakeCli(dir: string, name: string, b: FakeCliBehaviou
   const script = `#!${process.execPath}
 const fs = require('node:fs');
 const c = ${JSON.stringify(config)};
-fs.writeFileSync(${JSON.stringify(`${file}.argv.json`)}, JSON.stringify({ argv: process.argv.slice(2), cwd: process.cwd() }));
+fs.writeFileSync(${JSON.stringify(`${file}.argv.json`)}, JSON.stringify({ argv: process.argv.slice(2), cwd: process.cwd(), hookToken: process.env.AGENT_COLLAB_HOOK_TOKEN ?? null }));
 process.stdout.write(c.out);
 process.stderr.write(c.err);
 if (c.hang) setInterval(() => {}, 1000);
@@ -34,6 +34,7 @@ else process.stdout.write('', () => process.exit(c.code));
   return file;
 }
 
-export async function argvOf(cli: string): Promise<{ argv: string[]; cwd: string }> {
-  return JSON.parse(await readFile(`${cli}.argv.json`, 'utf8')) as { argv: string[]; cwd: string };
+/** What the stand-in got: argv, cwd and the hook token in its environment (AGENT_COLLAB_HOOK_TOKEN). */
+export async function argvOf(cli: string): Promise<{ argv: string[]; cwd: string; hookToken: string | null }> {
+  return JSON.parse(await readFile(`${cli}.argv.json`, 'utf8')) as { argv: string[]; cwd: string; hookToken: string | null };
 }

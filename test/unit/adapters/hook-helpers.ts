@@ -1,5 +1,5 @@
-// Runs agent-collab's hook program the way the CLIs do (`sh -c <command>`, tool call JSON on stdin) and returns
-// its raw stdout and exit code.
+// Runs agent-collab's hook client the way the CLIs do (`sh -c <command>` with the CLI's environment, tool call JSON
+// on stdin) and returns its raw stdout and exit code.
 import { spawn } from 'node:child_process';
 
 export interface HookRun {
@@ -20,12 +20,21 @@ export function bashCall(command: string, cwd = '/tmp'): string {
   });
 }
 
-export function runHookCommand(commandLine: string, stdin: string, timeoutMs = 20_000): Promise<HookRun> {
+export interface HookRunOptions {
+  /** Added to this process's environment (the hook's token). */
+  env?: Record<string, string>;
+  timeoutMs?: number;
+  /** Called once the hook process runs (`sh -c 'exec …'`, so the pid is the hook's own). */
+  started?: (pid: number) => void;
+}
+
+export function runHookCommand(commandLine: string, stdin: string, opts: HookRunOptions = {}): Promise<HookRun> {
   const t0 = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', commandLine], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn('sh', ['-c', `exec ${commandLine}`], { env: { ...process.env, ...opts.env }, stdio: ['pipe', 'pipe', 'inherit'] });
+    if (child.pid !== undefined) opts.started?.(child.pid);
     let stdout = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 20_000);
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stdin.on('error', () => undefined);
     child.stdin.end(stdin);

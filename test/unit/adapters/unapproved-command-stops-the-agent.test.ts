@@ -10,8 +10,8 @@ import type { AgentEvent, AgentTurn } from '../../../src/engine/types.js';
 import { tempDir } from '../persistence/tmp-dir.js';
 import { argvOf, writeFakeCli, type FakeCliBehaviour } from './fake-cli.js';
 
-function turn(cwd: string): AgentTurn {
-  return { prompt: 'Do it', cwd, access: 'workspace-write', meta: { role: 'planner', kind: 'execute_step', iteration: 0, step: 1 } };
+function turn(cwd: string, access: AgentTurn['access'] = 'workspace-write'): AgentTurn {
+  return { prompt: 'Do it', cwd, access, meta: { role: 'planner', kind: 'execute_step', iteration: 0, step: 1 } };
 }
 
 async function collect(stream: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
@@ -20,26 +20,34 @@ async function collect(stream: AsyncIterable<AgentEvent>): Promise<AgentEvent[]>
   return events;
 }
 
-async function run(kind: 'codex' | 'claude', b: FakeCliBehaviour, approved: string[]) {
+async function run(kind: 'codex' | 'claude', b: FakeCliBehaviour, approved: string[], access: AgentTurn['access'] = 'workspace-write') {
   const dir = await realpath(await tempDir());
   const binary = await writeFakeCli(dir, kind, b);
   const approvals = new CommandApprovals();
   for (const c of approved) approvals.record(c);
-  const hook: HookEndpoint = { role: 'planner', command: 'hook-cmd', timeoutSeconds: 60, approvals };
+  let launches = 0;
+  const hook: HookEndpoint = {
+    role: 'planner',
+    timeoutSeconds: 60,
+    approvals,
+    launch: () => (launches++, Promise.resolve({ command: 'hook-cmd', env: { AGENT_COLLAB_HOOK_TOKEN: 'tok-1' }, timeoutSeconds: 60 })),
+  };
   const create = kind === 'codex' ? createCodexAgent : createClaudeAgent;
   const agent = create({ name: kind, binary, debug: () => undefined, debugSource: `planner/${kind}`, hook, idleTimeoutMs: 20_000 });
   const t0 = Date.now();
-  const events = await collect(agent.start(turn(dir)));
-  return { events, ms: Date.now() - t0, argv: (await argvOf(binary)).argv };
+  const events = await collect(agent.start(turn(dir, access)));
+  const got = await argvOf(binary);
+  return { events, ms: Date.now() - t0, argv: got.argv, hookToken: got.hookToken, launches };
 }
 
 describe('a command that ran without the hook approving it', () => {
   it('codex: approved (as the hook saw it, unquoted) → the run completes; the hook flags were passed', async () => {
-    const { events, argv } = await run('codex', { transcript: 'codex-hook-trust.exec.jsonl' }, ['chmod -R 777 d && echo done > f.txt']);
+    const { events, argv, hookToken } = await run('codex', { transcript: 'codex-hook-trust.exec.jsonl' }, ['chmod -R 777 d && echo done > f.txt']);
     expect(events.at(-1)).toMatchObject({ type: 'done', text: 'ok' });
     expect(events.some((e) => e.type === 'error')).toBe(false);
     expect(argv).toContain('--dangerously-bypass-hook-trust');
     expect(argv.find((a) => a.startsWith('hooks.PreToolUse='))).toContain('hook-cmd');
+    expect(hookToken).toBe('tok-1'); // the hook's variables ride in the CLI's environment
   });
 
   it('codex: not approved → the CLI is stopped at once (it would hang) and the round fails naming the command', async () => {
@@ -65,6 +73,27 @@ describe('a command that ran without the hook approving it', () => {
     const second = await run('claude', { transcript: 'claude-tools.stream.jsonl' }, ['ls && cat notes.md']);
     expect(second.events.at(-1)).toEqual({ type: 'error', kind: 'agent_error', message: expect.stringContaining('stopped it: ls /nonexistent-dir') });
     expect(second.argv[second.argv.indexOf('--settings') + 1]).toContain('hook-cmd');
+    expect(second.hookToken).toBe('tok-1');
+  });
+
+  it('claude read-only turn: no hook is passed (Bash is not available there), yet a command that ran anyway stops the CLI and fails the round', async () => {
+    const r = await run('claude', { transcript: 'claude-tools.stream.jsonl' }, [], 'read-only');
+    expect(r.argv).not.toContain('--settings');
+    expect(r.argv.slice(r.argv.indexOf('--disallowedTools'))).toEqual(['--disallowedTools', 'Bash', 'Write', 'Edit', 'NotebookEdit']);
+    expect(r.launches).toBe(0);
+    expect(r.hookToken).toBeNull();
+    expect(r.events.some((e) => e.type === 'done')).toBe(false);
+    expect(r.events.at(-1)).toEqual({ type: 'error', kind: 'agent_error', message: expect.stringMatching(/^claude ran a shell command that agent-collab's command hook had not approved, so agent-collab stopped it: ls && cat notes\.md\./) });
+  });
+
+  it('a hook whose launch fails: the round fails with its reason and the CLI is never started', async () => {
+    const dir = await realpath(await tempDir());
+    const binary = await writeFakeCli(dir, 'codex', { transcript: 'codex-hook-trust.exec.jsonl' });
+    const hook: HookEndpoint = { role: 'planner', timeoutSeconds: 60, approvals: new CommandApprovals(), launch: () => Promise.reject(new Error('no hook client can run here')) };
+    const agent = createCodexAgent({ name: 'codex', binary, debug: () => undefined, debugSource: 'planner/codex', hook });
+    const events = await collect(agent.start(turn(dir)));
+    expect(events).toEqual([{ type: 'error', kind: 'agent_error', message: 'no hook client can run here' }]);
+    await expect(argvOf(binary)).rejects.toThrow(/ENOENT/);
   });
 
   it('claude: a denied call (no exit code) is not a command that ran', async () => {
