@@ -23,7 +23,8 @@ export async function writeFakeCli(dir: string, name: string, b: FakeCliBehaviou
   const script = `#!${process.execPath}
 const fs = require('node:fs');
 const c = ${JSON.stringify(config)};
-fs.writeFileSync(${JSON.stringify(`${file}.argv.json`)}, JSON.stringify({ argv: process.argv.slice(2), cwd: process.cwd(), hookToken: process.env.AGENT_COLLAB_HOOK_TOKEN ?? null }));
+fs.writeFileSync(${JSON.stringify(`${file}.argv.json`)}, JSON.stringify({ argv: process.argv.slice(2), cwd: process.cwd() }));
+fs.writeFileSync(${JSON.stringify(`${file}.hook-token.json`)}, JSON.stringify(process.env.AGENT_COLLAB_HOOK_TOKEN ?? null));
 process.stdout.write(c.out);
 process.stderr.write(c.err);
 if (c.hang) setInterval(() => {}, 1000);
@@ -34,7 +35,11 @@ else process.stdout.write('', () => process.exit(c.code));
   return file;
 }
 
-/** What the stand-in got: argv, cwd and the hook token in its environment (AGENT_COLLAB_HOOK_TOKEN). */
-export async function argvOf(cli: string): Promise<{ argv: string[]; cwd: string; hookToken: string | null }> {
-  return JSON.parse(await readFile(`${cli}.argv.json`, 'utf8')) as { argv: string[]; cwd: string; hookToken: string | null };
+export async function argvOf(cli: string): Promise<{ argv: string[]; cwd: string }> {
+  return JSON.parse(await readFile(`${cli}.argv.json`, 'utf8')) as { argv: string[]; cwd: string };
+}
+
+/** The AGENT_COLLAB_HOOK_TOKEN the stand-in found in its environment (null: none). */
+export async function hookTokenOf(cli: string): Promise<string | null> {
+  return JSON.parse(await readFile(`${cli}.hook-token.json`, 'utf8')) as string | null;
 }

@@ -8,7 +8,7 @@ import { CommandApprovals } from '../../../src/adapters/command-hook/approvals.j
 import type { HookEndpoint } from '../../../src/adapters/command-hook/endpoint.js';
 import type { AgentEvent, AgentTurn } from '../../../src/engine/types.js';
 import { tempDir } from '../persistence/tmp-dir.js';
-import { argvOf, writeFakeCli, type FakeCliBehaviour } from './fake-cli.js';
+import { argvOf, hookTokenOf, writeFakeCli, type FakeCliBehaviour } from './fake-cli.js';
 
 function turn(cwd: string, access: AgentTurn['access'] = 'workspace-write'): AgentTurn {
   return { prompt: 'Do it', cwd, access, meta: { role: 'planner', kind: 'execute_step', iteration: 0, step: 1 } };
@@ -36,8 +36,7 @@ async function run(kind: 'codex' | 'claude', b: FakeCliBehaviour, approved: stri
   const agent = create({ name: kind, binary, debug: () => undefined, debugSource: `planner/${kind}`, hook, idleTimeoutMs: 20_000 });
   const t0 = Date.now();
   const events = await collect(agent.start(turn(dir, access)));
-  const got = await argvOf(binary);
-  return { events, ms: Date.now() - t0, argv: got.argv, hookToken: got.hookToken, launches };
+  return { events, ms: Date.now() - t0, argv: (await argvOf(binary)).argv, hookToken: await hookTokenOf(binary), launches };
 }
 
 describe('a command that ran without the hook approving it', () => {
