@@ -49,6 +49,19 @@ export type StepCommitResult =
   | { kind: 'secrets'; findings: SecretFinding[] }
   | { kind: 'failed'; message: string };
 
+export interface StepCommitOptions {
+  runId: string;
+  step: number;
+  summary: string;
+  baseTree: string | null;
+  allowSecrets: boolean;
+  /**
+   * Look for this run's commit of the step first (default). The engine passes false when it began the step itself
+   * and has not committed it yet: no earlier process can have made that commit.
+   */
+  checkExisting?: boolean;
+}
+
 /** Git work of the executor: snapshot before a step, commit only the step's changes, roll a step back. */
 export interface StepWorkspace {
   /** The working tree now as a git tree id (untracked files included, ignored and agent-collab's files excluded). */
@@ -59,7 +72,7 @@ export interface StepWorkspace {
    * not touch stay out), scans the staged diff for secrets unless `allowSecrets`, and commits `[Step N] <summary>`.
    * Idempotent per (runId, step): when this run's commit of the step exists (a restart after a crash), its hash is returned and nothing new is made.
    */
-  commitStep(opts: { runId: string; step: number; summary: string; baseTree: string | null; allowSecrets: boolean }): Promise<StepCommitResult>;
+  commitStep(opts: StepCommitOptions): Promise<StepCommitResult>;
   /** Puts every file changed since `baseTree` back as it was in `baseTree` (files added by the step are removed). */
   rollback(baseTree: string): Promise<string[]>;
 }

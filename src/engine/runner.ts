@@ -1,7 +1,7 @@
 // The effect runner: feeds events through `transition`, persists the state, performs the effects
 // and turns their outcomes back into events. One event at a time, in order.
 import type { Effect, EngineEvent, EngineOutput, RoundUsage } from './events.js';
-import type { Artifacts, CommandCheck, CommandVerdict, Prompts, StepWorkspace, TestRunner, WorkflowFiles } from './ports.js';
+import type { Artifacts, CommandCheck, CommandVerdict, Prompts, StepCommitResult, StepWorkspace, TestRunner, WorkflowFiles } from './ports.js';
 import { CommandHolds, DENY_ADVICE, type CommandPolicy } from './command-gate.js';
 import { buildTurnPrompt, recoveryPrompt } from './turn-prompts.js';
 import { stepSubject } from './git.js';
@@ -49,6 +49,9 @@ export class Engine {
   /** Bumped whenever agents are stopped: results of older rounds are dropped. */
   private generation = 0;
   private readonly background = new Set<Promise<void>>();
+  /** Steps this engine began (snapshotted) and has not committed: their commit needs no search for an earlier one. */
+  private readonly begunHere = new Set<number>();
+  private policyWarmed = false;
   private closing = false;
   /** What the agent round under way has used so far (one round runs at a time). */
   private roundUsage: RoundUsage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0, durationMs: 0, calls: 0 };
@@ -275,6 +278,7 @@ export class Engine {
     if (this.stale(gen)) return false;
     this.timeline(`step ${step} started`);
     await this.dispatch({ type: 'step_started', step, baseTree, at: this.nowIso() });
+    if (this.current.stepRun?.step === step && this.current.stepRun.baseTree === baseTree) this.begunHere.add(step);
     return !this.stale(gen) && this.current.stepRun?.step === step;
   }
 
@@ -318,7 +322,15 @@ export class Engine {
       await this.dispatch({ type: 'commit_failed', step, message: `agent-collab's own \`git commit\` of step ${step} was denied: ${allowed.reason}` });
       return;
     }
-    const r = await ws.commitStep({ runId: this.current.runId, step, summary, baseTree: base, allowSecrets });
+    // A step this process began and has not committed cannot have a commit from an earlier process.
+    const checkExisting = !this.begunHere.has(step);
+    let r: StepCommitResult | null = null;
+    try {
+      r = await ws.commitStep({ runId: this.current.runId, step, summary, baseTree: base, allowSecrets, checkExisting });
+    } finally {
+      // Once a commit may exist (made, or an error after `git commit` ran), any further attempt looks for it first.
+      if (r === null || r.kind === 'committed') this.begunHere.delete(step);
+    }
     if (this.stale(gen)) return;
     if (run?.step === step && run.testResult === 'none') {
       if (r.kind === 'committed' && r.patch !== undefined) await this.writeArtifact(step, run.attempt, 'patch.diff', r.patch);
@@ -485,11 +497,23 @@ export class Engine {
   private async attempt(role: Role, gen: number, turn: AgentTurn): Promise<RoundOutcome> {
     const agent = this.deps.agents[role];
     const sessionId = this.current.sessions[role];
-    const outcome = await this.consume(role, turn.meta.kind, gen, sessionId ? agent.resume(sessionId, turn) : agent.start(turn));
+    const running = this.consume(role, turn.meta.kind, gen, sessionId ? agent.resume(sessionId, turn) : agent.start(turn));
+    this.warmPolicy();
+    const outcome = await running;
     if (outcome.kind !== 'failed' || outcome.failure !== 'session_lost' || !sessionId || gen !== this.generation) return outcome;
     this.emit({ type: 'notice', notice: { kind: 'info', message: `The ${role}'s session could not be resumed; starting a new one from plan.md and comments.md.` } });
     const recovery = await recoveryPrompt(this.deps.prompts, this.deps.files, this.current, turn.prompt);
     return this.consume(role, turn.meta.kind, gen, agent.start({ ...turn, prompt: recovery }));
+  }
+
+  /**
+   * Loads the command policy's shell parser (~30 ms of this thread) once an agent has been started, not before:
+   * the agent needs seconds before it can ask to run anything, and the load no longer delays its start.
+   */
+  private warmPolicy(): void {
+    if (this.policyWarmed) return;
+    this.policyWarmed = true;
+    this.deps.commands?.ready().catch((err: unknown) => this.deps.files.debug('policy', errorMessage(err)));
   }
 
   private addRoundUsage(ev: Extract<AgentEvent, { type: 'usage' }>): void {

@@ -4,7 +4,7 @@ import { copyFile, mkdtemp, rm, rmdir, stat, utimes } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { commitFailureMessage, findStepCommit, firstLine, runGit, stepCommitMessageArgs, type GitCallOptions } from './git.js';
-import type { StepChanges, StepCommitResult, StepWorkspace } from './ports.js';
+import type { StepChanges, StepCommitOptions, StepCommitResult, StepWorkspace } from './ports.js';
 import { scanDiff } from './secret-scan.js';
 
 /** Pathspecs passed through --pathspec-from-file are taken literally (no globbing of `[`, `*`, `?` in file names). */
@@ -13,6 +13,8 @@ const PATHSPEC_STDIN = ['--pathspec-from-file=-', '--pathspec-file-nul'];
 /** Fixed diff shape whatever the person's config says (prefixes, external diff drivers, colors, relative paths). */
 const DIFF_FLAGS = ['--no-ext-diff', '--no-textconv', '--no-color', '--src-prefix=a/', '--dst-prefix=b/'];
 const GITLINK_MODE = '160000';
+/** Up to this many bytes of file names go on a git command line (Linux allows 2 MB of argv in all; macOS 1 MB). */
+const MAX_PATHSPEC_ARGV_BYTES = 128 * 1024;
 
 interface RawChange {
   path: string;
@@ -22,6 +24,10 @@ interface RawChange {
 
 function nulList(stdout: string): string[] {
   return stdout.split('\0').filter((s) => s.length > 0);
+}
+
+function fitsOnCommandLine(files: string[]): boolean {
+  return files.reduce((n, f) => n + Buffer.byteLength(f) + 1, 0) <= MAX_PATHSPEC_ARGV_BYTES;
 }
 
 function nulInput(files: string[]): string {
@@ -46,10 +52,9 @@ export class GitStepWorkspace implements StepWorkspace {
   async snapshot(): Promise<string> {
     return this.withTempIndex(async (env) => {
       await this.seedFromRealIndex(env.GIT_INDEX_FILE);
-      // No exclude pathspec here: when the workdir is git-ignored (it is, via info/exclude), naming it makes
-      // `git add` fail with "paths are ignored". Add everything, then drop the workdir from the temp index.
+      // agent-collab's work dir is not removed from the snapshot: it is git-ignored (info/exclude), so `git add -A`
+      // leaves it out unless the person tracks it, and every diff of snapshots excludes it by pathspec anyway.
       await this.must(['add', '-A'], { env }, 'snapshot the working tree');
-      if (this.workdir) await this.must(['rm', '-r', '-q', '--cached', '--ignore-unmatch', '--', `:(top,literal)${this.workdir}`], { env }, 'snapshot the working tree');
       return (await this.must(['write-tree'], { env }, 'snapshot the working tree')).trim();
     });
   }
@@ -61,27 +66,35 @@ export class GitStepWorkspace implements StepWorkspace {
     return { files, patch };
   }
 
-  async commitStep(opts: { runId: string; step: number; summary: string; baseTree: string | null; allowSecrets: boolean }): Promise<StepCommitResult> {
-    // Independent reads at once: each is a git process, and a step's commit is on the user's clock.
-    const [existing, head, now] = await Promise.all([findStepCommit(this.repoRoot, opts.runId, opts.step), this.headTree(), this.snapshot()]);
+  async commitStep(opts: StepCommitOptions): Promise<StepCommitResult> {
+    // Independent reads at once: each is a git process, and a step's commit is on the user's clock. The search for
+    // an earlier commit of this step is only needed when the step may have been committed by an earlier process.
+    const [existing, head, now] = await Promise.all([
+      opts.checkExisting === false ? null : findStepCommit(this.repoRoot, opts.runId, opts.step),
+      this.headTree(),
+      this.snapshot(),
+    ]);
     if (existing) return { kind: 'committed', hash: existing };
 
     const headOrEmpty = head ?? (await this.emptyTree());
-    const [sinceBase, sinceHead] = await Promise.all([this.changedFiles(opts.baseTree ?? headOrEmpty, now), this.changedFiles(headOrEmpty, now)]);
-    const stepFiles = new Set(sinceBase);
+    const base = opts.baseTree ?? headOrEmpty;
     // Of the step's files, those that differ from HEAD: a file the step changed back to HEAD's content is no change.
-    const files = sinceHead.filter((f) => stepFiles.has(f));
-    if (files.length === 0) return { kind: 'nothing' };
+    // (From a clean tree the step's base is HEAD's tree, and one diff answers both questions.)
+    const [sinceBase, sinceHead] = await Promise.all([base === headOrEmpty ? null : this.changedFiles(base, now), this.rawChanges(headOrEmpty, now)]);
+    const stepFiles = sinceBase === null ? null : new Set(sinceBase);
+    const changes = stepFiles === null ? sinceHead : sinceHead.filter((c) => stepFiles.has(c.path));
+    if (changes.length === 0) return { kind: 'nothing' };
+    const files = changes.map((c) => c.path);
 
-    const patch = await this.commitPatch(head, headOrEmpty, files);
+    const created = changes.filter((c) => c.status === 'A').map((c) => c.path);
+    const [patch, unindexed] = await Promise.all([this.commitPatch(head, headOrEmpty, now, files), this.notInIndex(created)]);
     const findings = scanDiff(patch);
     if (findings.length > 0 && !opts.allowSecrets) return { kind: 'secrets', findings };
 
     // `git commit --only <files>` commits those paths' working-tree content and nothing else that is staged; git
     // updates the real index for exactly those paths. New files must be known to the index first: intent-to-add
     // records the path without staging its content, and is undone if the commit fails.
-    const indexed = new Set(nulList(await this.must(['ls-files', '-z', '--cached'], {}, 'read the index')));
-    const added = await this.intentToAdd(files.filter((f) => !indexed.has(f)), now);
+    const added = await this.intentToAdd(unindexed);
     const commit = await runGit(this.repoRoot, ['commit', '-q', '--only', ...PATHSPEC_STDIN, ...stepCommitMessageArgs(opts.runId, opts.step, opts.summary)], {
       env: LITERAL,
       input: nulInput(files),
@@ -138,8 +151,14 @@ export class GitStepWorkspace implements StepWorkspace {
     return changes;
   }
 
-  /** The diff HEAD → (HEAD + `files` from the working tree): exactly what the commit will hold. */
-  private async commitPatch(head: string | null, headOrEmpty: string, files: string[]): Promise<string> {
+  /**
+   * The diff HEAD → (HEAD + `files` as in the snapshot `now`): exactly what the commit will hold. The files go on the
+   * command line as literal pathspecs; a list too long for one command line is staged in a temporary index instead.
+   */
+  private async commitPatch(head: string | null, headOrEmpty: string, now: string, files: string[]): Promise<string> {
+    if (fitsOnCommandLine(files)) {
+      return this.must(['diff', '--binary', ...DIFF_FLAGS, headOrEmpty, now, '--', ...files], { env: LITERAL }, 'diff the step');
+    }
     return this.withTempIndex(async (env) => {
       if (head !== null) await this.must(['read-tree', 'HEAD'], { env }, 'read HEAD');
       await this.must(['add', '-A', ...PATHSPEC_STDIN], { env: { ...env, ...LITERAL }, input: nulInput(files) }, 'stage the step');
@@ -148,13 +167,19 @@ export class GitStepWorkspace implements StepWorkspace {
     });
   }
 
-  /** Marks `files` that exist in the working tree as intent-to-add; returns the ones marked. */
-  private async intentToAdd(files: string[], now: string): Promise<string[]> {
+  /** Of `files`, those the person's index does not know. */
+  private async notInIndex(files: string[]): Promise<string[]> {
     if (files.length === 0) return [];
-    const present = new Set(nulList(await this.must(['ls-tree', '-r', '-z', '--name-only', now], {}, 'read the snapshot')));
-    const marked = files.filter((f) => present.has(f));
-    if (marked.length > 0) await this.must(['add', '-N', ...PATHSPEC_STDIN], { env: LITERAL, input: nulInput(marked) }, 'stage the new files');
-    return marked;
+    // ls-files has no --pathspec-from-file: a list too long for one command line reads the whole index instead.
+    const which = fitsOnCommandLine(files) ? ['--', ...files] : [];
+    const indexed = new Set(nulList(await this.must(['ls-files', '-z', '--cached', ...which], { env: LITERAL }, 'read the index')));
+    return files.filter((f) => !indexed.has(f));
+  }
+
+  /** Marks `files` as intent-to-add (the path is recorded, its content not staged); returns them. */
+  private async intentToAdd(files: string[]): Promise<string[]> {
+    if (files.length > 0) await this.must(['add', '-N', ...PATHSPEC_STDIN], { env: LITERAL, input: nulInput(files) }, 'stage the new files');
+    return files;
   }
 
   /** Removes directories left empty by deleting `files` (up to the repo root; non-empty ones stay). */

@@ -11,7 +11,6 @@ import { excludeWorkdir, findRepoRoot } from '../engine/git.js';
 import { GitStepWorkspace } from '../engine/step-workspace.js';
 import { RunArtifacts } from '../persistence/artifacts.js';
 import { commandPolicy } from './command-policy.js';
-import { initPolicy } from '../engine/policy/index.js';
 import { renderPrompt } from '../engine/prompts.js';
 import { Engine } from '../engine/runner.js';
 import type { Agent, Mode, Role, WorkflowState } from '../engine/types.js';
@@ -93,8 +92,6 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
       autoApprove: config.workflow.auto_approve,
       execution: { maxRetries: config.test.max_retries, testFallbackToAgent: config.test.fallback_to_agent, maxDenials: config.safety.max_denials_per_step },
     };
-    // The shell parser loads in the background; the first command check waits for it (and denies if it failed).
-    initPolicy().catch((err: unknown) => files.debug('policy', String(err)));
     const workspace = new GitStepWorkspace(repoRoot, relativeWorkdir(config));
     const tests = new ShellTestRunner(repoRoot, config.test, (source, line) => files.debug(source, line));
     const prompts = { render: (name: Parameters<typeof renderPrompt>[0], vars: Record<string, string | number>) => renderPrompt(name, vars, { overrideDir: paths.promptsOverride }) };

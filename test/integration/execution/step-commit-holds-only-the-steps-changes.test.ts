@@ -148,3 +148,29 @@ describe('step workspace: snapshots in a sparse checkout', () => {
     expect(fx.commitFiles()).toEqual(['A\tnew.txt']);
   });
 });
+
+describe('step workspace: a step with more file names than fit on one command line', () => {
+  it('commits all of them, with the patch and the person’s staged file as they should be', async () => {
+    fx = fixture();
+    seed();
+    fx.write('staged-new.txt', 'staged by the person\n');
+    fx.git('add', 'staged-new.txt');
+    const base = await fx.ws.snapshot();
+    // 1100 new files with ~130-byte paths: ~145 KB of names, past the 128 KB that go on a command line.
+    const dir = `generated/${'d'.repeat(60)}`;
+    const names = Array.from({ length: 1100 }, (_, i) => `${dir}/file-${String(i).padStart(4, '0')}-${'x'.repeat(50)}.txt`);
+    expect(names.reduce((n, f) => n + f.length + 1, 0)).toBeGreaterThan(128 * 1024);
+    for (const [i, name] of names.entries()) fx.write(name, `line ${i}\n`);
+    fx.write('lib.txt', 'lib v2\n');
+
+    const result = await fx.ws.commitStep({ runId: 'r', step: 1, summary: 'Generate', baseTree: base, allowSecrets: false });
+    expect(result.kind).toBe('committed');
+    if (result.kind !== 'committed') return;
+    expect(result.files).toHaveLength(1101);
+    expect(fx.commitFiles()).toHaveLength(1101);
+    expect(fx.commitFiles()).toContain('M\tlib.txt');
+    expect(result.patch).toContain(`+++ b/${names[1099]}`);
+    expect(result.patch).toContain('+lib v2');
+    expect(fx.status()).toEqual(['A  staged-new.txt']);
+  });
+});

@@ -63,6 +63,26 @@ describe('step workspace: secrets and commit failures', () => {
     expect(fx.read('new.ts')).toBe('export const x = 1\n');
   });
 
+  it('a rejected commit of a new file the person had staged leaves it staged with the person’s content', async () => {
+    fx = fixture();
+    const hook = path.join(fx.dir, '.git', 'hooks', 'pre-commit');
+    writeFileSync(hook, '#!/bin/sh\nexit 1\n');
+    chmodSync(hook, 0o755);
+    fx.write('shared-new.txt', 'the person’s version\n');
+    fx.git('add', 'shared-new.txt');
+    const base = await fx.ws.snapshot();
+    fx.write('shared-new.txt', 'the step’s version\n');
+    fx.write('step-new.txt', 'only the step\n');
+    const indexBefore = fx.git('ls-files', '-s');
+
+    const result = await fx.ws.commitStep({ runId: 'r', step: 2, summary: 'Both', baseTree: base, allowSecrets: false });
+    expect(result.kind).toBe('failed');
+    // The step's own new file is no longer marked intent-to-add; the person's staged one keeps its staged blob.
+    expect(fx.git('ls-files', '-s')).toBe(indexBefore);
+    expect(fx.git('show', ':shared-new.txt')).toBe('the person’s version\n');
+    expect(fx.status()).toEqual(['?? step-new.txt', 'AM shared-new.txt']);
+  });
+
   it('no git identity: failed, and the message says how to set it', async () => {
     fx = fixture();
     const emptyConfig = path.join(fx.dir, '.git', 'empty-global-config');
