@@ -46,23 +46,39 @@ export function firstLine(text: string): string {
   );
 }
 
+const NOT_A_REPO = (cwd: string): UserError => new UserError(`${cwd} is not inside a git repository; cd into your project or run \`git init\` first`);
+
 /** The top of the git work tree containing `cwd`, or a UserError saying how to get one. */
 export async function findRepoRoot(cwd: string): Promise<string> {
   const r = await git(cwd, ['rev-parse', '--show-toplevel']);
-  if (r.exitCode !== 0) throw new UserError(`${cwd} is not inside a git repository; cd into your project or run \`git init\` first`);
+  if (r.exitCode !== 0) throw NOT_A_REPO(cwd);
   return r.stdout.trim();
 }
 
-/** Adds agent-collab's work dir to .git/info/exclude so it never shows up in `git status` or a commit. */
-export async function excludeWorkdir(repoRoot: string, workdirRel: string): Promise<void> {
-  const r = await git(repoRoot, ['rev-parse', '--git-path', 'info/exclude']);
-  if (r.exitCode !== 0) return;
-  const file = path.resolve(repoRoot, r.stdout.trim());
+export interface RepoLocation {
+  root: string;
+  /** `.git/info/exclude` (absolute; in a linked worktree, the main repository's). */
+  excludeFile: string;
+  /** The person's index file (absolute; in a linked worktree, that worktree's own). */
+  indexFile: string;
+}
+
+/** Like `findRepoRoot`, plus where the exclude and index files are: one git process instead of three. */
+export async function locateRepo(cwd: string): Promise<RepoLocation> {
+  const r = await git(cwd, ['rev-parse', '--show-toplevel', '--git-path', 'info/exclude', '--git-path', 'index']);
+  const [root, exclude, index] = r.stdout.split('\n');
+  if (r.exitCode !== 0 || !root || !exclude || !index) throw NOT_A_REPO(cwd);
+  // --git-path answers relative to the directory git ran in.
+  return { root, excludeFile: path.resolve(cwd, exclude), indexFile: path.resolve(cwd, index) };
+}
+
+/** Adds agent-collab's work dir to .git/info/exclude (`excludeFile`) so it never shows up in `git status` or a commit. */
+export async function excludeWorkdir(excludeFile: string, workdirRel: string): Promise<void> {
   const pattern = `/${workdirRel.replace(/^\/+|\/+$/g, '')}/`;
-  const existing = await readFile(file, 'utf8').catch(() => '');
+  const existing = await readFile(excludeFile, 'utf8').catch(() => '');
   if (existing.split('\n').some((l) => l.trim() === pattern)) return;
-  await mkdir(path.dirname(file), { recursive: true });
-  await appendFile(file, `${existing && !existing.endsWith('\n') ? '\n' : ''}# agent-collab's own files\n${pattern}\n`);
+  await mkdir(path.dirname(excludeFile), { recursive: true });
+  await appendFile(excludeFile, `${existing && !existing.endsWith('\n') ? '\n' : ''}# agent-collab's own files\n${pattern}\n`);
 }
 
 export function stepSubject(step: number, summary: string): string {

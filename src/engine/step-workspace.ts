@@ -40,11 +40,13 @@ export class GitStepWorkspace implements StepWorkspace {
   /** agent-collab's work dir relative to the repo root, or null when it lies outside the repo. */
   private readonly workdir: string | null;
 
+  /** `indexFile`: the person's index, when the caller knows it already (else asked from git once). */
   constructor(
     private readonly repoRoot: string,
     workdirRel: string,
+    indexFile: string | null = null,
   ) {
-    this.indexPath = null;
+    this.indexPath = indexFile;
     const rel = path.relative(repoRoot, path.resolve(repoRoot, workdirRel)).split(path.sep).join('/');
     this.workdir = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : null;
   }

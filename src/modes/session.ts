@@ -7,7 +7,7 @@ import { startCommandHookServer, type CommandHookServer } from '../adapters/comm
 import type { CommandGate } from '../engine/ports.js';
 import path from 'node:path';
 import { ShellTestRunner } from '../adapters/test-runner.js';
-import { excludeWorkdir, findRepoRoot } from '../engine/git.js';
+import { excludeWorkdir, locateRepo } from '../engine/git.js';
 import { GitStepWorkspace } from '../engine/step-workspace.js';
 import { RunArtifacts } from '../persistence/artifacts.js';
 import { commandPolicy } from './command-policy.js';
@@ -62,14 +62,18 @@ export function newRunId(now = new Date()): string {
 }
 
 export async function openSession(opts: OpenOptions): Promise<Session> {
-  const repoRoot = await findRepoRoot(opts.cwd);
+  const repo = await locateRepo(opts.cwd);
+  const repoRoot = repo.root;
   const { config } = loadConfig({ repoRoot, homeDir: opts.homeDir, overrides: opts.overrides });
   const paths = resolvePaths(repoRoot, config);
   await mkdir(paths.workdir, { recursive: true });
-  const release = await acquireInstanceLock(paths.workdir);
+  // Independent, so at once: the lock, and keeping the work dir out of git.
+  const [locked, excluded] = await Promise.allSettled([acquireInstanceLock(paths.workdir), excludeWorkdir(repo.excludeFile, relativeWorkdir(config))]);
+  if (locked.status === 'rejected') throw locked.reason;
+  const release = locked.value;
   let commandHooks: CommandHookServer | null = null;
   try {
-    await excludeWorkdir(repoRoot, relativeWorkdir(config));
+    if (excluded.status === 'rejected') throw excluded.reason;
     const debugLog = new DebugLog(paths.debugLog, parseSize(config.paths.debug_log_max_size) ?? 10 * 1024 * 1024);
     const files = new DiskWorkflowFiles(paths, debugLog);
     // Bound late: the engine that answers is built by engineFor(); until then every command is denied.
@@ -92,7 +96,7 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
       autoApprove: config.workflow.auto_approve,
       execution: { maxRetries: config.test.max_retries, testFallbackToAgent: config.test.fallback_to_agent, maxDenials: config.safety.max_denials_per_step },
     };
-    const workspace = new GitStepWorkspace(repoRoot, relativeWorkdir(config));
+    const workspace = new GitStepWorkspace(repoRoot, relativeWorkdir(config), repo.indexFile);
     const tests = new ShellTestRunner(repoRoot, config.test, (source, line) => files.debug(source, line));
     const prompts = { render: (name: Parameters<typeof renderPrompt>[0], vars: Record<string, string | number>) => renderPrompt(name, vars, { overrideDir: paths.promptsOverride }) };
     return {
