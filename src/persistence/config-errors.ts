@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from './zod.js';
 import { configSchema } from './config-schema.js';
 
 /** Turns the first zod issue for a config layer into "key path + what is expected (got …)", one line. */
@@ -18,34 +18,50 @@ export function describeConfigIssue(issue: z.core.$ZodIssue, raw: unknown): stri
 
 function expectation(issue: z.core.$ZodIssue): string | null {
   const field = fieldAt(issue.path);
-  if (field instanceof z.ZodNumber) {
-    const kind = field.isInt ? 'an integer' : 'a number';
-    if (issue.code === 'too_big' && field.maxValue !== null) return `${kind} ≤ ${field.maxValue}`;
-    const min = field.minValue;
-    return min !== null && Number.isFinite(min) ? `${kind} ≥ ${min}` : kind;
+  if (field instanceof z.ZodMiniNumber) {
+    const { isInt, min, max } = numberBounds(field);
+    const kind = isInt ? 'an integer' : 'a number';
+    if (issue.code === 'too_big' && max !== null) return `${kind} ≤ ${max}`;
+    return min !== null ? `${kind} ≥ ${min}` : kind;
   }
-  if (field instanceof z.ZodEnum) return `one of ${field.options.map((o) => JSON.stringify(o)).join(', ')}`;
-  if (field instanceof z.ZodBoolean) return 'true or false';
-  if (field instanceof z.ZodString) return issue.code === 'too_small' ? 'a non-empty string' : 'a string';
-  if (field instanceof z.ZodArray) return field.element instanceof z.ZodString ? 'a list of strings' : 'a list';
-  if (field instanceof z.ZodObject) return 'a table';
+  if (field instanceof z.ZodMiniEnum) return `one of ${field.options.map((o) => JSON.stringify(o)).join(', ')}`;
+  if (field instanceof z.ZodMiniBoolean) return 'true or false';
+  if (field instanceof z.ZodMiniString) return issue.code === 'too_small' ? 'a non-empty string' : 'a string';
+  if (field instanceof z.ZodMiniArray) return field._zod.def.element instanceof z.ZodMiniString ? 'a list of strings' : 'a list';
+  if (field instanceof z.ZodMiniObject) return 'a table';
   return null;
 }
 
-function unwrap(schema: z.ZodType): z.ZodType {
+/** What a number field's checks allow: whole numbers only, and the tightest inclusive bounds. */
+function numberBounds(field: z.ZodMiniNumber): { isInt: boolean; min: number | null; max: number | null } {
+  // A format schema such as z.int() is its own first check. Checks are told apart by their def's `check` name, not
+  // by class: the check classes live in z.core, and using a value from there would bundle all of zod.
+  const defs: Partial<z.core.$ZodCheckDef>[] = [field._zod.def, ...(field._zod.def.checks ?? []).map((c) => c._zod.def)];
+  let isInt = false;
+  let min: number | null = null;
+  let max: number | null = null;
+  for (const def of defs) {
+    if (def.check === 'number_format') isInt ||= (def as z.core.$ZodCheckNumberFormatDef).format.includes('int');
+    else if (def.check === 'greater_than') min = Math.max(min ?? -Infinity, Number((def as z.core.$ZodCheckGreaterThanDef).value));
+    else if (def.check === 'less_than') max = Math.min(max ?? Infinity, Number((def as z.core.$ZodCheckLessThanDef).value));
+  }
+  return { isInt, min, max };
+}
+
+function unwrap(schema: z.core.$ZodType): z.core.$ZodType {
   let s = schema;
-  while (s instanceof z.ZodDefault || s instanceof z.ZodPrefault || s instanceof z.ZodOptional) {
-    s = s.unwrap() as z.ZodType;
+  while (s instanceof z.ZodMiniDefault || s instanceof z.ZodMiniPrefault || s instanceof z.ZodMiniOptional) {
+    s = s._zod.def.innerType;
   }
   return s;
 }
 
-function fieldAt(path: readonly PropertyKey[]): z.ZodType | null {
-  let s: z.ZodType | undefined = configSchema;
+function fieldAt(path: readonly PropertyKey[]): z.core.$ZodType | null {
+  let s: z.core.$ZodType | undefined = configSchema;
   for (const key of path) {
     s = unwrap(s);
-    if (s instanceof z.ZodObject) s = (s.shape as Record<string, z.ZodType>)[String(key)];
-    else if (s instanceof z.ZodArray) s = s.element as z.ZodType;
+    if (s instanceof z.ZodMiniObject) s = s._zod.def.shape[String(key)];
+    else if (s instanceof z.ZodMiniArray) s = s._zod.def.element;
     else return null;
     if (!s) return null;
   }
@@ -54,7 +70,7 @@ function fieldAt(path: readonly PropertyKey[]): z.ZodType | null {
 
 function knownKeys(path: readonly PropertyKey[]): string[] {
   const s = fieldAt(path);
-  return s instanceof z.ZodObject ? Object.keys(s.shape) : [];
+  return s instanceof z.ZodMiniObject ? Object.keys(s._zod.def.shape) : [];
 }
 
 function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {

@@ -1,99 +1,84 @@
-import { z } from 'zod';
+import * as z from './zod.js';
 import { parseSize } from './size.js';
 
 const sizeString = z
   .string()
-  .refine((s) => parseSize(s) !== null, { message: 'a size like "10MB", "512KB" or "1GB"' });
+  .check(z.refine((s) => parseSize(s) !== null, { message: 'a size like "10MB", "512KB" or "1GB"' }));
 
 const agentName = z.enum(['codex', 'claude', 'fake']);
 
-/** Wall time of one agent turn, and how long it may go without any output, in seconds. */
-function roleTimeouts(wall: number, idle: number) {
-  return z
-    .object({
-      wall_seconds: z.number().int().min(1).max(86_400).default(wall),
-      idle_seconds: z.number().int().min(1).max(86_400).default(idle),
-    })
-    .strict()
-    .prefault({});
+/** An integer in [min, max], `fallback` when missing. */
+function intIn(min: number, max: number, fallback: number) {
+  return z._default(z.int().check(z.minimum(min), z.maximum(max)), fallback);
 }
 
-export const configSchema = z
-  .object({
-    roles: z
-      .object({
-        planner: agentName.default('codex'),
-        reviewer: agentName.default('claude'),
-      })
-      .strict()
-      .prefault({}),
-    workflow: z
-      .object({
-        max_iterations: z.number().int().min(1).max(100).default(5),
-        auto_approve: z.boolean().default(false),
-        confirm_enter: z.boolean().default(false),
-      })
-      .strict()
-      .prefault({}),
-    safety: z
-      .object({
-        blocked_commands: z.array(z.string()).default(['rm -rf', 'sudo', 'chmod 777', '> /dev/']),
-        require_confirm_for: z.array(z.string()).default(['git push', 'npm publish']),
-        max_denials_per_step: z.number().int().min(1).max(100).default(3),
-        confirm_timeout_seconds: z.number().int().min(5).max(86_400).default(600),
-      })
-      .strict()
-      .prefault({}),
-    paths: z
-      .object({
-        workdir: z.string().min(1).default('.agent-collab'),
-        plan: z.string().min(1).default('plan.md'),
-        comments: z.string().min(1).default('comments.md'),
-        log: z.string().min(1).default('log.md'),
-        debug_log: z.string().min(1).default('debug.log'),
-        debug_log_max_size: sizeString.default('10MB'),
-      })
-      .strict()
-      .prefault({}),
-    test: z
-      .object({
-        default_command: z.string().min(1).default('auto'),
-        fallback_to_agent: z.boolean().default(true),
-        timeout_seconds: z.number().int().min(1).max(86_400).default(900),
-        max_retries: z.number().int().min(0).max(20).default(3),
-      })
-      .strict()
-      .prefault({}),
-    agents: z
-      .object({
-        codex: z.object({ command: z.string().min(1).default('codex') }).strict().prefault({}),
-        claude: z.object({ command: z.string().min(1).default('claude') }).strict().prefault({}),
-      })
-      .strict()
-      .prefault({}),
-    timeouts: z
-      .object({
-        planner: roleTimeouts(1800, 300),
-        reviewer: roleTimeouts(900, 300),
-      })
-      .strict()
-      .prefault({}),
-    retry: z
-      .object({
-        infra_retries: z.number().int().min(0).max(20).default(3),
-        backoff_seconds: z.number().min(0).max(3600).default(5),
-      })
-      .strict()
-      .prefault({}),
-    fake: z
-      .object({
-        /** JSON script for the fake agents; empty = the built-in demo script. */
-        script: z.string().default(''),
-      })
-      .strict()
-      .prefault({}),
-  })
-  .strict();
+/** A non-empty string, `fallback` when missing. */
+function nonEmpty(fallback: string) {
+  return z._default(z.string().check(z.minLength(1)), fallback);
+}
+
+/** A strict table (unknown keys are errors) whose keys all have defaults, so a missing table reads as `{}`. */
+function table<T extends Record<string, z.ZodMiniDefault | z.ZodMiniPrefault>>(shape: T) {
+  const object = z.strictObject(shape);
+  // `{}` is a valid input since every key has a default (the constraint on T); TypeScript cannot follow that.
+  return z.prefault(object, {} as z.input<typeof object>);
+}
+
+/** Wall time of one agent turn, and how long it may go without any output, in seconds. */
+function roleTimeouts(wall: number, idle: number) {
+  return table({
+    wall_seconds: intIn(1, 86_400, wall),
+    idle_seconds: intIn(1, 86_400, idle),
+  });
+}
+
+export const configSchema = z.strictObject({
+  roles: table({
+    planner: z._default(agentName, 'codex'),
+    reviewer: z._default(agentName, 'claude'),
+  }),
+  workflow: table({
+    max_iterations: intIn(1, 100, 5),
+    auto_approve: z._default(z.boolean(), false),
+    confirm_enter: z._default(z.boolean(), false),
+  }),
+  safety: table({
+    blocked_commands: z._default(z.array(z.string()), ['rm -rf', 'sudo', 'chmod 777', '> /dev/']),
+    require_confirm_for: z._default(z.array(z.string()), ['git push', 'npm publish']),
+    max_denials_per_step: intIn(1, 100, 3),
+    confirm_timeout_seconds: intIn(5, 86_400, 600),
+  }),
+  paths: table({
+    workdir: nonEmpty('.agent-collab'),
+    plan: nonEmpty('plan.md'),
+    comments: nonEmpty('comments.md'),
+    log: nonEmpty('log.md'),
+    debug_log: nonEmpty('debug.log'),
+    debug_log_max_size: z._default(sizeString, '10MB'),
+  }),
+  test: table({
+    default_command: nonEmpty('auto'),
+    fallback_to_agent: z._default(z.boolean(), true),
+    timeout_seconds: intIn(1, 86_400, 900),
+    max_retries: intIn(0, 20, 3),
+  }),
+  agents: table({
+    codex: table({ command: nonEmpty('codex') }),
+    claude: table({ command: nonEmpty('claude') }),
+  }),
+  timeouts: table({
+    planner: roleTimeouts(1800, 300),
+    reviewer: roleTimeouts(900, 300),
+  }),
+  retry: table({
+    infra_retries: intIn(0, 20, 3),
+    backoff_seconds: z._default(z.number().check(z.minimum(0), z.maximum(3600)), 5),
+  }),
+  fake: table({
+    /** JSON script for the fake agents; empty = the built-in demo script. */
+    script: z._default(z.string(), ''),
+  }),
+});
 
 export type Config = z.infer<typeof configSchema>;
 export type AgentName = z.infer<typeof agentName>;

@@ -1,53 +1,78 @@
-import { z } from 'zod';
+import * as z from './zod.js';
 import { PHASES, type WorkflowState } from '../engine/types.js';
 
 const role = z.enum(['planner', 'reviewer']);
-const answer = z.string().optional();
+const answer = z.optional(z.string());
+const int = z.int();
+const positive = z.int().check(z.minimum(1));
+const count = z.int().check(z.minimum(0));
+const amount = z.number().check(z.minimum(0));
 
 export const actionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('refine'), message: z.string(), answer }),
   z.object({ kind: z.literal('write_plan'), answer }),
-  z.object({ kind: z.literal('review'), reask: z.boolean().optional(), answer }),
+  z.object({ kind: z.literal('review'), reask: z.optional(z.boolean()), answer }),
   z.object({ kind: z.literal('respond'), answer }),
-  z.object({ kind: z.literal('execute_step'), step: z.number().int(), attempt: z.number().int().min(1).optional(), feedback: z.string().optional(), answer }),
-  z.object({ kind: z.literal('ask_test_command'), step: z.number().int(), answer }),
-  z.object({ kind: z.literal('run_tests'), step: z.number().int(), attempt: z.number().int().min(1) }),
-  z.object({ kind: z.literal('commit_step'), step: z.number().int(), summary: z.string(), allowSecrets: z.boolean().optional() }),
-  z.object({ kind: z.literal('rollback_step'), step: z.number().int() }),
+  z.object({ kind: z.literal('execute_step'), step: int, attempt: z.optional(positive), feedback: z.optional(z.string()), answer }),
+  z.object({ kind: z.literal('ask_test_command'), step: int, answer }),
+  z.object({ kind: z.literal('run_tests'), step: int, attempt: positive }),
+  z.object({ kind: z.literal('commit_step'), step: int, summary: z.string(), allowSecrets: z.optional(z.boolean()) }),
+  z.object({ kind: z.literal('rollback_step'), step: int }),
 ]);
 
-const secretFinding = z.object({ file: z.string(), line: z.number().int(), kind: z.string() });
+const secretFinding = z.object({ file: z.string(), line: int, kind: z.string() });
 
 const failureKind = z.enum(['agent_error', 'infra', 'usage_limit', 'auth', 'timeout', 'idle', 'missing_binary', 'session_lost']);
 
 export const awaitingSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('goal') }),
   z.object({ kind: z.literal('go'), action: actionSchema }),
-  z.object({ kind: z.literal('arbitration'), iteration: z.number().int() }),
+  z.object({ kind: z.literal('arbitration'), iteration: int }),
   z.object({ kind: z.literal('manual_edit') }),
   z.object({ kind: z.literal('question'), role, text: z.string(), action: actionSchema }),
   z.object({ kind: z.literal('unclear_verdict'), text: z.string(), action: actionSchema }),
   z.object({
     kind: z.literal('failure'),
-    role: role.nullable(),
+    role: z.nullable(role),
     failure: z.union([failureKind, z.literal('engine')]),
     message: z.string(),
-    action: actionSchema.nullable(),
+    action: z.nullable(actionSchema),
   }),
   z.object({
     kind: z.literal('step_failed'),
-    step: z.number().int(),
-    attempt: z.number().int(),
+    step: int,
+    attempt: int,
     category: z.enum(['test_failure', 'agent_error', 'policy_block', 'timeout', 'infra']),
     message: z.string(),
     rolledBack: z.boolean(),
   }),
-  z.object({ kind: z.literal('secret_found'), step: z.number().int(), summary: z.string(), findings: z.array(secretFinding) }),
-  z.object({ kind: z.literal('commit_failed'), step: z.number().int(), summary: z.string(), message: z.string() }),
+  z.object({ kind: z.literal('secret_found'), step: int, summary: z.string(), findings: z.array(secretFinding) }),
+  z.object({ kind: z.literal('commit_failed'), step: int, summary: z.string(), message: z.string() }),
   z.object({ kind: z.literal('external_change'), file: z.enum(['plan', 'comments']), role, action: actionSchema, text: z.string() }),
 ]);
 
-const count = z.number().int().min(0);
+const stepRunSchema = z.object({
+  step: int,
+  attempt: positive,
+  baseTree: z.nullable(z.string()),
+  startedAt: z.string(),
+  testCommand: z.nullable(z.string()),
+  denials: count,
+  summary: z.nullable(z.string()),
+  feedback: z.nullable(z.string()),
+  testResult: z.nullable(z.enum(['passed', 'failed', 'none'])),
+  tokensAtStart: amount,
+  costAtStart: amount,
+});
+
+const pendingCommandSchema = z.object({
+  id: z.string(),
+  role: z.enum(['planner', 'reviewer', 'agent-collab']),
+  command: z.string(),
+  decision: z.enum(['block', 'confirm']),
+  rule: z.string(),
+  reason: z.string(),
+});
 
 /** state.json, schemaVersion 1. Unknown keys are dropped. */
 export const workflowStateSchema = z.object({
@@ -55,55 +80,30 @@ export const workflowStateSchema = z.object({
   runId: z.string(),
   phase: z.enum(PHASES),
   iteration: count,
-  maxIterations: z.number().int().min(1),
+  maxIterations: positive,
   mode: z.enum(['manual', 'auto']),
   pauseRequested: z.boolean(),
   goal: z.string(),
-  refinedGoal: z.string().nullable(),
-  sessions: z.object({ planner: z.string().nullable(), reviewer: z.string().nullable() }),
-  currentStep: z.number().int().nullable(),
+  refinedGoal: z.nullable(z.string()),
+  sessions: z.object({ planner: z.nullable(z.string()), reviewer: z.nullable(z.string()) }),
+  currentStep: z.nullable(int),
   steps: z.array(
-    z.object({ n: z.number().int(), title: z.string(), done: z.boolean(), commit: z.string().nullable().optional(), skipped: z.boolean().optional() }),
+    z.object({ n: int, title: z.string(), done: z.boolean(), commit: z.optional(z.nullable(z.string())), skipped: z.optional(z.boolean()) }),
   ),
-  stepRun: z
-    .object({
-      step: z.number().int(),
-      attempt: z.number().int().min(1),
-      baseTree: z.string().nullable(),
-      startedAt: z.string(),
-      testCommand: z.string().nullable(),
-      denials: count,
-      summary: z.string().nullable(),
-      feedback: z.string().nullable(),
-      testResult: z.enum(['passed', 'failed', 'none']).nullable(),
-      tokensAtStart: z.number().min(0),
-      costAtStart: z.number().min(0),
-    })
-    .nullable()
-    .default(null),
-  pendingCommand: z
-    .object({
-      id: z.string(),
-      role: z.enum(['planner', 'reviewer', 'agent-collab']),
-      command: z.string(),
-      decision: z.enum(['block', 'confirm']),
-      rule: z.string(),
-      reason: z.string(),
-    })
-    .nullable()
-    .default(null),
-  allowedCommands: z.array(z.string()).default([]),
-  testCommand: z.string().nullable().default(null),
-  inflight: actionSchema.nullable(),
-  awaiting: awaitingSchema.nullable(),
+  stepRun: z._default(z.nullable(stepRunSchema), null),
+  pendingCommand: z._default(z.nullable(pendingCommandSchema), null),
+  allowedCommands: z._default(z.array(z.string()), []),
+  testCommand: z._default(z.nullable(z.string()), null),
+  inflight: z.nullable(actionSchema),
+  awaiting: z.nullable(awaitingSchema),
   unclearCount: count,
-  lastVerdict: z.enum(['APPROVED', 'CHANGES_REQUIRED']).nullable(),
+  lastVerdict: z.nullable(z.enum(['APPROVED', 'CHANGES_REQUIRED'])),
   usage: z.object({
-    inputTokens: z.number().min(0),
-    outputTokens: z.number().min(0),
-    cachedTokens: z.number().min(0),
-    costUsd: z.number().min(0),
-    durationMs: z.number().min(0),
+    inputTokens: amount,
+    outputTokens: amount,
+    cachedTokens: amount,
+    costUsd: amount,
+    durationMs: amount,
     calls: count,
   }),
   createdAt: z.string(),

@@ -1,6 +1,6 @@
 // Scripts for the fake agent: which answer to give to which turn. Loaded from JSON (validated) or built in code.
 import { readFile } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from '../../persistence/zod.js';
 import { UserError } from '../../persistence/errors.js';
 import type { AgentEvent, FailureKind, Role, TurnKind } from '../../engine/types.js';
 
@@ -55,73 +55,69 @@ export interface FakeScript {
 const failureKind = z.enum(['agent_error', 'infra', 'usage_limit', 'auth', 'timeout', 'idle', 'missing_binary', 'session_lost']);
 
 const eventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('session'), sessionId: z.string() }).strict(),
-  z.object({ type: z.literal('text'), text: z.string() }).strict(),
-  z.object({ type: z.literal('reasoning'), text: z.string() }).strict(),
-  z.object({ type: z.literal('tool_call'), id: z.string().optional(), name: z.string(), input: z.unknown() }).strict(),
-  z.object({ type: z.literal('tool_result'), id: z.string().optional(), output: z.string(), isError: z.boolean() }).strict(),
-  z
-    .object({
-      type: z.literal('command'),
-      id: z.string().optional(),
-      command: z.string(),
-      status: z.enum(['started', 'completed', 'failed']),
-      exitCode: z.number().int().nullable().optional(),
-      output: z.string().optional(),
-    })
-    .strict(),
-  z.object({ type: z.literal('file_change'), path: z.string(), kind: z.enum(['add', 'update', 'delete']) }).strict(),
-  z.object({ type: z.literal('question'), text: z.string() }).strict(),
-  z
-    .object({
-      type: z.literal('usage'),
-      inputTokens: z.number(),
-      outputTokens: z.number(),
-      cachedTokens: z.number().optional(),
-      costUsd: z.number().optional(),
-      durationMs: z.number().optional(),
-    })
-    .strict(),
-  z.object({ type: z.literal('error'), kind: failureKind, message: z.string(), resetAt: z.string().optional() }).strict(),
-  z.object({ type: z.literal('done'), sessionId: z.string().nullable(), text: z.string() }).strict(),
+  z.strictObject({ type: z.literal('session'), sessionId: z.string() }),
+  z.strictObject({ type: z.literal('text'), text: z.string() }),
+  z.strictObject({ type: z.literal('reasoning'), text: z.string() }),
+  z.strictObject({ type: z.literal('tool_call'), id: z.optional(z.string()), name: z.string(), input: z.unknown() }),
+  z.strictObject({ type: z.literal('tool_result'), id: z.optional(z.string()), output: z.string(), isError: z.boolean() }),
+  z.strictObject({
+    type: z.literal('command'),
+    id: z.optional(z.string()),
+    command: z.string(),
+    status: z.enum(['started', 'completed', 'failed']),
+    exitCode: z.optional(z.nullable(z.int())),
+    output: z.optional(z.string()),
+  }),
+  z.strictObject({ type: z.literal('file_change'), path: z.string(), kind: z.enum(['add', 'update', 'delete']) }),
+  z.strictObject({ type: z.literal('question'), text: z.string() }),
+  z.strictObject({
+    type: z.literal('usage'),
+    inputTokens: z.number(),
+    outputTokens: z.number(),
+    cachedTokens: z.optional(z.number()),
+    costUsd: z.optional(z.number()),
+    durationMs: z.optional(z.number()),
+  }),
+  z.strictObject({ type: z.literal('error'), kind: failureKind, message: z.string(), resetAt: z.optional(z.string()) }),
+  z.strictObject({ type: z.literal('done'), sessionId: z.nullable(z.string()), text: z.string() }),
 ]);
 
-const actionSchema = z
-  .object({
-    text: z.string().optional(),
-    verdict: z.enum(['APPROVED', 'CHANGES_REQUIRED']).optional(),
-    writeFiles: z.record(z.string(), z.string()).optional(),
-    fail: z.object({ kind: failureKind, message: z.string(), resetAt: z.string().optional() }).strict().optional(),
-    hang: z.boolean().optional(),
-    question: z.string().optional(),
-    delayMs: z.number().int().min(0).optional(),
-    events: z.array(eventSchema).optional(),
-    stream: z
-      .object({ lines: z.number().int().min(0), perChunk: z.number().int().min(1).optional(), text: z.string().optional() })
-      .strict()
-      .optional(),
-    run: z.union([z.string().min(1), z.array(z.string().min(1))]).optional(),
-  })
-  .strict();
+const nonEmpty = z.string().check(z.minLength(1));
 
-const ruleSchema = z
-  .object({
-    when: z
-      .object({
-        role: z.enum(['planner', 'reviewer']).optional(),
-        kind: z.enum(['refine', 'write_plan', 'review', 'respond', 'execute_step']).optional(),
-        iteration: z.number().int().optional(),
-        step: z.number().int().optional(),
-        resumed: z.boolean().optional(),
-      })
-      .strict()
-      .optional(),
-    times: z.number().int().min(1).optional(),
-    do: actionSchema,
-  })
-  .strict();
+const actionSchema = z.strictObject({
+  text: z.optional(z.string()),
+  verdict: z.optional(z.enum(['APPROVED', 'CHANGES_REQUIRED'])),
+  writeFiles: z.optional(z.record(z.string(), z.string())),
+  fail: z.optional(z.strictObject({ kind: failureKind, message: z.string(), resetAt: z.optional(z.string()) })),
+  hang: z.optional(z.boolean()),
+  question: z.optional(z.string()),
+  delayMs: z.optional(z.int().check(z.minimum(0))),
+  events: z.optional(z.array(eventSchema)),
+  stream: z.optional(
+    z.strictObject({
+      lines: z.int().check(z.minimum(0)),
+      perChunk: z.optional(z.int().check(z.minimum(1))),
+      text: z.optional(z.string()),
+    }),
+  ),
+  run: z.optional(z.union([nonEmpty, z.array(nonEmpty)])),
+});
 
-export const fakeScriptSchema = z.object({ rules: z.array(ruleSchema), loseSessions: z.boolean().optional() }).strict();
+const ruleSchema = z.strictObject({
+  when: z.optional(
+    z.strictObject({
+      role: z.optional(z.enum(['planner', 'reviewer'])),
+      kind: z.optional(z.enum(['refine', 'write_plan', 'review', 'respond', 'execute_step'])),
+      iteration: z.optional(z.int()),
+      step: z.optional(z.int()),
+      resumed: z.optional(z.boolean()),
+    }),
+  ),
+  times: z.optional(z.int().check(z.minimum(1))),
+  do: actionSchema,
+});
+
+export const fakeScriptSchema = z.strictObject({ rules: z.array(ruleSchema), loseSessions: z.optional(z.boolean()) });
 
 // Compile-time check that what the schema accepts is a FakeScript.
 const _schemaMatchesType: (s: z.infer<typeof fakeScriptSchema>) => FakeScript = (s) => s;
