@@ -10,6 +10,7 @@
 // first (their names carry a content hash), then cli.js by rename, then the chunks no longer referenced are removed.
 import { build } from 'esbuild';
 import { chmodSync, copyFileSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
@@ -52,6 +53,31 @@ const inkDevOff = {
   },
 };
 
+// js-yaml 3 (gray-matter's YAML parser) loads esprima (~280 KB, ~12 ms of every start) at import time, only for its
+// unsafe `!!js/function` type. gray-matter parses and writes with safeLoad/safeDump, which never use that type, so
+// in the bundle js-yaml does what it does where esprima is absent (the type then matches nothing). The build fails
+// if js-yaml's file changed, rather than silently loading esprima again.
+const jsYamlWithoutEsprima = {
+  name: 'js-yaml-without-esprima',
+  setup(b) {
+    let replaced = false;
+    const load = "esprima = _require('esprima');";
+    b.onLoad({ filter: /[\\/]node_modules[\\/]js-yaml[\\/]lib[\\/]js-yaml[\\/]type[\\/]js[\\/]function\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      if (!source.includes(load)) return undefined;
+      replaced = true;
+      return { contents: source.replace(load, 'esprima = undefined;'), loader: 'js' };
+    });
+    b.onEnd((result) => {
+      if (!replaced && result.errors.length === 0) {
+        const text = "js-yaml's type/js/function.js no longer loads esprima as expected: update the js-yaml-without-esprima plugin in scripts/bundle.mjs";
+        process.stderr.write(`bundle: ${text}\n`);
+        return { errors: [{ text }] };
+      }
+    });
+  },
+};
+
 const result = await build({
   absWorkingDir: root,
   entryPoints: { cli: 'src/cli.ts' },
@@ -65,7 +91,7 @@ const result = await build({
   packages: 'bundle',
   // Ink's optional peer, imported only under DEV=true (off, see above); not installed, so left as a plain import.
   external: ['react-devtools-core'],
-  plugins: [inkDevOff],
+  plugins: [inkDevOff, jsYamlWithoutEsprima],
   tsconfig: 'tsconfig.build.json',
   banner: { js: banner },
   logLevel: 'warning',
