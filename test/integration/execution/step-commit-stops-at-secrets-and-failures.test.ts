@@ -16,6 +16,13 @@ async function stepAddingSecret(): Promise<string> {
   return base;
 }
 
+/** A pre-commit hook that prints `why` and rejects every commit. */
+function rejectCommits(why: string): void {
+  const hook = path.join(fx.dir, '.git', 'hooks', 'pre-commit');
+  writeFileSync(hook, `#!/bin/sh\necho "${why}" >&2\nexit 1\n`);
+  chmodSync(hook, 0o755);
+}
+
 describe('step workspace: secrets and commit failures', () => {
   it('does not commit (nor stage) a step whose diff holds secrets', async () => {
     fx = fixture();
@@ -44,9 +51,7 @@ describe('step workspace: secrets and commit failures', () => {
 
   it('a pre-commit hook that rejects the commit: failed, with the tree and index as they were', async () => {
     fx = fixture();
-    const hook = path.join(fx.dir, '.git', 'hooks', 'pre-commit');
-    writeFileSync(hook, '#!/bin/sh\necho "lint failed: missing semicolon" >&2\nexit 1\n');
-    chmodSync(hook, 0o755);
+    rejectCommits('lint failed: missing semicolon');
     fx.write('README.md', '# person edit\n');
     const base = await fx.ws.snapshot();
     fx.write('new.ts', 'export const x = 1\n');
@@ -65,9 +70,7 @@ describe('step workspace: secrets and commit failures', () => {
 
   it('a rejected commit of a new file the person had staged leaves it staged with the person’s content', async () => {
     fx = fixture();
-    const hook = path.join(fx.dir, '.git', 'hooks', 'pre-commit');
-    writeFileSync(hook, '#!/bin/sh\nexit 1\n');
-    chmodSync(hook, 0o755);
+    rejectCommits('no');
     fx.write('shared-new.txt', 'the person’s version\n');
     fx.git('add', 'shared-new.txt');
     const base = await fx.ws.snapshot();
