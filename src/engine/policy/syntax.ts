@@ -2,9 +2,8 @@
 // simple commands and write targets. `initPolicy()` loads the grammar once; parsing is synchronous after that.
 import { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
-import { Language, Parser } from 'web-tree-sitter';
 import { fromPackageRoot } from '../../package-root.js';
-import type { Node } from 'web-tree-sitter';
+import type { Node, Parser } from 'web-tree-sitter';
 import type { Cmd, Stdin, WriteTarget } from './types.js';
 import { argOf, wordValue } from './words.js';
 
@@ -22,6 +21,8 @@ export function initPolicy(): Promise<void> {
       // Both .wasm files are resolved as agent-collab's dependencies: in the bundle, web-tree-sitter's own lookup
       // (next to its module) would point into agent-collab's dist/.
       const fromPackage = createRequire(fromPackageRoot('package.json'));
+      // Loaded here, not at start-up: web-tree-sitter is ~150 KB of JavaScript that no run needs before its first check.
+      const { Language, Parser } = await import('web-tree-sitter');
       await Parser.init({ locateFile: (file: string) => fromPackage.resolve(`web-tree-sitter/${file}`) });
       const grammar = fromPackage.resolve('tree-sitter-bash/tree-sitter-bash.wasm');
       const p = new Parser();
