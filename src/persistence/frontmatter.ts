@@ -1,4 +1,4 @@
-import matter from 'gray-matter';
+import type grayMatter from 'gray-matter';
 import { EXIT, UserError } from './errors.js';
 
 export interface FrontmatterFile {
@@ -7,8 +7,17 @@ export interface FrontmatterFile {
   content: string;
 }
 
+let loading: Promise<typeof grayMatter> | null = null;
+
+/** gray-matter (with js-yaml, ~125 KB of JavaScript) loads with the first plan or comments file, not at start-up. */
+function loadMatter(): Promise<typeof grayMatter> {
+  loading ??= import('gray-matter').then((m) => m.default);
+  return loading;
+}
+
 /** Splits a markdown file into YAML frontmatter and the rest. Dates in the YAML come back as ISO strings. */
-export function parseFrontmatter(text: string, file: string): FrontmatterFile {
+export async function parseFrontmatter(text: string, file: string): Promise<FrontmatterFile> {
+  const matter = await loadMatter();
   try {
     // Passing options bypasses gray-matter's cache, which would share parsed objects between calls.
     const parsed = matter(text, {});
@@ -23,7 +32,8 @@ export function parseFrontmatter(text: string, file: string): FrontmatterFile {
 }
 
 /** `---\n<yaml>---\n`, or '' for no data. Key order follows `data`. */
-export function renderFrontmatter(data: Record<string, unknown>): string {
+export async function renderFrontmatter(data: Record<string, unknown>): Promise<string> {
+  const matter = await loadMatter();
   return matter.stringify({ content: '' }, data).slice(0, -1);
 }
 

@@ -30,7 +30,8 @@ export async function writePlan(
   plan: { body: string; status: PlanStatus; iteration: number; author?: 'planner' | 'user' },
 ): Promise<void> {
   const meta = { version: 1, status: plan.status, iteration: plan.iteration, author: plan.author ?? 'planner', updated: nowIso() };
-  await withFileLock(file, () => writeAtomic(file, compose(meta, cleanAgentMarkdown(plan.body))));
+  const text = await compose(meta, cleanAgentMarkdown(plan.body));
+  await withFileLock(file, () => writeAtomic(file, text));
 }
 
 /** null when the file does not exist. Missing or unknown frontmatter values fall back to draft / 0 / planner. */
@@ -55,7 +56,7 @@ export async function setPlanStatus(file: string, status: PlanStatus): Promise<v
     if (!parsed) throw new UserError(`cannot set the plan status: ${file} does not exist; write a plan first`, EXIT.badInput);
     const data = { version: 1, ...parsed.data, status, updated: nowIso() };
     const rest = parsed.hadFrontmatter ? parsed.content : `\n${parsed.content}`;
-    await writeAtomic(file, renderFrontmatter(data) + rest);
+    await writeAtomic(file, (await renderFrontmatter(data)) + rest);
   });
 }
 
@@ -64,7 +65,7 @@ export async function writePlanBody(file: string, body: string): Promise<void> {
   await withFileLock(file, async () => {
     const parsed = await readMarkdown(file);
     const base = parsed?.data ?? { version: 1, status: 'draft', iteration: 0, author: 'planner' };
-    await writeAtomic(file, compose({ ...base, updated: nowIso() }, body));
+    await writeAtomic(file, await compose({ ...base, updated: nowIso() }, body));
   });
 }
 
@@ -75,7 +76,8 @@ export async function writeComments(
 ): Promise<void> {
   const meta = { status: comments.status, iteration: comments.iteration, author: 'reviewer', updated: nowIso() };
   const body = withVerdictMarker(cleanAgentMarkdown(comments.body), comments.status);
-  await withFileLock(file, () => writeAtomic(file, compose(meta, body)));
+  const text = await compose(meta, body);
+  await withFileLock(file, () => writeAtomic(file, text));
 }
 
 /** null when the file does not exist. The status falls back to the body's marker line, then CHANGES_REQUIRED. */
@@ -108,12 +110,12 @@ async function readMarkdown(file: string): Promise<{ data: Record<string, unknow
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
   }
-  const { data, content } = parseFrontmatter(text, file);
+  const { data, content } = await parseFrontmatter(text, file);
   return { data, content, hadFrontmatter: content !== text };
 }
 
-function compose(meta: Record<string, unknown>, body: string): string {
-  return `${renderFrontmatter(meta)}\n${body.trimEnd()}\n`;
+async function compose(meta: Record<string, unknown>, body: string): Promise<string> {
+  return `${await renderFrontmatter(meta)}\n${body.trimEnd()}\n`;
 }
 
 function stripLeadingBlankLines(text: string): string {
