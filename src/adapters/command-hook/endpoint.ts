@@ -6,7 +6,7 @@ import type { CommandApprovals } from './approvals.js';
 export interface HookLaunch {
   /** The command line the CLI runs as its PreToolUse hook (already shell-quoted). */
   command: string;
-  /** Variables the CLI's environment must carry for the hook (the session token); the CLIs pass theirs on to it. */
+  /** Variables the CLI's environment must carry for the hook (the session token and reply key); the CLIs pass theirs on to it. */
   env: Record<string, string>;
   /** The CLI's own limit for the hook, in seconds; the hook denies by itself before it. */
   timeoutSeconds: number;

@@ -3,18 +3,18 @@
 // text (command-hook.sh, read once at server start) travels inside the command line (`bash --norc -p -c '<text>' …`), so
 // no file has to stay in place for the whole session: a hook whose file had gone (a rebuild, a reinstall, a cleaned
 // temp dir) would exit 127, which both CLIs take as "allow". At start the server runs that command line once with a
-// probe request to its own port; if the round trip does not come back exactly (no /bin/bash, a bash built without
+// probe request (its own token and reply key) to its own port; if the round trip does not come back exactly (no /bin/bash, a bash built without
 // /dev/tcp, the script missing), the node client is used instead.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { bashClientSource, nodeClientProgram, shellLine } from './hook-program.js';
-import { bashClientArgv, hookOutput, HOOK_TOKEN_ENV, nodeClientArgv, REASON_PREFIX } from './protocol.js';
+import { bashClientArgv, hookOutput, HOOK_REPLY_KEY_ENV, HOOK_TOKEN_ENV, nodeClientArgv, REASON_PREFIX } from './protocol.js';
 
 export type HookClientKind = 'bash' | 'node';
 
-/** The role a probe request carries, with the probe's own token (never the session's). */
+/** The role a probe request carries, with the probe's own token and reply key (never the session's). */
 export const PROBE_ROLE = 'probe';
-/** What the server answers a probe; the probe succeeds when the bash client printed exactly this line. */
+/** What the server answers a probe (after the probe's reply key); the probe succeeds when the bash client printed exactly this line. */
 export const PROBE_ANSWER = hookOutput('allow', `${REASON_PREFIX}probe`);
 
 const PROBE_TIMEOUT_MS = 5_000;
@@ -63,14 +63,14 @@ export function readBashClient(source = bashClientSource()): { script: string } 
   }
 }
 
-/** Runs the bash client once against the server's port with the probe token; null when it works, else why not. */
-export function probeBashClient(opts: { bash: string; script: string; port: number; probeToken: string }): Promise<string | null> {
+/** Runs the bash client once against the server's port with the probe's token and key; null when it works, else why not. */
+export function probeBashClient(opts: { bash: string; script: string; port: number; probe: { token: string; replyKey: string } }): Promise<string | null> {
   if (!existsSync(opts.bash)) return Promise.resolve(`${opts.bash} does not exist`);
   return new Promise((resolve) => {
     let stdout = '';
     const [bash, ...args] = bashArgv(opts.bash, opts.script, { port: opts.port, role: PROBE_ROLE, deadlineSeconds: 5 });
     const child = spawn(bash!, args, {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', [HOOK_TOKEN_ENV]: opts.probeToken },
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', [HOOK_TOKEN_ENV]: opts.probe.token, [HOOK_REPLY_KEY_ENV]: opts.probe.replyKey },
       stdio: ['pipe', 'pipe', 'ignore'],
     });
     const timer = setTimeout(() => child.kill('SIGKILL'), PROBE_TIMEOUT_MS);

@@ -1,11 +1,23 @@
 // The node hook client, used only where the bash client cannot work (no /bin/bash, or a bash without /dev/tcp).
-// argv: <port> <role> <deadline-ms>; the session token in AGENT_COLLAB_HOOK_TOKEN. Same wire as command-hook.sh
-// (protocol.ts): sends the CLI's stdin as is, prints agent-collab's one-line answer. It FAILS CLOSED: anything that
-// goes wrong (bad argv, no token, agent-collab unreachable, no answer before the deadline, a signal, a crash)
-// prints a deny and exits 0, because both CLIs treat a hook that fails as "allow".
+// argv: <port> <role> <deadline-ms>; the session token in AGENT_COLLAB_HOOK_TOKEN, the reply key in
+// AGENT_COLLAB_HOOK_REPLY_KEY. Same wire as command-hook.sh (protocol.ts): sends the CLI's stdin as is, prints
+// agent-collab's one-line answer once it proved to start with the reply key (which this client never sends). It
+// FAILS CLOSED: anything that goes wrong (bad argv, no token or key, agent-collab unreachable, an answer from someone
+// else, no answer before the deadline, a signal, a crash) prints a deny and exits 0, because both CLIs treat a hook
+// that fails as "allow".
 // Imports node built-ins only: it starts once per command.
 import net from 'node:net';
-import { denyOutput, HOOK_TOKEN_ENV, isPrintableAnswer, isWireWord, parseNodeClientArgv, wireHeader } from './protocol.js';
+import {
+  answerPayload,
+  denyOutput,
+  HOOK_REPLY_KEY_ENV,
+  HOOK_TOKEN_ENV,
+  isPrintableAnswer,
+  isReplyKey,
+  isWireWord,
+  parseNodeClientArgv,
+  wireHeader,
+} from './protocol.js';
 
 let finished = false;
 
@@ -58,13 +70,17 @@ async function main(): Promise<void> {
   if (!args) return deny('the command hook was started without its port, role and deadline');
   const token = process.env[HOOK_TOKEN_ENV] ?? '';
   if (!isWireWord(token)) return deny(`the command hook found no session token in ${HOOK_TOKEN_ENV}`);
+  const replyKey = process.env[HOOK_REPLY_KEY_ENV] ?? '';
+  if (!isReplyKey(replyKey, token)) return deny(`the command hook found no valid reply key in ${HOOK_REPLY_KEY_ENV}`);
   // Not unref'd: it keeps a stuck hook alive until it denies; finish() exits the process.
   setTimeout(() => deny(`the command check got no answer within ${Math.round(args.deadlineMs / 1000)} s`), args.deadlineMs);
   const payload = await readStdin();
   const answer = await ask(args.port, wireHeader({ token, role: args.role, length: payload.length }), payload);
   if ('why' in answer) return deny(answer.why);
-  if (!isPrintableAnswer(answer.line)) return deny('the command hook could not read the answer it got');
-  finish(answer.line);
+  const printable = answerPayload(answer.line, replyKey);
+  if (printable === null) return deny(`the answer on port ${args.port} did not come from this agent-collab session`);
+  if (!isPrintableAnswer(printable)) return deny('the command hook could not read the answer it got');
+  finish(printable);
 }
 
 for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) {

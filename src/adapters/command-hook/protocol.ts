@@ -3,13 +3,20 @@
 //
 // Wire (loopback TCP, one request per connection):
 //   client → server  `AC-HOOK 1 <token> <role> <n>\n` then exactly <n> bytes: the CLI's stdin JSON, untouched
-//   server → client  one line: exactly what the hook prints (the hookOutput JSON), or an empty line for "no opinion"
+//   server → client  one line `<replyKey>:<payload>`, payload being exactly what the hook prints (the hookOutput
+//                    JSON, or nothing for "no opinion"). The reply key is a second per-session secret the client
+//                    never sends, so only agent-collab itself can answer: not a program that took the port after
+//                    agent-collab died (it learns the token from the request, never the key). Answers to requests
+//                    without the session's token carry no key (they would hand it to whoever asks).
 
 /** Tool names that run a shell command (codex reports its `exec_command` as "Bash"). Other tools are not ours to check. */
 export const SHELL_TOOL_NAMES: readonly string[] = ['Bash', 'exec_command', 'shell', 'local_shell'];
 
 /** The variable that carries the session's token to the hook (argv is visible to other users through `ps`). */
 export const HOOK_TOKEN_ENV = 'AGENT_COLLAB_HOOK_TOKEN';
+
+/** The variable that carries the session's reply key to the hook: every answer starts with it; the hook never sends it. */
+export const HOOK_REPLY_KEY_ENV = 'AGENT_COLLAB_HOOK_REPLY_KEY';
 
 /** Largest payload the server reads (a command is at most a few hundred KB in practice). */
 export const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
@@ -23,6 +30,8 @@ export const REASON_PREFIX = 'agent-collab: ';
 /** Tokens and roles are single words; the bash client refuses anything else before connecting. */
 const WORD = /^[0-9A-Za-z_-]+$/;
 const ROLE = /^[a-z]+$/;
+/** A reply key: 32 random bytes as lowercase hex. */
+const REPLY_KEY = /^[0-9a-f]{64}$/;
 
 /**
  * The one output shape both CLIs accept from a PreToolUse hook (codex treats any other field as a failed hook).
@@ -42,6 +51,22 @@ export function denyOutput(why: string): string {
 /** Whether a server's answer line is something a hook may print as is (a hook output or "no opinion"). */
 export function isPrintableAnswer(line: string): boolean {
   return line === '' || line.startsWith('{"hookSpecificOutput":');
+}
+
+/** Whether `key` is a reply key a hook may trust (the shape the server makes, and not the token the hook sends). */
+export function isReplyKey(key: string, token: string): boolean {
+  return REPLY_KEY.test(key) && key !== token;
+}
+
+/** The answer line (without its newline) the server writes: the payload, signed with the reply key. */
+export function keyedAnswer(replyKey: string, payload: string): string {
+  return `${replyKey}:${payload}`;
+}
+
+/** The payload of an answer line that starts with `<replyKey>:`; null when it does not (someone else answered). */
+export function answerPayload(line: string, replyKey: string): string | null {
+  const prefix = `${replyKey}:`;
+  return line.startsWith(prefix) ? line.slice(prefix.length) : null;
 }
 
 export interface WireHeader {

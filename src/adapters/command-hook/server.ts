@@ -1,8 +1,11 @@
 // agent-collab's side of the command hook: a loopback TCP port (127.0.0.1, chosen by the OS) where the hook client
 // sends the CLI's tool call before each shell command. Each request carries the per-session token (the client has
 // it from its environment) and a known role; the answer comes from the gate (the engine's policy, which may hold
-// the command for the person) and is sent back as the exact line the hook prints. Every check is recorded, and
-// approvals are kept per role so adapters can notice a command that ran without the hook having approved it.
+// the command for the person) and is sent back as the exact line the hook prints, after the session's reply key
+// (the second secret in the hook's environment, which the hook never sends: it proves the answer came from here).
+// Requests without the token get their deny without the key, so nobody learns the key by asking. Every check is
+// recorded, and approvals are kept per role so adapters can notice a command that ran without the hook having
+// approved it.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import net from 'node:net';
 import type { CommandGate, CommandVerdict } from '../../engine/ports.js';
@@ -11,7 +14,18 @@ import type { DebugSink } from '../process-runner.js';
 import { CommandApprovals } from './approvals.js';
 import { cliHookTimeoutSeconds, hookDeadlineSeconds, type HookEndpoint } from './endpoint.js';
 import { bashClient, nodeClient, PROBE_ANSWER, PROBE_ROLE, probeBashClient, readBashClient, unusableClient, type HookClient, type HookClientKind } from './hook-clients.js';
-import { denyOutput, hookOutput, HOOK_TOKEN_ENV, MAX_HEADER_BYTES, MAX_REQUEST_BYTES, parseWireHeader, REASON_PREFIX, type WireHeader } from './protocol.js';
+import {
+  denyOutput,
+  hookOutput,
+  HOOK_REPLY_KEY_ENV,
+  HOOK_TOKEN_ENV,
+  keyedAnswer,
+  MAX_HEADER_BYTES,
+  MAX_REQUEST_BYTES,
+  parseWireHeader,
+  REASON_PREFIX,
+  type WireHeader,
+} from './protocol.js';
 import { readToolCall } from './tool-call.js';
 
 export interface CommandHookServerOptions {
@@ -61,12 +75,33 @@ function sameSecret(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** Reads one request (header line, then its payload) from a connection; calls `done` once with both, or null. */
-function readRequest(socket: net.Socket, done: (request: { header: WireHeader; payload: Buffer } | { bad: string }) => void): void {
+/** A secret: 32 random bytes as hex. */
+function newSecret(): string {
+  return randomBytes(32).toString('hex');
+}
+
+/** A secret that differs from `other` (the reply key must never be the token the hook sends). */
+function newSecretBut(other: string): string {
+  let s = newSecret();
+  while (s === other) s = newSecret();
+  return s;
+}
+
+/** The token and reply key the startup probe uses instead of the session's. */
+interface ProbeSecrets {
+  token: string;
+  replyKey: string;
+}
+
+/** One request as read: its header and payload, or why it cannot be answered (with the header, when there was one). */
+type ReadRequest = { header: WireHeader; payload: Buffer } | { bad: string; header: WireHeader | null };
+
+/** Reads one request (header line, then its payload) from a connection; calls `done` once with it. */
+function readRequest(socket: net.Socket, done: (request: ReadRequest) => void): void {
   let buffer = Buffer.alloc(0);
   let header: WireHeader | null = null;
   let finished = false;
-  const finish = (r: { header: WireHeader; payload: Buffer } | { bad: string }): void => {
+  const finish = (r: ReadRequest): void => {
     if (finished) return;
     finished = true;
     socket.setTimeout(0);
@@ -78,12 +113,12 @@ function readRequest(socket: net.Socket, done: (request: { header: WireHeader; p
     if (header === null) {
       const nl = buffer.indexOf(0x0a);
       if (nl < 0) {
-        if (buffer.length > MAX_HEADER_BYTES) finish({ bad: 'the command check request could not be read, so the command was denied' });
+        if (buffer.length > MAX_HEADER_BYTES) finish({ bad: 'the command check request could not be read, so the command was denied', header: null });
         return;
       }
       header = parseWireHeader(buffer.subarray(0, nl).toString('utf8'));
-      if (header === null) return finish({ bad: 'the command check request could not be read, so the command was denied' });
-      if (header.length > MAX_REQUEST_BYTES) return finish({ bad: `the command is too long to check (over ${MAX_REQUEST_BYTES} bytes), so it was denied` });
+      if (header === null) return finish({ bad: 'the command check request could not be read, so the command was denied', header: null });
+      if (header.length > MAX_REQUEST_BYTES) return finish({ bad: `the command is too long to check (over ${MAX_REQUEST_BYTES} bytes), so it was denied`, header });
       buffer = buffer.subarray(nl + 1);
     }
     if (buffer.length >= header.length) finish({ header, payload: buffer.subarray(0, header.length) });
@@ -93,8 +128,13 @@ function readRequest(socket: net.Socket, done: (request: { header: WireHeader; p
 }
 
 export async function startCommandHookServer(opts: CommandHookServerOptions): Promise<CommandHookServer> {
-  const token = randomBytes(32).toString('hex');
-  let probeToken: string | null = opts.client === undefined || opts.client === 'auto' ? randomBytes(32).toString('hex') : null;
+  const token = newSecret();
+  const replyKey = newSecretBut(token);
+  let probe: ProbeSecrets | null = null;
+  if (opts.client === undefined || opts.client === 'auto') {
+    const probeToken = newSecretBut(token);
+    probe = { token: probeToken, replyKey: newSecretBut(probeToken) };
+  }
   const debug = opts.debug ?? (() => undefined);
   const approvals = new Map<Role, CommandApprovals>(ROLES.map((r) => [r, new CommandApprovals()]));
   const checked: CheckedCommand[] = [];
@@ -125,9 +165,20 @@ export async function startCommandHookServer(opts: CommandHookServerOptions): Pr
     return verdict.allow ? hookOutput('allow', `${REASON_PREFIX}allowed by the command policy`) : denyOutput(verdict.reason);
   }
 
+  /** The probe's request: the probe is running and `header` carries its token. */
+  function isProbe(header: WireHeader | null): boolean {
+    return header !== null && header.role === PROBE_ROLE && probe !== null && sameSecret(header.token, probe.token);
+  }
+
+  /** The key an answer to `header` is signed with: the session's (or the probe's) for a request with its token, else none. */
+  function keyFor(header: WireHeader | null): string | null {
+    if (isProbe(header)) return probe!.replyKey;
+    return header !== null && sameSecret(header.token, token) ? replyKey : null;
+  }
+
   /** The line the hook prints for this request. */
   function answer(header: WireHeader, payload: Buffer): Promise<string> {
-    if (header.role === PROBE_ROLE && probeToken !== null && sameSecret(header.token, probeToken)) return Promise.resolve(PROBE_ANSWER);
+    if (isProbe(header)) return Promise.resolve(PROBE_ANSWER);
     if (!sameSecret(header.token, token)) {
       debug('command-hook', `refused a request with a wrong token (role ${JSON.stringify(header.role)})`);
       return Promise.resolve(denyOutput("the hook did not present this session's token, so the command was denied"));
@@ -148,8 +199,9 @@ export async function startCommandHookServer(opts: CommandHookServerOptions): Pr
     readRequest(socket, (request) => {
       requested = true;
       const line = 'bad' in request ? Promise.resolve(denyOutput(request.bad)) : answer(request.header, request.payload);
+      const key = keyFor(request.header);
       void line.then((l) => {
-        if (!socket.destroyed) socket.end(`${l}\n`);
+        if (!socket.destroyed) socket.end(`${key === null ? l : keyedAnswer(key, l)}\n`);
       });
     });
   });
@@ -171,8 +223,8 @@ export async function startCommandHookServer(opts: CommandHookServerOptions): Pr
     if (mode === 'bash') return 'why' in read ? unusableClient(read.why) : bashClient(bash, read.script, 'bash client (asked for)');
     if ('why' in read) return nodeClient(`node client: ${read.why}`, opts.nodeProgram);
     const t0 = performance.now();
-    const failed = await probeBashClient({ bash, script: read.script, port, probeToken: probeToken! });
-    probeToken = null;
+    const failed = await probeBashClient({ bash, script: read.script, port, probe: probe! });
+    probe = null;
     const ms = Math.round(performance.now() - t0);
     if (failed !== null) return nodeClient(`node client: the bash client cannot be used here, ${failed} after ${ms} ms`, opts.nodeProgram);
     return bashClient(bash, read.script, `bash client (${bash}; its probe took ${ms} ms)`);
@@ -193,7 +245,7 @@ export async function startCommandHookServer(opts: CommandHookServerOptions): Pr
       approvals: approvals.get(role)!,
       launch: async () => ({
         command: (await chosen).commandLine({ port, role, deadlineSeconds }),
-        env: { [HOOK_TOKEN_ENV]: token },
+        env: { [HOOK_TOKEN_ENV]: token, [HOOK_REPLY_KEY_ENV]: replyKey },
         timeoutSeconds,
       }),
     }),

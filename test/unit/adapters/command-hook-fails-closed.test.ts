@@ -1,6 +1,7 @@
 // Both hook clients (bash, and the node fallback) answer in exactly the shape both CLIs read, and deny — exit code 0,
 // never a crash — whenever they cannot get agent-collab's answer: no server, a refused port, a wrong or missing
-// token, a server that closes, answers garbage or never answers, broken argv or stdin, a SIGTERM while waiting.
+// token, a missing reply key, an answer without the session's reply key (someone else holds the port), a server that
+// closes, answers garbage or never answers, broken argv or stdin, a SIGTERM while waiting.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -8,7 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bashClient, nodeClient, readBashClient, type HookClientKind } from '../../../src/adapters/command-hook/hook-clients.js';
 import { nodeClientProgram, shellLine } from '../../../src/adapters/command-hook/hook-program.js';
-import { HOOK_TOKEN_ENV } from '../../../src/adapters/command-hook/protocol.js';
+import { hookOutput, HOOK_REPLY_KEY_ENV, HOOK_TOKEN_ENV } from '../../../src/adapters/command-hook/protocol.js';
 import { startCommandHookServer, type CommandHookServer } from '../../../src/adapters/command-hook/server.js';
 import type { CommandCheck, CommandGate } from '../../../src/engine/ports.js';
 import { bashCall, decision, runHookCommand, type HookRunOptions } from './hook-helpers.js';
@@ -21,15 +22,15 @@ afterEach(async () => {
 const policy: CommandGate = (c) =>
   Promise.resolve(c.command.startsWith('chmod') ? { allow: false, reason: 'blocked by the test policy (chmod)' } : { allow: true });
 
-/** A loopback server that does `onConnection` with each connection instead of answering like agent-collab. */
-async function rawServer(onConnection: (socket: net.Socket) => void): Promise<number> {
+/** A loopback server (on `port`, default any) that does `onConnection` with each connection instead of answering like agent-collab. */
+async function rawServer(onConnection: (socket: net.Socket) => void, port = 0): Promise<number> {
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
     sockets.add(socket);
     socket.on('error', () => undefined);
     onConnection(socket);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   cleanups.push(async () => {
     for (const s of sockets) s.destroy();
     await new Promise((r) => server.close(r));
@@ -45,6 +46,23 @@ async function refusedPort(): Promise<number> {
   await new Promise((r) => server.close(r));
   return port;
 }
+
+/** Reads one whole request (header and its payload) from `socket`, then calls `answer` with the header's token and all bytes. */
+function onRequest(socket: net.Socket, answer: (token: string, request: Buffer) => void): void {
+  let bytes = Buffer.alloc(0);
+  socket.on('data', (d: Buffer) => {
+    bytes = Buffer.concat([bytes, d]);
+    const nl = bytes.indexOf(0x0a);
+    const header = nl < 0 ? null : /^AC-HOOK 1 (\S+) \S+ (\d+)$/.exec(bytes.subarray(0, nl).toString());
+    if (header && bytes.length >= nl + 1 + Number(header[2])) answer(header[1]!, bytes);
+  });
+}
+
+/** The reply key hand-made servers sign with, and one the hook does not hold. */
+const KEY = 'a1'.repeat(32);
+const OTHER_KEY = 'b2'.repeat(32);
+/** A valid allow line, as agent-collab's server would write it after the key. */
+const ALLOW = hookOutput('allow', 'agent-collab: allowed by the command policy');
 
 const read = readBashClient();
 if ('why' in read) throw new Error(read.why);
@@ -75,7 +93,8 @@ describe.for(['bash', 'node'] as const)('the %s hook client', (kind: HookClientK
     return shellLine([...(kind === 'bash' ? ['/bin/bash', '--norc', '-p', '-c', script, 'agent-collab-hook'] : nodeClientProgram()), ...args]);
   }
 
-  const token = (t: string): HookRunOptions => ({ env: { [HOOK_TOKEN_ENV]: t } });
+  /** The hook's environment: token `t` and reply key `key`. */
+  const token = (t: string, key = KEY): HookRunOptions => ({ env: { [HOOK_TOKEN_ENV]: t, [HOOK_REPLY_KEY_ENV]: key } });
 
   function expectDeny(r: { code: number | null; stdout: string }, why: RegExp): void {
     expect(r.code).toBe(0);
@@ -124,12 +143,12 @@ describe.for(['bash', 'node'] as const)('the %s hook client', (kind: HookClientK
     expectDeny(await runHookCommand(line(await refusedPort()), bashCall('ls'), token('x')), /cannot reach agent-collab/);
   });
 
-  it('a wrong token: denies, and the gate is never asked', async () => {
+  it("a wrong token: denies (the server's deny carries no key, so it is not taken either), and the gate is never asked", async () => {
     let asked = 0;
     const s = await server((c) => (asked++, policy(c)));
     const launch = await s.endpoint('planner').launch();
-    const r = await runHookCommand(launch.command, bashCall('ls'), token('0'.repeat(64)));
-    expectDeny(r, /token/);
+    const r = await runHookCommand(launch.command, bashCall('ls'), { env: { ...launch.env, [HOOK_TOKEN_ENV]: '0'.repeat(64) } });
+    expectDeny(r, /did not come from this agent-collab session/);
     expect(asked).toBe(0);
     expect(s.checkedCommands).toEqual([]);
   });
@@ -140,6 +159,63 @@ describe.for(['bash', 'node'] as const)('the %s hook client', (kind: HookClientK
     expectDeny(await runHookCommand(`env -u ${HOOK_TOKEN_ENV} ${line(port)}`, bashCall('ls')), new RegExp(HOOK_TOKEN_ENV));
     expectDeny(await runHookCommand(line(port), bashCall('ls'), token('')), new RegExp(HOOK_TOKEN_ENV));
     expect(connected).toBe(0);
+  });
+
+  it.for([
+    ['no reply key', null],
+    ['an empty reply key', ''],
+    ['a reply key that is too short', KEY.slice(1)],
+    ['a reply key in upper case', KEY.toUpperCase()],
+    ['a reply key with a space', `${KEY.slice(1)} `],
+    ['the token as the reply key (the hook would send its own key)', 'c3'.repeat(32)],
+  ] as const)('%s in the environment: denies naming the variable, without connecting', async ([, key], { expect }) => {
+    let connected = 0;
+    const port = await rawServer(() => connected++);
+    const env = key === null ? `env -u ${HOOK_REPLY_KEY_ENV} ` : '';
+    const r = await runHookCommand(`${env}${line(port)}`, bashCall('ls'), { env: { [HOOK_TOKEN_ENV]: 'c3'.repeat(32), ...(key === null ? {} : { [HOOK_REPLY_KEY_ENV]: key }) } });
+    expect(r.code).toBe(0);
+    expect(decision(r.stdout)).toEqual({ permissionDecision: 'deny', permissionDecisionReason: `agent-collab: the command hook found no valid reply key in ${HOOK_REPLY_KEY_ENV}, so the command was denied` });
+    expect(connected).toBe(0);
+  });
+
+  it('an answer that starts with the reply key: prints the rest (an allow, or nothing for no opinion); the key itself was never sent', async () => {
+    const requests: string[] = [];
+    let payload = ALLOW;
+    const port = await rawServer((socket) => onRequest(socket, (_, request) => (requests.push(request.toString()), socket.end(`${KEY}:${payload}\n`))));
+    expect(await runHookCommand(line(port), bashCall('git status'), token('t0k'))).toMatchObject({ code: 0, stdout: `${ALLOW}\n` });
+    payload = '';
+    expect(await runHookCommand(line(port), bashCall('git status'), token('t0k'))).toMatchObject({ code: 0, stdout: '' });
+    expect(requests).toHaveLength(2);
+    expect(requests[0]).toContain('AC-HOOK 1 t0k planner ');
+    for (const request of requests) expect(request).not.toContain(KEY);
+  });
+
+  it.for([
+    ['without a key', `${ALLOW}\n`],
+    ['with a wrong key', `${OTHER_KEY}:${ALLOW}\n`],
+    ['with the token it was sent in place of the key', `TOKEN:${ALLOW}\n`],
+    ['with the key cut short', `${KEY.slice(0, 63)}:${ALLOW}\n`],
+    ['with the key after something else', ` ${KEY}:${ALLOW}\n`],
+    ['with the key but no colon', `${KEY}${ALLOW}\n`],
+  ] as const)('a server that answers a valid allow %s: denies, the answer did not come from this session', async ([, answer], { expect }) => {
+    const port = await rawServer((socket) => onRequest(socket, (sent) => socket.end(answer.replace('TOKEN', sent))));
+    const r = await runHookCommand(line(port), bashCall('rm -rf ~'), token('f'.repeat(64)));
+    expect(r.code).toBe(0);
+    expect(decision(r.stdout)).toEqual({
+      permissionDecision: 'deny',
+      permissionDecisionReason: `agent-collab: the answer on port ${port} did not come from this agent-collab session, so the command was denied`,
+    });
+  });
+
+  it('agent-collab gone and another program on its port, answering allow with the token it was sent: denies', async () => {
+    const s = await server(policy);
+    const launch = await s.endpoint('planner').launch();
+    await s.close();
+    let heard = 0;
+    await rawServer((socket) => onRequest(socket, (sent) => (heard++, socket.end(`${sent}:${ALLOW}\n`))), s.port);
+    const r = await runHookCommand(launch.command, bashCall('rm -rf ~'), { env: launch.env });
+    expectDeny(r, /did not come from this agent-collab session/);
+    expect(heard).toBe(1);
   });
 
   it.for([
@@ -168,10 +244,10 @@ describe.for(['bash', 'node'] as const)('the %s hook client', (kind: HookClientK
   });
 
   it.for([
-    ['garbage', 'hello\n'],
-    ['the old JSON answer', '{"allow":true}\n'],
-    ['an answer without its newline', '{"hookSpecificOutput":{"permissionDecision":"allow"}}'],
-  ] as const)('a server that answers %s: denies', async ([, answer], { expect }) => {
+    ['garbage', `${KEY}:hello\n`],
+    ['the old JSON answer', `${KEY}:{"allow":true}\n`],
+    ['an answer without its newline', `${KEY}:{"hookSpecificOutput":{"permissionDecision":"allow"}}`],
+  ] as const)('a server that answers %s after the right key: denies', async ([, answer], { expect }) => {
     const port = await rawServer((socket) => socket.once('data', () => socket.end(answer)));
     const r = await runHookCommand(line(port), bashCall('ls'), token('x'));
     expect(r.code).toBe(0);

@@ -12,7 +12,7 @@ import type { AgentTurn } from '../../../src/engine/types.js';
 const hook: HookLaunch = {
   // Quotes of both kinds, a newline and `$`: what the bash client's command line holds.
   command: shellLine(['/bin/bash', '--norc', '-p', '-c', `IFS= read -r -d '' input\nprintf '%s' "$input" >&3`, 'agent-collab-hook', '41234', 'planner', '615']),
-  env: { AGENT_COLLAB_HOOK_TOKEN: 'tok' },
+  env: { AGENT_COLLAB_HOOK_TOKEN: 'secret-token', AGENT_COLLAB_HOOK_REPLY_KEY: 'secret-reply-key' },
   timeoutSeconds: 630,
 };
 
@@ -30,6 +30,7 @@ describe('claude with the hook', () => {
     expect(args).not.toContain('bypassPermissions');
     expect(args).not.toContain('acceptEdits');
     expect(args.slice(args.indexOf('--allowedTools') + 1)).toEqual(['Edit(./**)']);
+    expect(args.join(' ')).not.toMatch(/secret-/); // the hook's token and reply key stay in the environment
   });
 
   it('read-only turn: no --settings (Bash is disallowed, the hook could never fire) and the adapter does not even ask for it', () => {
@@ -55,6 +56,7 @@ describe('codex with the hook', () => {
     expect(args).toContain('--dangerously-bypass-hook-trust');
     expect(args.at(-1)).toBe('Go');
     expect(args.slice(0, 6)).toEqual(['exec', '--json', '-C', '/repo', '--sandbox', 'workspace-write']);
+    expect(args.join(' ')).not.toMatch(/secret-/); // the hook's token and reply key stay in the environment
   });
 
   it('exec resume: the same hook and flag, then the thread id and the prompt', () => {

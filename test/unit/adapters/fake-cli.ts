@@ -1,5 +1,5 @@
 // Writes a stand-in CLI executable for adapter tests: it prints a recorded transcript, some stderr, then exits
-// (or hangs), and saves the argv it got next to itself.
+// (or hangs), and saves the argv it got and the command hook's variables in its environment next to itself.
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +24,7 @@ export async function writeFakeCli(dir: string, name: string, b: FakeCliBehaviou
 const fs = require('node:fs');
 const c = ${JSON.stringify(config)};
 fs.writeFileSync(${JSON.stringify(`${file}.argv.json`)}, JSON.stringify({ argv: process.argv.slice(2), cwd: process.cwd() }));
-fs.writeFileSync(${JSON.stringify(`${file}.hook-token.json`)}, JSON.stringify(process.env.AGENT_COLLAB_HOOK_TOKEN ?? null));
+fs.writeFileSync(${JSON.stringify(`${file}.hook-env.json`)}, JSON.stringify({ token: process.env.AGENT_COLLAB_HOOK_TOKEN ?? null, replyKey: process.env.AGENT_COLLAB_HOOK_REPLY_KEY ?? null }));
 process.stdout.write(c.out);
 process.stderr.write(c.err);
 if (c.hang) setInterval(() => {}, 1000);
@@ -39,7 +39,7 @@ export async function argvOf(cli: string): Promise<{ argv: string[]; cwd: string
   return JSON.parse(await readFile(`${cli}.argv.json`, 'utf8')) as { argv: string[]; cwd: string };
 }
 
-/** The AGENT_COLLAB_HOOK_TOKEN the stand-in found in its environment (null: none). */
-export async function hookTokenOf(cli: string): Promise<string | null> {
-  return JSON.parse(await readFile(`${cli}.hook-token.json`, 'utf8')) as string | null;
+/** The AGENT_COLLAB_HOOK_TOKEN and AGENT_COLLAB_HOOK_REPLY_KEY the stand-in found in its environment (null: none). */
+export async function hookEnvOf(cli: string): Promise<{ token: string | null; replyKey: string | null }> {
+  return JSON.parse(await readFile(`${cli}.hook-env.json`, 'utf8')) as { token: string | null; replyKey: string | null };
 }

@@ -8,7 +8,7 @@ import { CommandApprovals } from '../../../src/adapters/command-hook/approvals.j
 import type { HookEndpoint } from '../../../src/adapters/command-hook/endpoint.js';
 import type { AgentEvent, AgentTurn } from '../../../src/engine/types.js';
 import { tempDir } from '../persistence/tmp-dir.js';
-import { argvOf, hookTokenOf, writeFakeCli, type FakeCliBehaviour } from './fake-cli.js';
+import { argvOf, hookEnvOf, writeFakeCli, type FakeCliBehaviour } from './fake-cli.js';
 
 function turn(cwd: string, access: AgentTurn['access'] = 'workspace-write'): AgentTurn {
   return { prompt: 'Do it', cwd, access, meta: { role: 'planner', kind: 'execute_step', iteration: 0, step: 1 } };
@@ -30,23 +30,24 @@ async function run(kind: 'codex' | 'claude', b: FakeCliBehaviour, approved: stri
     role: 'planner',
     timeoutSeconds: 60,
     approvals,
-    launch: () => (launches++, Promise.resolve({ command: 'hook-cmd', env: { AGENT_COLLAB_HOOK_TOKEN: 'tok-1' }, timeoutSeconds: 60 })),
+    launch: () => (launches++, Promise.resolve({ command: 'hook-cmd', env: { AGENT_COLLAB_HOOK_TOKEN: 'tok-1', AGENT_COLLAB_HOOK_REPLY_KEY: 'key-1' }, timeoutSeconds: 60 })),
   };
   const create = kind === 'codex' ? createCodexAgent : createClaudeAgent;
   const agent = create({ name: kind, binary, debug: () => undefined, debugSource: `planner/${kind}`, hook, idleTimeoutMs: 20_000 });
   const t0 = Date.now();
   const events = await collect(agent.start(turn(dir, access)));
-  return { events, ms: Date.now() - t0, argv: (await argvOf(binary)).argv, hookToken: await hookTokenOf(binary), launches };
+  return { events, ms: Date.now() - t0, argv: (await argvOf(binary)).argv, hookEnv: await hookEnvOf(binary), launches };
 }
 
 describe('a command that ran without the hook approving it', () => {
   it('codex: approved (as the hook saw it, unquoted) → the run completes; the hook flags were passed', async () => {
-    const { events, argv, hookToken } = await run('codex', { transcript: 'codex-hook-trust.exec.jsonl' }, ['chmod -R 777 d && echo done > f.txt']);
+    const { events, argv, hookEnv } = await run('codex', { transcript: 'codex-hook-trust.exec.jsonl' }, ['chmod -R 777 d && echo done > f.txt']);
     expect(events.at(-1)).toMatchObject({ type: 'done', text: 'ok' });
     expect(events.some((e) => e.type === 'error')).toBe(false);
     expect(argv).toContain('--dangerously-bypass-hook-trust');
     expect(argv.find((a) => a.startsWith('hooks.PreToolUse='))).toContain('hook-cmd');
-    expect(hookToken).toBe('tok-1'); // the hook's variables ride in the CLI's environment
+    expect(hookEnv).toEqual({ token: 'tok-1', replyKey: 'key-1' }); // the hook's variables ride in the CLI's environment
+    expect(argv.join(' ')).not.toMatch(/tok-1|key-1/);
   });
 
   it('codex: not approved → the CLI is stopped at once (it would hang) and the round fails naming the command', async () => {
@@ -72,7 +73,8 @@ describe('a command that ran without the hook approving it', () => {
     const second = await run('claude', { transcript: 'claude-tools.stream.jsonl' }, ['ls && cat notes.md']);
     expect(second.events.at(-1)).toEqual({ type: 'error', kind: 'agent_error', message: expect.stringContaining('stopped it: ls /nonexistent-dir') });
     expect(second.argv[second.argv.indexOf('--settings') + 1]).toContain('hook-cmd');
-    expect(second.hookToken).toBe('tok-1');
+    expect(second.hookEnv).toEqual({ token: 'tok-1', replyKey: 'key-1' });
+    expect(second.argv.join(' ')).not.toMatch(/tok-1|key-1/);
   });
 
   it('claude read-only turn: no hook is passed (Bash is not available there), yet a command that ran anyway stops the CLI and fails the round', async () => {
@@ -80,7 +82,7 @@ describe('a command that ran without the hook approving it', () => {
     expect(r.argv).not.toContain('--settings');
     expect(r.argv.slice(r.argv.indexOf('--disallowedTools'))).toEqual(['--disallowedTools', 'Bash', 'Write', 'Edit', 'NotebookEdit']);
     expect(r.launches).toBe(0);
-    expect(r.hookToken).toBeNull();
+    expect(r.hookEnv).toEqual({ token: null, replyKey: null });
     expect(r.events.some((e) => e.type === 'done')).toBe(false);
     expect(r.events.at(-1)).toEqual({ type: 'error', kind: 'agent_error', message: expect.stringMatching(/^claude ran a shell command that agent-collab's command hook had not approved, so agent-collab stopped it: ls && cat notes\.md\./) });
   });
