@@ -170,7 +170,7 @@ export async function startCommandHookServer(opts: CommandHookServerOptions): Pr
     return header !== null && header.role === PROBE_ROLE && probe !== null && sameSecret(header.token, probe.token);
   }
 
-  /** The key an answer to `header` is signed with: the session's (or the probe's) for a request with its token, else none. */
+  /** The key an answer to `header` is prefixed with: the session's (or the probe's) for a request with its token, else none. */
   function keyFor(header: WireHeader | null): string | null {
     if (isProbe(header)) return probe!.replyKey;
     return header !== null && sameSecret(header.token, token) ? replyKey : null;
