@@ -58,7 +58,7 @@ export function isReplyKey(key: string, token: string): boolean {
   return REPLY_KEY.test(key) && key !== token;
 }
 
-/** The answer line (without its newline) the server writes: the payload, signed with the reply key. */
+/** The answer line (without its newline) the server writes: the payload after the reply key. */
 export function keyedAnswer(replyKey: string, payload: string): string {
   return `${replyKey}:${payload}`;
 }
