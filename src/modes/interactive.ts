@@ -12,6 +12,8 @@ import { attentionSequence } from '../ui/attention.js';
 import { loadUi, type Ui } from '../ui/load-ui.js';
 import type { EditableFile, FilesReader, WatchedFile } from '../ui/ports.js';
 import { readTail } from '../ui/read-tail.js';
+import { conversationHistory } from '../ui/conversation-history.js';
+import type { ViewAction } from '../ui/view-model.js';
 import { openSession, type Session } from './session.js';
 
 export interface InteractiveOptions {
@@ -139,13 +141,14 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
     }
     const resumed = state !== null;
     const engine = session.engineFor(state ?? session.newRun(opts.goal ?? '', opts.mode ?? 'manual'), { interactive: true });
-    return await runApp(session, engine, { resumed, goal: opts.goal, notice: notices.join(' · ') || undefined }, io, ui);
+    const history = state !== null ? await conversationHistory(session.paths.debugLog, state.createdAt) : [];
+    return await runApp(session, engine, { resumed, goal: opts.goal, notice: notices.join(' · ') || undefined, history }, io, ui);
   } finally {
     await session.close();
   }
 }
 
-function runApp(session: Session, engine: Engine, o: { resumed: boolean; goal?: string; notice?: string }, io: Io, { render, createElement, App }: Ui): Promise<number> {
+function runApp(session: Session, engine: Engine, o: { resumed: boolean; goal?: string; notice?: string; history: readonly ViewAction[] }, io: Io, { render, createElement, App }: Ui): Promise<number> {
   return new Promise<number>((resolve) => {
     let closing = false;
     const finish = (): void => {
@@ -191,6 +194,7 @@ function runApp(session: Session, engine: Engine, o: { resumed: boolean; goal?: 
         onAttention: (what: string) => attention(io, what),
         onReady: () => void start().catch((err: unknown) => session.files.debug('ui', `start failed: ${String(err)}`)),
         notice: o.notice,
+        history: o.history,
       }),
       renderOptions(io),
     );

@@ -45,6 +45,8 @@ export interface AppProps {
   onReady?: () => void;
   /** A line to show at start (e.g. state.json was corrupt and moved aside). */
   notice?: string;
+  /** A resumed run's conversation so far (read back from debug.log), shown before anything new. */
+  history?: readonly ViewAction[];
   now?: () => number;
   /** Status-bar clock tick; 0 disables it (tests). */
   tickMs?: number;
@@ -135,6 +137,11 @@ export function App(props: AppProps) {
     view.maxEntries,
     (actions) => send({ type: 'batch', actions }),
     () => {
+      const history = props.history ?? [];
+      if (history.length > 0) {
+        const intro: ViewAction = { type: 'entries', entries: [{ who: 'agent-collab', kind: 'notice', text: 'Earlier in this run (read back from debug.log):', detail: null }], skipped: 0 };
+        send({ type: 'batch', actions: [intro, ...history] });
+      }
       if (props.notice) send({ type: 'ui_notice', text: props.notice, tone: 'warn' });
       onReady?.();
     },
