@@ -46,13 +46,9 @@ export function firstLine(text: string): string {
   );
 }
 
-const NOT_A_REPO = (cwd: string): UserError => new UserError(`${cwd} is not inside a git repository; cd into your project or run \`git init\` first`);
-
 /** The top of the git work tree containing `cwd`, or a UserError saying how to get one. */
 export async function findRepoRoot(cwd: string): Promise<string> {
-  const r = await git(cwd, ['rev-parse', '--show-toplevel']);
-  if (r.exitCode !== 0) throw NOT_A_REPO(cwd);
-  return r.stdout.trim();
+  return (await locateRepo(cwd)).root;
 }
 
 export interface RepoLocation {
@@ -63,11 +59,11 @@ export interface RepoLocation {
   indexFile: string;
 }
 
-/** Like `findRepoRoot`, plus where the exclude and index files are: one git process instead of three. */
+/** The work tree top containing `cwd`, and where its exclude and index files are: one git process for all three. */
 export async function locateRepo(cwd: string): Promise<RepoLocation> {
   const r = await git(cwd, ['rev-parse', '--show-toplevel', '--git-path', 'info/exclude', '--git-path', 'index']);
   const [root, exclude, index] = r.stdout.split('\n');
-  if (r.exitCode !== 0 || !root || !exclude || !index) throw NOT_A_REPO(cwd);
+  if (r.exitCode !== 0 || !root || !exclude || !index) throw new UserError(`${cwd} is not inside a git repository; cd into your project or run \`git init\` first`);
   // --git-path answers relative to the directory git ran in.
   return { root, excludeFile: path.resolve(cwd, exclude), indexFile: path.resolve(cwd, index) };
 }

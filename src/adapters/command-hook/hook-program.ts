@@ -24,7 +24,7 @@ export function nodeClientProgram(): string[] {
   throw new Error(`the command hook program is missing (looked for ${js}); reinstall agent-collab`);
 }
 
-/** The shipped bash client (the server runs a private copy of it). */
+/** The shipped bash client (the server reads it once and passes its text in the hook command line). */
 export function bashClientSource(): string {
   return fromSources ? fileURLToPath(new URL('./command-hook.sh', import.meta.url)) : builtFile('command-hook.sh');
 }
