@@ -29,6 +29,8 @@ export interface WorkflowFiles {
   archive(state: WorkflowState): Promise<string>;
   /** Raw agent output and engine diagnostics, for debug.log. */
   debug(source: string, line: string): void;
+  /** Loads what the first plan/comments write needs, while an agent works (optional). */
+  warmUp?(): Promise<void>;
 }
 
 export interface Prompts {
@@ -101,7 +103,7 @@ export interface Artifacts {
   write(step: number, attempt: number, name: string, content: string): Promise<void>;
   appendEvent(step: number, attempt: number, event: unknown): void;
   timeline(line: string): Promise<void>;
-  /** Writes out buffered events. */
+  /** Resolves once everything written or appended so far is on disk. */
   flush(): Promise<void>;
 }
 

@@ -51,7 +51,7 @@ export class Engine {
   private readonly background = new Set<Promise<void>>();
   /** Steps this engine began (snapshotted) and has not committed: their commit needs no search for an earlier one. */
   private readonly begunHere = new Set<number>();
-  private policyWarmed = false;
+  private warmedUp = false;
   private closing = false;
   /** What the agent round under way has used so far (one round runs at a time). */
   private roundUsage: RoundUsage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0, durationMs: 0, calls: 0 };
@@ -256,8 +256,12 @@ export class Engine {
     this.deps.artifacts?.timeline(line).catch((err: unknown) => this.deps.files.debug('engine', `timeline: ${errorMessage(err)}`));
   }
 
-  private async writeArtifact(step: number, attempt: number, name: string, content: string): Promise<void> {
-    await this.deps.artifacts?.write(step, attempt, name, content).catch((err: unknown) => this.deps.files.debug('engine', `artifact ${name}: ${errorMessage(err)}`));
+  /**
+   * Records an artifact without making the run wait for the disk: artifacts are for looking back, and close()
+   * waits until they are written.
+   */
+  private writeArtifact(step: number, attempt: number, name: string, content: string): void {
+    this.deps.artifacts?.write(step, attempt, name, content).catch((err: unknown) => this.deps.files.debug('engine', `artifact ${name}: ${errorMessage(err)}`));
   }
 
   /** patch.diff and verdict.json of a step attempt. */
@@ -266,9 +270,9 @@ export class Engine {
     const base = this.current.stepRun?.baseTree;
     if (base) {
       const changes = await this.deps.workspace.changedSince(base).catch(() => null);
-      if (changes) await this.writeArtifact(step, attempt, 'patch.diff', changes.patch);
+      if (changes) this.writeArtifact(step, attempt, 'patch.diff', changes.patch);
     }
-    await this.writeArtifact(step, attempt, 'verdict.json', `${JSON.stringify({ step, attempt, ...verdict }, null, 2)}\n`);
+    this.writeArtifact(step, attempt, 'verdict.json', `${JSON.stringify({ step, attempt, ...verdict }, null, 2)}\n`);
   }
 
   /** Before a step's first attempt: the working tree is snapshotted so the step's own changes can be told apart. */
@@ -333,8 +337,8 @@ export class Engine {
     }
     if (this.stale(gen)) return;
     if (run?.step === step && run.testResult === 'none') {
-      if (r.kind === 'committed' && r.patch !== undefined) await this.writeArtifact(step, run.attempt, 'patch.diff', r.patch);
-      await this.writeArtifact(step, run.attempt, 'verdict.json', `${JSON.stringify({ step, attempt: run.attempt, result: 'pass', category: null, command: null, note: 'no test command' }, null, 2)}\n`);
+      if (r.kind === 'committed' && r.patch !== undefined) this.writeArtifact(step, run.attempt, 'patch.diff', r.patch);
+      this.writeArtifact(step, run.attempt, 'verdict.json', `${JSON.stringify({ step, attempt: run.attempt, result: 'pass', category: null, command: null, note: 'no test command' }, null, 2)}\n`);
     }
     switch (r.kind) {
       case 'committed':
@@ -364,7 +368,7 @@ export class Engine {
     if (this.stale(gen)) return;
     if (!allowed.allow) throw new Error(`agent-collab's own \`git restore\` for the rollback of step ${step} was denied: ${allowed.reason}`);
     const changes = await this.deps.workspace.changedSince(base);
-    await this.writeArtifact(step, run?.attempt ?? 1, 'rolled-back.patch.diff', changes.patch);
+    this.writeArtifact(step, run?.attempt ?? 1, 'rolled-back.patch.diff', changes.patch);
     const files = await this.deps.workspace.rollback(base);
     if (this.stale(gen)) return;
     this.timeline(`step ${step} rolled back (${files.length} file(s))`);
@@ -456,7 +460,7 @@ export class Engine {
     const attempt = s.stepRun?.attempt ?? 1;
     if (action.kind === 'execute_step' && this.deps.artifacts) {
       const artifacts = this.deps.artifacts;
-      await this.writeArtifact(action.step, attempt, 'prompt.md', prompt);
+      this.writeArtifact(action.step, attempt, 'prompt.md', prompt);
       this.timeline(`step ${action.step} attempt ${attempt}: ${role} at work`);
       this.eventSink = (ev) => artifacts.appendEvent(action.step, attempt, ev);
     }
@@ -498,7 +502,7 @@ export class Engine {
     const agent = this.deps.agents[role];
     const sessionId = this.current.sessions[role];
     const running = this.consume(role, turn.meta.kind, gen, sessionId ? agent.resume(sessionId, turn) : agent.start(turn));
-    this.warmPolicy();
+    this.warmUp();
     const outcome = await running;
     if (outcome.kind !== 'failed' || outcome.failure !== 'session_lost' || !sessionId || gen !== this.generation) return outcome;
     this.emit({ type: 'notice', notice: { kind: 'info', message: `The ${role}'s session could not be resumed; starting a new one from plan.md and comments.md.` } });
@@ -507,18 +511,19 @@ export class Engine {
   }
 
   /**
-   * Loads the command policy's shell parser (~30 ms of this thread) and runs it once, after an agent has been started:
-   * the agent needs seconds before it can ask to run anything, and the load no longer delays its start.
+   * Loads what loads lazily after an agent has been started: the command policy's shell parser (~30 ms of this
+   * thread), run once to compile its code paths (~20 ms), and the plan files' frontmatter parser (~15 ms). The agent
+   * needs seconds before it asks to run a command or answers, and these loads no longer delay its start.
    */
-  private warmPolicy(): void {
-    if (this.policyWarmed) return;
-    this.policyWarmed = true;
+  private warmUp(): void {
+    if (this.warmedUp) return;
+    this.warmedUp = true;
     const policy = this.deps.commands;
     policy
       ?.ready()
-      // One evaluation compiles the parser's and the rules' code paths (~20 ms) while nothing waits for it.
       .then(() => policy.evaluate('git commit -m "warm up" && echo ok > /dev/null'))
       .catch((err: unknown) => this.deps.files.debug('policy', errorMessage(err)));
+    this.deps.files.warmUp?.().catch((err: unknown) => this.deps.files.debug('engine', `warm-up: ${errorMessage(err)}`));
   }
 
   private addRoundUsage(ev: Extract<AgentEvent, { type: 'usage' }>): void {

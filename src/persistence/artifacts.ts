@@ -29,6 +29,8 @@ export class RunArtifacts implements Artifacts {
   private draining: Promise<void> = Promise.resolve();
   private drainScheduled = false;
   private timelineChain: Promise<void> = Promise.resolve();
+  /** write() calls still under way (settled versions: they never reject). */
+  private readonly writes = new Set<Promise<void>>();
 
   /** `runsDir` is `<workdir>/runs`. */
   constructor(
@@ -48,14 +50,22 @@ export class RunArtifacts implements Artifacts {
     return dir;
   }
 
-  async write(step: number, attempt: number, name: string, content: string): Promise<void> {
-    const file = path.join(this.attemptPath(step, attempt), plainName(name, 'file name'));
-    try {
-      await this.attemptDir(step, attempt);
-      await writeFileAtomic(file, content);
-    } catch (err) {
-      this.fail(`writing ${file}`, err);
-    }
+  write(step: number, attempt: number, name: string, content: string): Promise<void> {
+    const done = (async () => {
+      const file = path.join(this.attemptPath(step, attempt), plainName(name, 'file name')); // a bad name rejects
+      try {
+        await this.attemptDir(step, attempt);
+        await writeFileAtomic(file, content);
+      } catch (err) {
+        this.fail(`writing ${file}`, err);
+      }
+    })();
+    const forget = (): void => {
+      this.writes.delete(settled);
+    };
+    const settled: Promise<void> = done.then(forget, forget);
+    this.writes.add(settled);
+    return done;
   }
 
   appendEvent(step: number, attempt: number, event: unknown): void {
@@ -82,9 +92,9 @@ export class RunArtifacts implements Artifacts {
     }
   }
 
-  /** Resolves when every event appended so far is on disk (or its failure logged). */
-  flush(): Promise<void> {
-    return this.draining;
+  /** Resolves when every file written and event appended so far is on disk (or its failure logged). */
+  async flush(): Promise<void> {
+    await Promise.all([this.draining, this.timelineChain, ...this.writes]);
   }
 
   timeline(line: string): Promise<void> {

@@ -8,19 +8,27 @@ import { EXIT, UserError } from './errors.js';
 const queues = new Map<string, Promise<unknown>>();
 
 /**
- * Runs `fn` while holding a proper-lockfile lock on `file` (lock dir `<file>.lock`; the file need not exist).
- * A live holder is waited for ~7 s, then a UserError; a lock left by a killed process goes stale after 5 s and is taken.
+ * Runs `fn` after every earlier call for the same `file` in this process has settled, so writes land in call order.
  */
-export function withFileLock<T>(file: string, fn: () => Promise<T>): Promise<T> {
+export function inOrder<T>(file: string, fn: () => Promise<T>): Promise<T> {
   const key = path.resolve(file);
   const previous = queues.get(key) ?? Promise.resolve();
-  const run = previous.catch(() => undefined).then(() => lockAndRun(key, fn));
+  const run = previous.catch(() => undefined).then(fn);
   const tail = run.catch(() => undefined);
   queues.set(key, tail);
   void tail.then(() => {
     if (queues.get(key) === tail) queues.delete(key);
   });
   return run;
+}
+
+/**
+ * Runs `fn` while holding a proper-lockfile lock on `file` (lock dir `<file>.lock`; the file need not exist), in call
+ * order within this process. A live holder is waited for ~7 s, then a UserError; a lock left by a killed process
+ * goes stale after 5 s and is taken.
+ */
+export function withFileLock<T>(file: string, fn: () => Promise<T>): Promise<T> {
+  return inOrder(file, () => lockAndRun(path.resolve(file), fn));
 }
 
 async function lockAndRun<T>(file: string, fn: () => Promise<T>): Promise<T> {
@@ -54,7 +62,3 @@ export async function writeAtomic(file: string, data: string): Promise<void> {
   await writeFileAtomic(file, data, { encoding: 'utf8' });
 }
 
-/** `writeAtomic` under `withFileLock`. */
-export function writeFileLocked(file: string, data: string): Promise<void> {
-  return withFileLock(file, () => writeAtomic(file, data));
-}

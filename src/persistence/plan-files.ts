@@ -24,14 +24,27 @@ export interface CommentsMeta {
 
 const PLAN_STATUSES: readonly PlanStatus[] = ['draft', 'reviewing', 'approved'];
 
+/** Work done at the same time as a write, given the file's new text (e.g. keeping a copy of it). */
+export type Alongside = (text: string) => Promise<void>;
+
+async function writeWith(file: string, text: string, alongside?: Alongside): Promise<void> {
+  await Promise.all([writeAtomic(file, text), alongside?.(text)]);
+}
+
+/** The body a reader of `text` (plan.md or comments.md) gets: what follows the frontmatter, leading blank lines dropped. */
+export async function bodyOfText(text: string, file: string): Promise<string> {
+  return stripLeadingBlankLines((await parseFrontmatter(text, file)).content);
+}
+
 /** Writes plan.md: frontmatter, a blank line, the cleaned body. Atomic, under `<file>.lock`. */
 export async function writePlan(
   file: string,
   plan: { body: string; status: PlanStatus; iteration: number; author?: 'planner' | 'user' },
+  alongside?: Alongside,
 ): Promise<void> {
   const meta = { version: 1, status: plan.status, iteration: plan.iteration, author: plan.author ?? 'planner', updated: nowIso() };
   const text = await compose(meta, cleanAgentMarkdown(plan.body));
-  await withFileLock(file, () => writeAtomic(file, text));
+  await withFileLock(file, () => writeWith(file, text, alongside));
 }
 
 /** null when the file does not exist. Missing or unknown frontmatter values fall back to draft / 0 / planner. */
@@ -61,11 +74,11 @@ export async function setPlanStatus(file: string, status: PlanStatus): Promise<v
 }
 
 /** Replaces plan.md's body (as given, not cleaned), keeping its frontmatter except `updated`. Creates a draft if missing. */
-export async function writePlanBody(file: string, body: string): Promise<void> {
+export async function writePlanBody(file: string, body: string, alongside?: Alongside): Promise<void> {
   await withFileLock(file, async () => {
     const parsed = await readMarkdown(file);
     const base = parsed?.data ?? { version: 1, status: 'draft', iteration: 0, author: 'planner' };
-    await writeAtomic(file, await compose({ ...base, updated: nowIso() }, body));
+    await writeWith(file, await compose({ ...base, updated: nowIso() }, body), alongside);
   });
 }
 
@@ -73,11 +86,12 @@ export async function writePlanBody(file: string, body: string): Promise<void> {
 export async function writeComments(
   file: string,
   comments: { body: string; status: CommentsStatus; iteration: number },
+  alongside?: Alongside,
 ): Promise<void> {
   const meta = { status: comments.status, iteration: comments.iteration, author: 'reviewer', updated: nowIso() };
   const body = withVerdictMarker(cleanAgentMarkdown(comments.body), comments.status);
   const text = await compose(meta, body);
-  await withFileLock(file, () => writeAtomic(file, text));
+  await withFileLock(file, () => writeWith(file, text, alongside));
 }
 
 /** null when the file does not exist. The status falls back to the body's marker line, then CHANGES_REQUIRED. */

@@ -7,9 +7,10 @@ import { changedSinceWritten, reconcile, WrittenCopies, type WatchedFile } from 
 import path from 'node:path';
 import type { DebugLog } from './debug-log.js';
 import { archiveRun } from './history.js';
+import { renderFrontmatter } from './frontmatter.js';
 import { appendLog } from './log-file.js';
 import type { Paths } from './paths.js';
-import { readComments, readPlan, setPlanStatus, writeComments, writePlan, writePlanBody } from './plan-files.js';
+import { bodyOfText, readComments, readPlan, setPlanStatus, writeComments, writePlan, writePlanBody, type Alongside } from './plan-files.js';
 import { writeState } from './state-store.js';
 
 export class DiskWorkflowFiles implements WorkflowFiles {
@@ -29,6 +30,12 @@ export class DiskWorkflowFiles implements WorkflowFiles {
   /** Records what agent-collab just wrote, so a later edit by the person can be told apart. */
   private async remember(which: WatchedFile): Promise<void> {
     await this.written.remember(which, await this.bodyOf(which));
+  }
+
+  /** remember(), from the text being written (at the same time as the write). */
+  private remembering(which: WatchedFile): Alongside {
+    const file = which === 'plan' ? this.paths.plan : this.paths.comments;
+    return async (text) => this.written.remember(which, await bodyOfText(text, file));
   }
 
   async changedOutside(which: WatchedFile): Promise<boolean> {
@@ -60,13 +67,11 @@ export class DiskWorkflowFiles implements WorkflowFiles {
   }
 
   async writePlan(body: string, iteration: number): Promise<void> {
-    await writePlan(this.paths.plan, { body, status: 'reviewing', iteration });
-    await this.remember('plan');
+    await writePlan(this.paths.plan, { body, status: 'reviewing', iteration }, this.remembering('plan'));
   }
 
   async writeComments(body: string, verdict: Verdict, iteration: number): Promise<void> {
-    await writeComments(this.paths.comments, { body, status: verdict, iteration });
-    await this.remember('comments');
+    await writeComments(this.paths.comments, { body, status: verdict, iteration }, this.remembering('comments'));
   }
 
   async setPlanStatus(status: 'draft' | 'reviewing' | 'approved'): Promise<void> {
@@ -81,15 +86,13 @@ export class DiskWorkflowFiles implements WorkflowFiles {
   async markStepDone(step: number, commit: string | null): Promise<void> {
     const body = await this.readPlan();
     if (body === null) return;
-    await writePlanBody(this.paths.plan, markStepDone(body, step, commit));
-    await this.remember('plan');
+    await writePlanBody(this.paths.plan, markStepDone(body, step, commit), this.remembering('plan'));
   }
 
   async markStepSkipped(step: number): Promise<void> {
     const body = await this.readPlan();
     if (body === null) return;
-    await writePlanBody(this.paths.plan, markStepSkipped(body, step));
-    await this.remember('plan');
+    await writePlanBody(this.paths.plan, markStepSkipped(body, step), this.remembering('plan'));
   }
 
   appendLog(title: string, lines: string[]): Promise<void> {
@@ -102,5 +105,10 @@ export class DiskWorkflowFiles implements WorkflowFiles {
 
   debug(source: string, line: string): void {
     this.debugLog.write(source, line);
+  }
+
+  /** The frontmatter parser loads lazily (~15 ms); this loads it ahead and runs it once. */
+  async warmUp(): Promise<void> {
+    await bodyOfText(await renderFrontmatter({ version: 1, status: 'draft' }), this.paths.plan);
   }
 }

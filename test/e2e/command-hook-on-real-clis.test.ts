@@ -49,6 +49,7 @@ const it = base.extend<{ e2e: E2e }>({
     const policy = await defaultPolicyGate();
     const hooks = await startCommandHookServer({ gate: policy.gate, confirmTimeoutSeconds: policy.confirmTimeoutSeconds });
     const debug: string[] = [];
+    const agents: CliAgent[] = [];
     try {
       await use({
         server,
@@ -59,7 +60,7 @@ const it = base.extend<{ e2e: E2e }>({
         debug,
         agent(cli, adjust = (f) => f) {
           const flavor: CliFlavor = cli === 'codex' ? { ...codexFlavor, env: () => env.env } : { ...claudeFlavor, env: () => claudeEnv(env.env) };
-          return new CliAgent(adjust(flavor), {
+          const agent = new CliAgent(adjust(flavor), {
             name: cli,
             binary: cli === 'codex' ? clis.codex : clis.claude,
             debug: (source, line) => debug.push(`${source}: ${line}`),
@@ -68,6 +69,8 @@ const it = base.extend<{ e2e: E2e }>({
             wallTimeoutMs: 90_000,
             idleTimeoutMs: 60_000,
           });
+          agents.push(agent);
+          return agent;
         },
         script(cli, command) {
           if (cli === 'codex') server.openai.push(reply.execCommand(command), reply.text('finished'));
@@ -76,6 +79,8 @@ const it = base.extend<{ e2e: E2e }>({
         followUp: (cli) => (cli === 'codex' ? server.openai.text(1) : server.anthropic.text(1)),
       });
     } finally {
+      // An answered CLI may still be saving its session into HOME: stop() waits until it has exited.
+      await Promise.all(agents.map((a) => a.stop()));
       await hooks.close();
       await server.close();
       env.cleanup();

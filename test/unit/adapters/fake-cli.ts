@@ -13,22 +13,27 @@ export interface FakeCliBehaviour {
   stdout?: string[];
   stderr?: string;
   exitCode?: number;
+  /** Never exits by itself (after printing everything). */
   hang?: boolean;
+  /** Waits this long after printing everything before it exits. */
+  lingerMs?: number;
 }
 
 export async function writeFakeCli(dir: string, name: string, b: FakeCliBehaviour): Promise<string> {
   const file = path.join(dir, name);
   const transcript = b.transcript ? await readFile(path.join(FIXTURES, b.transcript), 'utf8') : '';
-  const config = { out: transcript + (b.stdout ?? []).map((l) => `${l}\n`).join(''), err: b.stderr ?? '', code: b.exitCode ?? 0, hang: b.hang ?? false };
+  const config = { out: transcript + (b.stdout ?? []).map((l) => `${l}\n`).join(''), err: b.stderr ?? '', code: b.exitCode ?? 0, hang: b.hang ?? false, linger: b.lingerMs ?? 0 };
   const script = `#!${process.execPath}
 const fs = require('node:fs');
 const c = ${JSON.stringify(config)};
+const life = (what) => fs.appendFileSync(${JSON.stringify(`${file}.life`)}, what + ' ' + process.pid + '\\n');
+life('start');
 fs.writeFileSync(${JSON.stringify(`${file}.argv.json`)}, JSON.stringify({ argv: process.argv.slice(2), cwd: process.cwd() }));
 fs.writeFileSync(${JSON.stringify(`${file}.hook-env.json`)}, JSON.stringify({ token: process.env.AGENT_COLLAB_HOOK_TOKEN ?? null, replyKey: process.env.AGENT_COLLAB_HOOK_REPLY_KEY ?? null }));
 process.stdout.write(c.out);
 process.stderr.write(c.err);
 if (c.hang) setInterval(() => {}, 1000);
-else process.stdout.write('', () => process.exit(c.code));
+else process.stdout.write('', () => setTimeout(() => { life('exit'); process.exit(c.code); }, c.linger));
 `;
   await writeFile(file, script);
   await chmod(file, 0o755);
@@ -37,6 +42,11 @@ else process.stdout.write('', () => process.exit(c.code));
 
 export async function argvOf(cli: string): Promise<{ argv: string[]; cwd: string }> {
   return JSON.parse(await readFile(`${cli}.argv.json`, 'utf8')) as { argv: string[]; cwd: string };
+}
+
+/** What the stand-in's runs logged, in order: `start <pid>` when one began, `exit <pid>` right before one exited by itself. */
+export async function lifeOf(cli: string): Promise<string[]> {
+  return (await readFile(`${cli}.life`, 'utf8')).trim().split('\n');
 }
 
 /** The AGENT_COLLAB_HOOK_TOKEN and AGENT_COLLAB_HOOK_REPLY_KEY the stand-in found in its environment (null: none). */

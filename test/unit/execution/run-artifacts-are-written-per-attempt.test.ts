@@ -26,6 +26,18 @@ describe('run artifacts', () => {
     expect(readdirSync(path.join(runs, 'run-1', 'step-2', 'attempt-3'))).toEqual(['prompt.md']); // no temp files left
   });
 
+  it('flush() waits for files written without waiting (the engine does not wait for artifacts) and the timeline', async () => {
+    const art = new RunArtifacts(runs, 'run-1', debug);
+    const big = 'x'.repeat(4 * 1024 * 1024);
+    void art.write(1, 1, 'patch.diff', big);
+    void art.write(1, 1, 'verdict.json', '{}\n');
+    void art.timeline('step 1 committed');
+    await art.flush();
+    expect(readFileSync(path.join(runs, 'run-1', 'step-1', 'attempt-1', 'patch.diff'), 'utf8')).toBe(big);
+    expect(readFileSync(path.join(runs, 'run-1', 'step-1', 'attempt-1', 'verdict.json'), 'utf8')).toBe('{}\n');
+    expect(readFileSync(path.join(runs, 'run-1', 'timeline.md'), 'utf8')).toContain('step 1 committed');
+  });
+
   it('appends events as JSON lines, in order, once flushed', async () => {
     const art = new RunArtifacts(runs, 'run-1', debug);
     for (let i = 0; i < 50; i++) art.appendEvent(1, 1, { type: 'text', i });
