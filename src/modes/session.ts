@@ -67,23 +67,36 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
   const { config } = loadConfig({ repoRoot, homeDir: opts.homeDir, overrides: opts.overrides });
   const paths = resolvePaths(repoRoot, config);
   await mkdir(paths.workdir, { recursive: true });
-  // Independent, so at once: the lock, and keeping the work dir out of git.
-  const [locked, excluded] = await Promise.allSettled([acquireInstanceLock(paths.workdir), excludeWorkdir(repo.excludeFile, relativeWorkdir(config))]);
-  if (locked.status === 'rejected') throw locked.reason;
-  const release = locked.value;
-  let commandHooks: CommandHookServer | null = null;
-  try {
-    if (excluded.status === 'rejected') throw excluded.reason;
-    const debugLog = new DebugLog(paths.debugLog, parseSize(config.paths.debug_log_max_size) ?? 10 * 1024 * 1024);
-    const files = new DiskWorkflowFiles(paths, debugLog);
-    // Bound late: the engine that answers is built by engineFor(); until then every command is denied.
-    let commandGate: CommandGate = () => Promise.resolve({ allow: false, reason: 'agent-collab has no run under way to check the command against' });
-    const hooks = await startCommandHookServer({
+  // Bound late: the engine that answers is built by engineFor(); until then every command is denied.
+  let commandGate: CommandGate = () => Promise.resolve({ allow: false, reason: 'agent-collab has no run under way to check the command against' });
+  // debug.log is written only once the lock is held (another instance may own it): lines before that wait here.
+  const early: Array<[string, string]> = [];
+  let debug = (source: string, line: string): void => void early.push([source, line]);
+  // Independent, so at once: the lock, keeping the work dir out of git, and the command hook server (its client
+  // probe is a process of its own).
+  const [locked, excluded, started] = await Promise.allSettled([
+    acquireInstanceLock(paths.workdir),
+    excludeWorkdir(repo.excludeFile, relativeWorkdir(config)),
+    startCommandHookServer({
       gate: (check) => commandGate(check),
       confirmTimeoutSeconds: config.safety.confirm_timeout_seconds,
-      debug: (source, line) => files.debug(source, line),
-    });
-    commandHooks = hooks;
+      debug: (source, line) => debug(source, line),
+    }),
+  ]);
+  const commandHooks = started.status === 'fulfilled' ? started.value : null;
+  if (locked.status === 'rejected') {
+    await commandHooks?.close();
+    throw locked.reason;
+  }
+  const release = locked.value;
+  try {
+    if (excluded.status === 'rejected') throw excluded.reason;
+    if (started.status === 'rejected') throw started.reason;
+    const hooks = started.value;
+    const debugLog = new DebugLog(paths.debugLog, parseSize(config.paths.debug_log_max_size) ?? 10 * 1024 * 1024);
+    const files = new DiskWorkflowFiles(paths, debugLog);
+    debug = (source, line) => files.debug(source, line);
+    for (const [source, line] of early.splice(0)) files.debug(source, line);
     const read = await readState(paths);
     const saved: SavedRun =
       read.kind === 'ok' ? (isTerminal(read.state.phase) ? { kind: 'finished', state: read.state } : { kind: 'unfinished', state: read.state }) : { kind: 'none' };

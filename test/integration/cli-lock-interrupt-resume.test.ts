@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { readWork, tempRepo, tempRepoWithFakeScript } from '../helpers/repo.js';
 
@@ -26,9 +26,12 @@ describe('the CLI in a repo', () => {
     const first = runCli(['run', '--goal', 'g', '--auto', '--json'], { cwd: repo.dir, home: repo.home });
     await first.waitFor((e) => e.event === 'agent' && e.role === 'reviewer' && e.type === 'session');
 
+    const hookLines = (): string[] => readWork(repo.dir, 'debug.log').split('\n').filter((l) => / \[command-hook\] hooks on 127\.0\.0\.1:\d+ use the /.test(l));
+    await vi.waitFor(() => expect(hookLines()).toHaveLength(1)); // the first one's, written once it held the lock
     const second = await runCli(['run', '--goal', 'g', '--auto'], { cwd: repo.dir, home: repo.home }).done;
     expect(second.code).toBe(2);
     expect(second.stderr.trim()).toBe(`agent-collab: another agent-collab (pid ${first.child.pid}) is running here; wait for it to finish or stop it`);
+    expect(hookLines()).toHaveLength(1); // the refused one wrote nothing into the running one's debug.log
 
     first.child.kill('SIGINT');
     const interrupted = await first.done;
