@@ -21,6 +21,7 @@ import { defaultPolicyGate, type PolicyGate } from '../unit/adapters/policy-gate
 import { makeCliEnv, type CliEnv } from './cli-env.js';
 import { e2eClis, waitFor } from './harness.js';
 import { reply, startLlmServer, type LlmServer } from './llm-server.js';
+import { collect } from '../helpers/agent-events.js';
 
 const clis = await e2eClis();
 type Cli = 'codex' | 'claude';
@@ -90,12 +91,6 @@ const it = base.extend<{ e2e: E2e }>({
 
 function turn(cwd: string, prompt = 'Do step 1'): AgentTurn {
   return { prompt, cwd, access: 'workspace-write', meta: { role: 'planner', kind: 'execute_step', iteration: 0, step: 1 } };
-}
-
-async function collect(stream: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
-  const events: AgentEvent[] = [];
-  for await (const ev of stream) events.push(ev);
-  return events;
 }
 
 function describeEvents(events: AgentEvent[], debug: string[]): string {

@@ -5,18 +5,13 @@ import { realpath } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { createClaudeAgent } from '../../../src/adapters/claude/claude-agent.js';
 import { createCodexAgent } from '../../../src/adapters/codex/codex-agent.js';
-import type { AgentEvent, AgentTurn } from '../../../src/engine/types.js';
+import type { AgentTurn } from '../../../src/engine/types.js';
 import { tempDir } from '../persistence/tmp-dir.js';
 import { lifeOf, writeFakeCli, type FakeCliBehaviour } from './fake-cli.js';
+import { collect } from '../../helpers/agent-events.js';
 
 function turn(cwd: string): AgentTurn {
   return { prompt: 'Do it', cwd, access: 'workspace-write', meta: { role: 'planner', kind: 'execute_step', iteration: 1, step: 1 } };
-}
-
-async function collect(stream: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
-  const events: AgentEvent[] = [];
-  for await (const ev of stream) events.push(ev);
-  return events;
 }
 
 async function setup(kind: 'codex' | 'claude', b: FakeCliBehaviour, exitAfterAnswerMs?: number) {

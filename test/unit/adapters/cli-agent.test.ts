@@ -5,15 +5,10 @@ import { createCodexAgent } from '../../../src/adapters/codex/codex-agent.js';
 import type { Agent, AgentEvent, AgentTurn } from '../../../src/engine/types.js';
 import { tempDir } from '../persistence/tmp-dir.js';
 import { argvOf, writeFakeCli, type FakeCliBehaviour } from './fake-cli.js';
+import { collect } from '../../helpers/agent-events.js';
 
 function turn(cwd: string, access: AgentTurn['access'] = 'read-only'): AgentTurn {
   return { prompt: 'Do it', cwd, access, meta: { role: 'planner', kind: 'write_plan', iteration: 0, step: null } };
-}
-
-async function collect(stream: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
-  const events: AgentEvent[] = [];
-  for await (const ev of stream) events.push(ev);
-  return events;
 }
 
 async function setup(kind: 'codex' | 'claude', b: FakeCliBehaviour, timeouts: { idleTimeoutMs?: number } = {}) {

@@ -7,9 +7,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startCommandHookServer, type CommandHookServer } from '../../../src/adapters/command-hook/server.js';
 import { FakeAgent } from '../../../src/adapters/fake/fake-agent.js';
 import { fakeScriptSchema, loadFakeScript } from '../../../src/adapters/fake/script.js';
-import type { AgentEvent, AgentTurn } from '../../../src/engine/types.js';
+import type { AgentTurn } from '../../../src/engine/types.js';
 import { tempDir } from '../persistence/tmp-dir.js';
 import { defaultPolicyGate } from './policy-gate.js';
+import { collect } from '../../helpers/agent-events.js';
 
 const servers: CommandHookServer[] = [];
 afterEach(async () => {
@@ -18,12 +19,6 @@ afterEach(async () => {
 
 function turn(cwd: string): AgentTurn {
   return { prompt: 'Do step 1', cwd, access: 'workspace-write', meta: { role: 'planner', kind: 'execute_step', iteration: 0, step: 1 } };
-}
-
-async function collect(stream: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
-  const events: AgentEvent[] = [];
-  for await (const ev of stream) events.push(ev);
-  return events;
 }
 
 async function repo(): Promise<string> {

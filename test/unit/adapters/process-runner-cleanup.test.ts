@@ -32,23 +32,24 @@ describe('process runner: nothing is left behind', () => {
   });
 
   it('an idle timeout ends the CLI and its grandchild', async () => {
-    const proc = runProcess(nodeScript(withSleepingGrandchild(HANG), { idleTimeoutMs: 300 }));
+    // The timeouts leave a loaded machine (parallel test workers on 2 cores) time to start node and print.
+    const proc = runProcess(nodeScript(withSleepingGrandchild(HANG), { idleTimeoutMs: 1_000 }));
     const grandchild = pidFrom(await firstLine(proc));
     strays.push(grandchild);
     const end = await proc.ended;
-    expect(end).toMatchObject({ kind: 'idle', afterMs: 300 });
+    expect(end).toMatchObject({ kind: 'idle', afterMs: 1_000 });
     expect(await waitUntilDead(grandchild)).toBe(true);
   });
 
   it('a wall timeout ends a CLI that keeps talking', async () => {
     const talk = "setInterval(() => process.stdout.write('tick\\n'), 50);";
-    const proc = runProcess(nodeScript(withSleepingGrandchild(talk), { wallTimeoutMs: 400, idleTimeoutMs: 200 }));
+    const proc = runProcess(nodeScript(withSleepingGrandchild(talk), { wallTimeoutMs: 1_500, idleTimeoutMs: 1_000 }));
     const lines: string[] = [];
     for await (const line of proc.lines()) lines.push(line);
     const grandchild = pidFrom(lines[0]);
     strays.push(grandchild);
-    expect(lines.length).toBeGreaterThan(3);
-    expect(await proc.ended).toMatchObject({ kind: 'timeout', afterMs: 400 });
+    expect(lines.length).toBeGreaterThan(3); // it kept talking, so only the wall timeout could end it
+    expect(await proc.ended).toMatchObject({ kind: 'timeout', afterMs: 1_500 });
     expect(await waitUntilDead(grandchild)).toBe(true);
   });
 

@@ -6,18 +6,13 @@ import { createClaudeAgent } from '../../../src/adapters/claude/claude-agent.js'
 import { createCodexAgent } from '../../../src/adapters/codex/codex-agent.js';
 import { CommandApprovals } from '../../../src/adapters/command-hook/approvals.js';
 import type { HookEndpoint } from '../../../src/adapters/command-hook/endpoint.js';
-import type { AgentEvent, AgentTurn } from '../../../src/engine/types.js';
+import type { AgentTurn } from '../../../src/engine/types.js';
 import { tempDir } from '../persistence/tmp-dir.js';
 import { argvOf, hookEnvOf, writeFakeCli, type FakeCliBehaviour } from './fake-cli.js';
+import { collect } from '../../helpers/agent-events.js';
 
 function turn(cwd: string, access: AgentTurn['access'] = 'workspace-write'): AgentTurn {
   return { prompt: 'Do it', cwd, access, meta: { role: 'planner', kind: 'execute_step', iteration: 0, step: 1 } };
-}
-
-async function collect(stream: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
-  const events: AgentEvent[] = [];
-  for await (const ev of stream) events.push(ev);
-  return events;
 }
 
 async function run(kind: 'codex' | 'claude', b: FakeCliBehaviour, approved: string[], access: AgentTurn['access'] = 'workspace-write') {

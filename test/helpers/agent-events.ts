@@ -1,0 +1,8 @@
+// Reading an agent turn in tests: every event it yields, in order.
+import type { AgentEvent } from '../../src/engine/types.js';
+
+export async function collect(stream: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
+  const events: AgentEvent[] = [];
+  for await (const ev of stream) events.push(ev);
+  return events;
+}
