@@ -3,10 +3,14 @@
 //
 //   agent-collab = wall time of `node dist/cli.js run --goal … --auto --auto-approve --json`: codex plans, claude
 //                  asks for changes, codex revises, claude approves, codex executes 2 steps (each committed)
-//   bare CLIs    = the sum of the wall times of the same invocations (argv, cwd, env, stdin /dev/null; recorded by
-//                  a wrapper set as `[agents.*] command`), replayed in order with the same server replies, in a
-//                  fresh HOME and repo at the same paths; session ids the bare runs create replace the recorded ones,
-//                  and agent-collab's command-hook arguments are left out (the hook is agent-collab's cost)
+//   bare CLIs    = the sum of the wall times of the same invocations (argv, cwd, env, stdin /dev/null), replayed in
+//                  order with the same server replies, in a fresh HOME and repo at the same paths; session ids the
+//                  bare runs create replace the recorded ones, and agent-collab's command-hook arguments are left out
+//                  (the hook is agent-collab's cost)
+//
+// The invocations are recorded once, in an unmeasured run, by a wrapper set as `[agents.*] command`; the measured
+// runs call the real CLIs directly, so the wrapper's own time (a bash start and a few writes per call) counts on
+// neither side. How long each CLI ran inside agent-collab is read from its debug.log (start and exit of each one).
 //
 // Pairs alternate which side runs first; medians of each side. The scripted server answers at once, so the CLIs
 // take well under a second each and agent-collab's fixed costs (its start, a snapshot and commit per step) weigh
@@ -142,14 +146,17 @@ interface World {
   latencyMs: number;
 }
 
-/** Empties HOME, TMPDIR, the call log and the repo, and makes them again at the same paths (the argv name them). */
-function reset(w: World): void {
+/**
+ * Empties HOME, TMPDIR, the call log and the repo, and makes them again at the same paths (the argv name them);
+ * agent-collab's config runs `clis` (the recording wrappers, or the real CLIs).
+ */
+function reset(w: World, clis: Record<string, string>): void {
   for (const dir of [w.env.home, w.env.tmpDir, w.repo, w.logDir]) rmSync(dir, { recursive: true, force: true });
   const xdg = ['XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME'].map((k) => w.env.env[k] ?? '');
   for (const dir of [w.env.home, w.env.codexHome, w.env.tmpDir, w.logDir, ...xdg]) mkdirSync(dir, { recursive: true });
   w.env.writeCodexConfig(w.server.url);
   w.env.makeRepo(path.basename(w.repo));
-  writeAgentCollabConfig(w.repo, { claude: w.wrappers.claude!, codex: w.wrappers.codex! });
+  writeAgentCollabConfig(w.repo, { claude: clis.claude!, codex: clis.codex! });
 }
 
 function modelRequests(server: LlmServer): number {
@@ -161,15 +168,34 @@ function checkScriptUsed(server: LlmServer, what: string): void {
   if (left > 0) throw new Error(`${what}: ${left} scripted repl(ies) were not asked for`);
 }
 
+/** One agent-collab run: its wall time and how long each CLI it started ran (spawn to exit, from its debug.log). */
 interface LoopRun {
   ms: number;
+  cliMs: number[];
+  requests: number;
+}
+
+/** The run that recorded the invocations (through the wrapper): what the bare side replays. */
+interface Recording {
   calls: Invocation[];
   sessionIds: Map<string, string[]>;
   requests: number;
 }
 
-async function runAgentCollab(w: World): Promise<LoopRun> {
-  reset(w);
+/** How long each CLI ran, in start order, from debug.log's `[<role>/<cli> process]` lines (written by agent-collab). */
+export function cliTimesInDebugLog(text: string): number[] {
+  const order: string[] = [];
+  const ms = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    const m = /^\S+ \[\w+\/\w+ process\] (?:started \S+ \(pid (\d+)\)|\S+ \(pid (\d+)\) exited with .* after ([\d.]+) ms)$/.exec(line);
+    if (m?.[1]) order.push(m[1]);
+    else if (m?.[2] && m[3]) ms.set(m[2], Number(m[3]));
+  }
+  return order.map((pid) => ms.get(pid) ?? NaN);
+}
+
+async function runAgentCollab(w: World, record: boolean): Promise<LoopRun & { recording: Recording | null }> {
+  reset(w, record ? w.wrappers : w.real);
   script(w.server, w.latencyMs);
   const before = modelRequests(w.server);
   const r = await timed(process.execPath, [CLI, 'run', '--goal', GOAL, '--auto', '--auto-approve', '--json'], w.repo, w.env.env);
@@ -178,9 +204,14 @@ async function runAgentCollab(w: World): Promise<LoopRun> {
     throw new Error(`agent-collab run exited ${r.code} without reaching DONE: ${(r.stderr.trim() || r.stdout.trim()).split('\n').slice(-3).join(' | ')}`);
   }
   checkScriptUsed(w.server, 'agent-collab run');
+  const requests = modelRequests(w.server) - before;
+  const debugLog = path.join(w.repo, '.agent-collab', 'debug.log');
+  const cliMs = cliTimesInDebugLog(readFileSync(debugLog, 'utf8'));
+  if (cliMs.length === 0 || cliMs.some((t) => !Number.isFinite(t))) throw new Error(`agent-collab's debug.log does not tell how long each CLI ran (${debugLog})`);
+  if (!record) return { ms: r.ms, cliMs, requests, recording: null };
   const calls = readInvocations(w.logDir, w.real);
   for (const c of calls) if (c.stdin !== '/dev/null') throw new Error(`agent-collab gave ${c.cli} stdin ${c.stdin}, the replay assumes /dev/null`);
-  return { ms: r.ms, calls, sessionIds: sessionIdsInDebugLog(path.join(w.repo, '.agent-collab', 'debug.log')), requests: modelRequests(w.server) - before };
+  return { ms: r.ms, cliMs, requests, recording: { calls, sessionIds: sessionIdsInDebugLog(debugLog), requests } };
 }
 
 /**
@@ -206,9 +237,9 @@ export function withoutHook(args: readonly string[]): string[] {
   return out;
 }
 
-/** Replays `loop.calls` bare (without agent-collab's hook); returns each one's wall time. */
-async function runBare(w: World, loop: LoopRun): Promise<number[]> {
-  reset(w);
+/** Replays the recorded calls bare (without agent-collab's hook); returns each one's wall time. */
+async function runBare(w: World, loop: Recording): Promise<number[]> {
+  reset(w, w.real);
   script(w.server, w.latencyMs);
   const before = modelRequests(w.server);
   const created = new Map<string, string[]>();
@@ -231,20 +262,6 @@ async function runBare(w: World, loop: LoopRun): Promise<number[]> {
   const requests = modelRequests(w.server) - before;
   if (requests !== loop.requests) throw new Error(`bare replay made ${requests} model requests, agent-collab's run ${loop.requests}`);
   return times;
-}
-
-/** Median extra wall time of one spawn through the recording wrapper (running /bin/true) over /bin/true itself. */
-async function wrapperCost(root: string, env: NodeJS.ProcessEnv, n = 15): Promise<number> {
-  const dir = path.join(root, 'wrapper-cost');
-  mkdirSync(dir, { recursive: true });
-  const wrapper = writeRecorder(dir, dir, 'true', '/bin/true');
-  const diffs: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const bare = await timed('/bin/true', [], root, env);
-    const wrapped = await timed(wrapper, ['an argument'], root, env);
-    diffs.push(wrapped.ms - bare.ms);
-  }
-  return median(diffs);
 }
 
 export interface RealCliOptions {
@@ -276,10 +293,10 @@ export async function realCliLines(opts: RealCliOptions = {}): Promise<string[]>
     const w: World = { server, env, repo: path.join(env.root, 'repo'), logDir, real, wrappers, latencyMs: 0 };
     const instant = await measurePairs(w, runs, warmup);
     const latencyMs = opts.latencyMs ?? 0;
-    if (latencyMs <= 0) return instant;
+    if (latencyMs <= 0) return instant.lines;
     // The same loop with a model that takes time to answer, as real ones do: agent-collab's fixed costs weigh less.
-    const slow = await measurePairs({ ...w, latencyMs }, 1, 0);
-    return [...instant, ...slow.slice(-1).map((l) => l.replace('real-CLI loop:', `real-CLI loop, ${latencyMs / 1000} s per model reply:`).replace(/ (PASS|FAIL)$/, ' $1 (informative)'))];
+    const slow = await measurePairs({ ...w, latencyMs }, 1, 0, instant.recorded);
+    return [...instant.lines, ...slow.lines.slice(-1).map((l) => l.replace('real-CLI loop:', `real-CLI loop, ${latencyMs / 1000} s per model reply:`).replace(/ (PASS|FAIL)$/, ' $1 (informative)'))];
   } finally {
     await server.close();
     env.cleanup();
@@ -297,30 +314,41 @@ function kindOf(call: Invocation): string {
   return call.args.includes('--resume') ? 'claude -p --resume' : 'claude -p';
 }
 
-async function measurePairs(w: World, runs: number, warmup: number): Promise<string[]> {
-  for (let i = 0; i < warmup; i++) await runBare(w, await runAgentCollab(w));
+/**
+ * `warmup` unmeasured pairs, then `runs` measured ones. Without `recording`, the first warm-up pair (there is at least
+ * one then) records the invocations; the same loop makes the same calls whatever the server's latency.
+ */
+async function measurePairs(w: World, runs: number, warmup: number, recording?: Recording): Promise<{ lines: string[]; recorded: Recording }> {
+  let recorded = recording;
+  let warmed = 0;
+  if (recorded === undefined) {
+    recorded = (await runAgentCollab(w, true)).recording!;
+    await runBare(w, recorded);
+    warmed = 1;
+  }
+  for (let i = warmed; i < warmup; i++) {
+    checkSame(await runAgentCollab(w, false), recorded);
+    await runBare(w, recorded);
+  }
   const pairs: Pair[] = [];
   for (let i = 0; i < runs; i++) {
-    const previous = pairs.at(-1)?.ac;
-    if (previous === undefined || i % 2 === 0) {
-      const ac = await runAgentCollab(w);
-      pairs.push({ ac, bare: await runBare(w, ac) });
+    if (i % 2 === 0) {
+      const ac = checkSame(await runAgentCollab(w, false), recorded);
+      pairs.push({ ac, bare: await runBare(w, recorded) });
     } else {
-      // bare first: it replays the previous agent-collab run's invocations (they are the same every run)
-      const bare = await runBare(w, previous);
-      pairs.push({ ac: await runAgentCollab(w), bare });
+      const bare = await runBare(w, recorded);
+      pairs.push({ ac: checkSame(await runAgentCollab(w, false), recorded), bare });
     }
   }
-  const inside = (p: Pair): number => sum(p.ac.calls.map((c) => c.ms));
+  const inside = (p: Pair): number => sum(p.ac.cliMs);
   const ac = median(pairs.map((p) => p.ac.ms));
   const bare = median(pairs.map((p) => sum(p.bare)));
   const ratio = ac / bare;
   const own = median(pairs.map((p) => p.ac.ms - inside(p)));
-  const wrapper = await wrapperCost(w.env.root, w.env.env);
-  const calls = pairs.at(-1)?.ac.calls ?? [];
+  const calls = recorded.calls;
   const hooked = calls.filter((c) => withoutHook(c.args).length !== c.args.length).length;
-  return [
-    `real-CLI loop: codex plans, claude asks for changes then approves, codex executes 2 steps (each committed); ${calls.length} CLI invocations (${hooked} with agent-collab's command hook, replayed bare without it); ${warmup} warm-up + ${runs} measured pair(s), alternating which side goes first`,
+  const lines = [
+    `real-CLI loop: codex plans, claude asks for changes then approves, codex executes 2 steps (each committed); ${calls.length} CLI invocations (${hooked} with agent-collab's command hook, replayed bare without it); ${Math.max(warmup, warmed)} warm-up + ${runs} measured pair(s), alternating which side goes first`,
     ...table(
       ['pair', 'agent-collab ms', 'its CLIs ms', 'its own ms', 'bare CLIs ms', 'agent-collab/bare', 'first'],
       pairs.map((p, i) => [
@@ -335,11 +363,20 @@ async function measurePairs(w: World, runs: number, warmup: number): Promise<str
     ).map((l) => `  ${l}`),
     ...table(
       ['invocation', 'median ms inside agent-collab', 'median ms bare'],
-      calls.map((c, k) => [`${k + 1}. ${kindOf(c)}`, ms(median(pairs.map((p) => p.ac.calls[k]?.ms ?? NaN))), ms(median(pairs.map((p) => p.bare[k] ?? NaN)))]),
+      calls.map((c, k) => [`${k + 1}. ${kindOf(c)}`, ms(median(pairs.map((p) => p.ac.cliMs[k] ?? NaN))), ms(median(pairs.map((p) => p.bare[k] ?? NaN)))]),
     ).map((l) => `  ${l}`),
-    `  agent-collab's own time (its wall time − its CLIs' time, incl. the recording wrapper's ~${ms(wrapper)} ms per invocation): median ${ms(own)} ms = ${((own / ac) * 100).toFixed(1)}% of its wall time`,
+    `  agent-collab's own time (its wall time − the time its CLIs ran, spawn to exit, as its debug.log records): median ${ms(own)} ms = ${((own / ac) * 100).toFixed(1)}% of its wall time`,
     `real-CLI loop: agent-collab ${ms(ac)} ms / bare CLIs ${ms(bare)} ms = ${ratio.toFixed(3)}× (goal ≤ ${GOAL_RATIO.toFixed(2)}) ${ratio <= GOAL_RATIO ? 'PASS' : 'FAIL'}`,
   ];
+  return { lines, recorded };
+}
+
+/** A measured run must make the same calls as the recorded one (the bare side replays those). */
+function checkSame(run: LoopRun, recorded: Recording): LoopRun {
+  if (run.cliMs.length !== recorded.calls.length || run.requests !== recorded.requests) {
+    throw new Error(`agent-collab started ${run.cliMs.length} CLI(s) with ${run.requests} model requests; the recorded run ${recorded.calls.length} with ${recorded.requests}`);
+  }
+  return run;
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -1,6 +1,7 @@
 // The one way adapters run a CLI: stdin closed, own process group, stdout streamed line by line, stderr kept
 // bounded, wall and idle timeouts, and a stop that takes the whole process group down.
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { execa, type ResultPromise } from 'execa';
 import { signalGroup, terminateGroup } from './process-group.js';
@@ -79,9 +80,14 @@ export function runProcess(spec: ProcessSpec): RunningProcess {
     encoding: 'utf8',
   });
   const pgid = child.pid;
+  const startedAt = performance.now();
+  // When each CLI started and ended, next to its output (`<source> process`, so the raw output lines stay apart).
+  const lifecycle = `${spec.source} process`;
+  const name = path.basename(spec.command);
   if (pgid !== undefined) {
     installExitHook();
     liveGroups.add(pgid);
+    spec.debug(lifecycle, `started ${name} (pid ${pgid})`);
   }
 
   let endReason: 'timeout' | 'idle' | 'stopped' | null = null;
@@ -107,8 +113,9 @@ export function runProcess(spec: ProcessSpec): RunningProcess {
   };
   // When the CLI exits, whatever it left in its group (tool shells, their children) goes too; that also closes
   // the output pipes they may still hold.
-  child.once('exit', () => {
+  child.once('exit', (code: number | null, signal: NodeJS.Signals | null) => {
     leaderExited = true;
+    spec.debug(lifecycle, `${name} (pid ${pgid}) exited with ${signal ?? `code ${code}`} after ${(performance.now() - startedAt).toFixed(1)} ms`);
     clearTimeout(wallTimer);
     clearTimeout(idleTimer);
     void killGroup();

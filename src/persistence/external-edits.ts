@@ -5,6 +5,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import writeFileAtomic from 'write-file-atomic';
 import type { ExternalChangeChoice } from '../engine/types.js';
+import { writeAtomic } from './file-lock.js';
 
 export type WatchedFile = 'plan' | 'comments';
 
@@ -18,8 +19,7 @@ export class WrittenCopies {
 
   async remember(which: WatchedFile, body: string | null): Promise<void> {
     if (body === null) return;
-    await mkdir(this.dir, { recursive: true });
-    await writeFileAtomic(this.file(which), body);
+    await writeAtomic(this.file(which), body);
   }
 
   async last(which: WatchedFile): Promise<string | null> {

@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { lock } from 'proper-lockfile';
@@ -56,9 +57,20 @@ async function lockAndRun<T>(file: string, fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Write to a temp file, fsync, rename: readers see the old or the new content, never half of it. */
-export async function writeAtomic(file: string, data: string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFileAtomic(file, data, { encoding: 'utf8' });
+/**
+ * Write to a temp file, fsync, rename: readers see the old or the new content, never half of it.
+ *
+ * Done synchronously: these are small files (state.json, plan.md, comments.md) written while the run waits for
+ * them, and the ~10 steps of the asynchronous version each wait for a thread-pool round trip: ~2.5 ms a write
+ * instead of ~1 ms (measured on the same disk). The event loop is held for that millisecond.
+ */
+export function writeAtomic(file: string, data: string): Promise<void> {
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileAtomic.sync(file, data, { encoding: 'utf8' });
+    return Promise.resolve();
+  } catch (err) {
+    return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+  }
 }
 

@@ -1,5 +1,5 @@
 import { realpath } from 'node:fs/promises';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createClaudeAgent } from '../../../src/adapters/claude/claude-agent.js';
 import { createCodexAgent } from '../../../src/adapters/codex/codex-agent.js';
 import type { Agent, AgentEvent, AgentTurn } from '../../../src/engine/types.js';
@@ -11,12 +11,20 @@ function turn(cwd: string, access: AgentTurn['access'] = 'read-only'): AgentTurn
   return { prompt: 'Do it', cwd, access, meta: { role: 'planner', kind: 'write_plan', iteration: 0, step: null } };
 }
 
+// A turn ends at the CLI's answer; its stand-in may still be on its way out (writing its log in the test's temp dir).
+// Each test waits for them before the dir is removed.
+const agents: Agent[] = [];
+afterEach(async () => {
+  await Promise.all(agents.splice(0).map((a) => a.stop()));
+});
+
 async function setup(kind: 'codex' | 'claude', b: FakeCliBehaviour, timeouts: { idleTimeoutMs?: number } = {}) {
   const dir = await realpath(await tempDir());
   const binary = await writeFakeCli(dir, kind, b);
   const debug: [string, string][] = [];
   const create = kind === 'codex' ? createCodexAgent : createClaudeAgent;
   const agent: Agent = create({ name: kind, binary, debug: (s, l) => debug.push([s, l]), debugSource: `planner/${kind}`, ...timeouts });
+  agents.push(agent);
   return { dir, binary, agent, debug };
 }
 

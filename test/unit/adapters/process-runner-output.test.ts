@@ -16,6 +16,17 @@ describe('process runner: output', () => {
     expect(seen).toContainEqual(['planner/codex stderr', 'warn']);
   });
 
+  it('records in the debug sink when the CLI started and how and when it ended', async () => {
+    const seen: [string, string][] = [];
+    const proc = runProcess(nodeScript('process.exitCode = 3;', { source: 'reviewer/claude', debug: (s, l) => seen.push([s, l]) }));
+    await proc.ended;
+    const lifecycle = seen.filter(([s]) => s === 'reviewer/claude process').map(([, l]) => l);
+    expect(lifecycle).toHaveLength(2);
+    expect(lifecycle[0]).toBe(`started node (pid ${proc.pid})`);
+    const ms = Number(/^node \(pid (\d+)\) exited with code 3 after (\d+\.\d) ms$/.exec(lifecycle[1] ?? '')?.[2]);
+    expect(ms).toBeGreaterThan(0);
+  });
+
   it('keeps only the head and tail of a large stderr, with a marker', async () => {
     const code = "for (let i = 0; i < 5000; i++) process.stderr.write('line ' + i + ' ' + 'x'.repeat(40) + '\\n');";
     const proc = runProcess(nodeScript(code, { stderrMaxBytes: 2_000 }));

@@ -31,6 +31,7 @@ async function run(kind: 'codex' | 'claude', b: FakeCliBehaviour, approved: stri
   const agent = create({ name: kind, binary, debug: () => undefined, debugSource: `planner/${kind}`, hook, idleTimeoutMs: 20_000 });
   const t0 = Date.now();
   const events = await collect(agent.start(turn(dir, access)));
+  await agent.stop(); // a stand-in that answered may still be exiting (writing into the temp dir): wait for it
   return { events, ms: Date.now() - t0, argv: (await argvOf(binary)).argv, hookEnv: await hookEnvOf(binary), launches };
 }
 

@@ -1,0 +1,34 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cliTimesInDebugLog } from '../../../bench/real-cli.js';
+import { runProcess } from '../../../src/adapters/process-runner.js';
+import { DebugLog } from '../../../src/persistence/debug-log.js';
+import { nodeScript } from './process-helpers.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+describe("debug.log records each CLI's start and exit", () => {
+  it('so the benchmark reads how long each CLI ran, in start order, with overlapping runs told apart by pid', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'ac-cli-times-'));
+    dirs.push(dir);
+    const log = new DebugLog(path.join(dir, 'debug.log'), 1024 * 1024);
+    const debug = (source: string, line: string): void => log.write(source, line);
+    // The first CLI outlives the start of the second (as a CLI that saves its session after answering does).
+    const slow = runProcess(nodeScript('setTimeout(() => {}, 400);', { source: 'planner/codex', debug }));
+    const fast = runProcess(nodeScript('console.log(JSON.stringify({ type: "result" }));', { source: 'reviewer/claude', debug }));
+    await Promise.all([slow.ended, fast.ended]);
+    await log.flush();
+    const text = readFileSync(path.join(dir, 'debug.log'), 'utf8');
+    const [first, second, ...rest] = cliTimesInDebugLog(text);
+    expect(rest).toEqual([]);
+    expect(first).toBeGreaterThanOrEqual(400);
+    expect(second).toBeGreaterThan(0);
+    expect(second).toBeLessThan(first!);
+    expect(text).toMatch(/\[reviewer\/claude\] \{"type":"result"\}/); // the CLI's own lines are kept apart
+  });
+});
