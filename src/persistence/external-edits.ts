@@ -2,7 +2,7 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { execa } from 'execa';
+import { runGit } from '../engine/git.js';
 import writeFileAtomic from 'write-file-atomic';
 import type { ExternalChangeChoice } from '../engine/types.js';
 import { writeAtomic } from './file-lock.js';
@@ -38,9 +38,10 @@ export async function mergeBodies(base: string, yours: string, agents: string): 
   try {
     const [b, y, a] = ['base.md', 'yours.md', 'agent.md'].map((n) => path.join(dir, n)) as [string, string, string];
     await Promise.all([writeFile(b, base), writeFile(y, yours), writeFile(a, agents)]);
-    const r = await execa('git', ['merge-file', '-p', '-L', 'your edit', '-L', 'before', '-L', "agent's version", y, b, a], { reject: false, stdin: 'ignore' });
-    if (r.exitCode === undefined || (r.exitCode ?? 0) < 0) throw new Error(`git merge-file failed: ${String(r.stderr).split('\n')[0] ?? ''}`);
-    return { text: String(r.stdout), conflicts: r.exitCode ?? 0 };
+    const r = await runGit(dir, ['merge-file', '-p', '-L', 'your edit', '-L', 'before', '-L', "agent's version", y, b, a]);
+    // git merge-file exits with the number of conflicts (0–127), or a negative number (255 and up) on an error.
+    if (r.exitCode < 0 || r.exitCode > 127) throw new Error(`git merge-file failed: ${r.stderr.split('\n')[0] ?? ''}`);
+    return { text: r.stdout, conflicts: r.exitCode };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
