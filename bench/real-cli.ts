@@ -265,7 +265,7 @@ async function runBare(w: World, loop: Recording): Promise<number[]> {
 }
 
 export interface RealCliOptions {
-  /** Measured pairs (default 3). */
+  /** Measured pairs (default 4; an even count lets each side go first equally often). */
   runs?: number;
   /** Unmeasured pairs first (default 1). */
   warmup?: number;
@@ -274,7 +274,7 @@ export interface RealCliOptions {
 }
 
 export async function realCliLines(opts: RealCliOptions = {}): Promise<string[]> {
-  const runs = opts.runs ?? 3;
+  const runs = opts.runs ?? 4;
   const warmup = opts.warmup ?? 1;
   if (!existsSync(CLI)) return [`real-CLI loop: SKIP (${CLI} is missing: run \`npm run build\`)`];
   const clis = await installE2eClis();
@@ -386,7 +386,7 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
     if (!Number.isInteger(n) || n < min) throw new Error(`--runs / --warmup / --latency-ms must be whole numbers ≥ ${min} (got "${text}")`);
     return n;
   };
-  realCliLines({ runs: count(values.runs, 3, 1), warmup: count(values.warmup, 1, 0), latencyMs: count(values['latency-ms'], 2000, 0) }).then(
+  realCliLines({ runs: count(values.runs, 4, 1), warmup: count(values.warmup, 1, 0), latencyMs: count(values['latency-ms'], 2000, 0) }).then(
     (lines) => process.stdout.write(`${lines.join('\n')}\n`),
     (err: unknown) => {
       process.stderr.write(`real-CLI bench failed: ${err instanceof Error ? err.message : String(err)}\n`);
