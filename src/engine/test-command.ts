@@ -33,15 +33,18 @@ function hasSection(text: string | null, header: RegExp): boolean {
   return text !== null && text.split(/\r?\n/).some((line) => header.test(line.trim()));
 }
 
-async function usesPytest(root: string): Promise<boolean> {
-  if (await exists(path.join(root, 'pytest.ini'))) return true;
-  if (hasSection(await read(path.join(root, 'pyproject.toml')), /^\[tool\.pytest(?:\.|\])/)) return true;
-  if (hasSection(await read(path.join(root, 'setup.cfg')), /^\[tool:pytest\]/)) return true;
-  return hasSection(await read(path.join(root, 'tox.ini')), /^\[pytest\]/);
+type PytestFile = 'pyproject.toml' | 'setup.cfg' | 'tox.ini';
+
+function usesPytest(files: Record<PytestFile, string | null>, hasPytestIni: boolean): boolean {
+  return (
+    hasPytestIni ||
+    hasSection(files['pyproject.toml'], /^\[tool\.pytest(?:\.|\])/) ||
+    hasSection(files['setup.cfg'], /^\[tool:pytest\]/) ||
+    hasSection(files['tox.ini'], /^\[pytest\]/)
+  );
 }
 
-async function hasNpmTestScript(root: string): Promise<boolean> {
-  const text = await read(path.join(root, 'package.json'));
+function hasNpmTestScript(text: string | null): boolean {
   if (text === null) return false;
   let pkg: unknown;
   try {
@@ -58,9 +61,20 @@ async function hasNpmTestScript(root: string): Promise<boolean> {
 
 /** The test command this repo's files suggest, or null when none does. Never throws. */
 export async function detectTestCommand(repoRoot: string): Promise<string | null> {
-  if (await usesPytest(repoRoot)) return 'pytest';
-  if (await hasNpmTestScript(repoRoot)) return 'npm test';
-  if (await exists(path.join(repoRoot, 'Cargo.toml'))) return 'cargo test';
-  if (await exists(path.join(repoRoot, 'go.mod'))) return 'go test ./...';
+  // Every file is looked at once, at the same time (this runs before each step's tests); the order above decides.
+  const at = (name: string): string => path.join(repoRoot, name);
+  const [pytestIni, pyproject, setupCfg, toxIni, packageJson, cargo, goMod] = await Promise.all([
+    exists(at('pytest.ini')),
+    read(at('pyproject.toml')),
+    read(at('setup.cfg')),
+    read(at('tox.ini')),
+    read(at('package.json')),
+    exists(at('Cargo.toml')),
+    exists(at('go.mod')),
+  ]);
+  if (usesPytest({ 'pyproject.toml': pyproject, 'setup.cfg': setupCfg, 'tox.ini': toxIni }, pytestIni)) return 'pytest';
+  if (hasNpmTestScript(packageJson)) return 'npm test';
+  if (cargo) return 'cargo test';
+  if (goMod) return 'go test ./...';
   return null;
 }
