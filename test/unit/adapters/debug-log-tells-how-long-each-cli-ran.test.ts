@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cliTimesInDebugLog } from '../../../bench/real-cli.js';
+import { cliRunsInDebugLog, timeWithACliRunning } from '../../../bench/real-cli.js';
 import { runProcess } from '../../../src/adapters/process-runner.js';
 import { DebugLog } from '../../../src/persistence/debug-log.js';
 import { nodeScript } from './process-helpers.js';
@@ -24,11 +24,26 @@ describe("debug.log records each CLI's start and exit", () => {
     await Promise.all([slow.ended, fast.ended]);
     await log.flush();
     const text = readFileSync(path.join(dir, 'debug.log'), 'utf8');
-    const [first, second, ...rest] = cliTimesInDebugLog(text);
+    const [first, second, ...rest] = cliRunsInDebugLog(text);
     expect(rest).toEqual([]);
-    expect(first).toBeGreaterThanOrEqual(400);
-    expect(second).toBeGreaterThan(0);
-    expect(second).toBeLessThan(first!);
+    expect(first!.ms).toBeGreaterThanOrEqual(400);
+    expect(second!.ms).toBeGreaterThan(0);
+    expect(second!.ms).toBeLessThan(first!.ms);
+    // started in order, within the first one's run (debug.log's timestamps are whole milliseconds)
+    expect(second!.startMs).toBeGreaterThanOrEqual(first!.startMs);
+    expect(second!.startMs).toBeLessThanOrEqual(first!.startMs + first!.ms);
     expect(text).toMatch(/\[reviewer\/claude\] \{"type":"result"\}/); // the CLI's own lines are kept apart
+  });
+
+  it('time with a CLI running counts overlapping runs once', () => {
+    expect(timeWithACliRunning([])).toBe(0);
+    // 0–100 and 80–300 overlap (the first still exiting while the second starts); 400–450 stands apart
+    const runs = [
+      { startMs: 400, ms: 50 },
+      { startMs: 0, ms: 100 },
+      { startMs: 80, ms: 220 },
+      { startMs: 90, ms: 10 }, // inside another run entirely
+    ];
+    expect(timeWithACliRunning(runs)).toBe(300 + 50);
   });
 });
