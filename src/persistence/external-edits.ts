@@ -1,9 +1,8 @@
 // Telling the person's edits of plan.md / comments.md apart from agent-collab's own writes, and reconciling them.
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { runGit } from '../engine/git.js';
-import writeFileAtomic from 'write-file-atomic';
 import type { ExternalChangeChoice } from '../engine/types.js';
 import { writeAtomic } from './file-lock.js';
 
@@ -39,7 +38,7 @@ export async function mergeBodies(base: string, yours: string, agents: string): 
     const [b, y, a] = ['base.md', 'yours.md', 'agent.md'].map((n) => path.join(dir, n)) as [string, string, string];
     await Promise.all([writeFile(b, base), writeFile(y, yours), writeFile(a, agents)]);
     const r = await runGit(dir, ['merge-file', '-p', '-L', 'your edit', '-L', 'before', '-L', "agent's version", y, b, a]);
-    // git merge-file exits with the number of conflicts (0–127), or a negative number (255 and up) on an error.
+    // git merge-file exits with the number of conflicts (at most 127), or with a negative number (128–255 here) on an error.
     if (r.exitCode < 0 || r.exitCode > 127) throw new Error(`git merge-file failed: ${r.stderr.split('\n')[0] ?? ''}`);
     return { text: r.stdout, conflicts: r.exitCode };
   } finally {
@@ -62,9 +61,8 @@ export async function reconcile(opts: {
   if (choice === 'discard') return { text: current, note: "your version is kept; the agent's new version was discarded" };
   if (choice === 'overwrite') {
     const stamp = (opts.now ?? new Date()).toISOString().replace(/[:.]/g, '-');
-    await mkdir(opts.backupDir, { recursive: true });
     const backup = path.join(opts.backupDir, `${opts.name.replace(/\.md$/, '')}-yours-${stamp}.md`);
-    await writeFileAtomic(backup, current);
+    await writeAtomic(backup, current);
     return { text: incoming, note: `the agent's version is used; yours is saved as ${backup}` };
   }
   const merged = await mergeBodies(written ?? '', current, incoming);
