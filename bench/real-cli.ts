@@ -1,7 +1,7 @@
 // agent-collab on the REAL codex and claude CLIs (talking to the scripted LLM server of the e2e tests) next to the
 // same CLI invocations run bare, measured side by side in one run.
 //
-//   agent-collab = wall time of `node dist/cli.js run --goal … --auto --auto-approve --json`: codex plans, claude
+//   agent-collab = wall time of `bin/agent-collab run --goal … --auto --auto-approve --json`: codex plans, claude
 //                  asks for changes, codex revises, claude approves, codex executes 2 steps (each committed)
 //   bare CLIs    = the sum of the wall times of the same invocations (argv, cwd, env, stdin /dev/null), replayed in
 //                  order with the same server replies, in a fresh HOME and repo at the same paths; session ids the
@@ -31,6 +31,8 @@ import { readInvocations, writeRecorder, type Invocation } from './cli-recorder.
 import { median, ms, sum, table } from './stats.js';
 
 const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/cli.js');
+/** The agent-collab command as npm installs it: it runs CLI with the node on PATH. */
+const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/agent-collab');
 const GOAL_RATIO = 1.1;
 const GOAL = 'Add two text files a.txt and b.txt';
 const PROCESS_TIMEOUT_MS = 180_000;
@@ -217,7 +219,7 @@ async function runAgentCollab(w: World, record: boolean): Promise<LoopRun & { re
   reset(w, record ? w.wrappers : w.real);
   script(w.server, w.latencyMs);
   const before = modelRequests(w.server);
-  const r = await timed(process.execPath, [CLI, 'run', '--goal', GOAL, '--auto', '--auto-approve', '--json'], w.repo, w.env.env);
+  const r = await timed(BIN, ['run', '--goal', GOAL, '--auto', '--auto-approve', '--json'], w.repo, w.env.env);
   const done = jsonLines(r.stdout).find((e) => e.event === 'done');
   if (r.code !== 0 || done?.phase !== 'DONE') {
     throw new Error(`agent-collab run exited ${r.code} without reaching DONE: ${(r.stderr.trim() || r.stdout.trim()).split('\n').slice(-3).join(' | ')}`);

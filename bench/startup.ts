@@ -6,12 +6,13 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { median, ms } from './stats.js';
 
-const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/cli.js');
+/** The agent-collab command as npm installs it (it runs dist/cli.js with the node on PATH). */
+const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/agent-collab');
 
-function timeOnce(args: string[], cwd: string, expectStatus = 0): number {
+function timeOnce(file: string, args: string[], cwd: string, expectStatus = 0): number {
   const t = performance.now();
-  const r = spawnSync(process.execPath, args, { cwd, stdio: 'ignore' });
-  if (r.status !== expectStatus) throw new Error(`node ${args.join(' ')} exited ${r.status}`);
+  const r = spawnSync(file, args, { cwd, stdio: 'ignore' });
+  if (r.status !== expectStatus) throw new Error(`${path.basename(file)} ${args.join(' ')} exited ${r.status}`);
   return performance.now() - t;
 }
 
@@ -51,7 +52,7 @@ function firstSpawnRepo(parent: string): { dir: string; stamp: string; reset(): 
 function timeToFirstSpawn(repo: ReturnType<typeof firstSpawnRepo>): number {
   repo.reset();
   const t = performance.timeOrigin + performance.now();
-  const r = spawnSync(process.execPath, [CLI, 'run', '--goal', 'x', '--auto', '--json'], { cwd: repo.dir, stdio: 'ignore' });
+  const r = spawnSync(BIN, ['run', '--goal', 'x', '--auto', '--json'], { cwd: repo.dir, stdio: 'ignore' });
   if (r.status !== 4) throw new Error(`run with a stub agent exited ${r.status}, expected 4 (agent failed)`);
   return Number(readFileSync(repo.stamp, 'utf8').trim()) * 1000 - t;
 }
@@ -64,10 +65,10 @@ export function measureStartup(cwd: string, runs = 15): StartupResult {
   const spawned: number[] = [];
   const repo = firstSpawnRepo(cwd);
   for (let i = 0; i < runs; i++) {
-    node.push(timeOnce(['-e', '0'], cwd));
-    version.push(timeOnce([CLI, '--version'], cwd));
+    node.push(timeOnce(process.execPath, ['-e', '0'], cwd));
+    version.push(timeOnce(BIN, ['--version'], cwd));
     // `run` outside a git repo loads the run mode's modules, asks git and exits 2: what every run pays before any work
-    run.push(timeOnce([CLI, 'run', '--goal', 'x'], cwd, 2));
+    run.push(timeOnce(BIN, ['run', '--goal', 'x'], cwd, 2));
     spawned.push(timeToFirstSpawn(repo));
   }
   rmSync(repo.dir, { recursive: true, force: true });
@@ -75,9 +76,13 @@ export function measureStartup(cwd: string, runs = 15): StartupResult {
 }
 
 export function startupLines(r: StartupResult): string[] {
+  const certs = process.env.NODE_EXTRA_CA_CERTS
+    ? [`  (NODE_EXTRA_CA_CERTS is set here: node -e 0 parses that bundle at every start; bin/agent-collab starts node without it and gives it back to what it runs)`]
+    : [];
   return [
     `startup: node -e 0 ${ms(r.nodeMs)} ms; agent-collab --version ${ms(r.versionMs)} ms (${(r.versionMs / r.nodeMs).toFixed(2)}×); ` +
       `agent-collab run up to its first check ${ms(r.runMs)} ms (${(r.runMs / r.nodeMs).toFixed(2)}×); ` +
       `run up to its first agent spawn ${ms(r.firstSpawnMs)} ms (${(r.firstSpawnMs / r.nodeMs).toFixed(2)}×)`,
+    ...certs,
   ];
 }

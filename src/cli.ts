@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Entry point: parses the command line and hands over to a mode. Every failure a user can cause ends here
 // as one line on stderr and a documented exit code, never a stack trace.
+import './held-ca-certs.js'; // first: puts NODE_EXTRA_CA_CERTS back (see bin/agent-collab)
 import { parseArgs } from 'node:util';
 import { EXIT, UserError } from './persistence/errors.js';
 import { HELP, VERSION } from './modes/help.js';
