@@ -1,7 +1,7 @@
 // Records every CLI invocation agent-collab makes: a small bash wrapper, set as `[agents.*] command`, writes its
 // cwd + argv, environment and whether stdin is /dev/null to a log dir (bash built-ins only, no extra process),
-// then runs the real CLI as its child and logs the CLI's start and end time (`$EPOCHREALTIME`), and exits with
-// the CLI's status. The wrapper stays the process-group leader agent-collab watches and signals.
+// then execs the real CLI (same process, so agent-collab watches and signals the CLI itself). How long each CLI
+// ran is not timed here: agent-collab's debug.log records it.
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -16,8 +16,6 @@ export interface Invocation {
   env: NodeJS.ProcessEnv;
   /** `/dev/null` when agent-collab closed stdin, else `other`. */
   stdin: string;
-  /** Wall time of the real CLI inside the wrapper (ms). */
-  ms: number;
 }
 
 const shQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -34,11 +32,7 @@ export function writeRecorder(binDir: string, logDir: string, cli: string, real:
       `mapfile -d '' vars < /proc/$$/environ; printf '%s\\0' "\${vars[@]}" > ${at('env')}`,
       `if [ /proc/$$/fd/0 -ef /dev/null ]; then echo /dev/null; else echo other; fi > ${at('stdin')}`,
       `echo "$$ ${cli}" >> ${shQuote(logDir)}/index`,
-      't0=$EPOCHREALTIME',
-      `${shQuote(real)} "$@"`,
-      'rc=$?',
-      `echo "$t0 $EPOCHREALTIME" > ${at('time')}`,
-      'exit $rc',
+      `exec ${shQuote(real)} "$@"`,
       '',
     ].join('\n'),
   );
@@ -70,7 +64,6 @@ export function readInvocations(logDir: string, real: Record<string, string>): I
       }
       const file = real[cli];
       if (file === undefined) throw new Error(`recorded an invocation of unknown CLI "${cli}"`);
-      const [t0 = NaN, t1 = NaN] = at('time').trim().split(' ').map(Number);
-      return { cli, file, args, cwd, env, stdin: at('stdin').trim(), ms: (t1 - t0) * 1000 };
+      return { cli, file, args, cwd, env, stdin: at('stdin').trim() };
     });
 }
