@@ -215,8 +215,13 @@ export function timeWithACliRunning(runs: readonly CliRun[]): number {
   return total;
 }
 
-async function runAgentCollab(w: World, record: boolean): Promise<LoopRun & { recording: Recording | null }> {
-  reset(w, record ? w.wrappers : w.real);
+function debugLogOf(w: World): string {
+  return path.join(w.repo, '.agent-collab', 'debug.log');
+}
+
+/** One measured run: agent-collab with `clis` as its CLIs. */
+async function runAgentCollab(w: World, clis: Record<string, string>): Promise<LoopRun> {
+  reset(w, clis);
   script(w.server, w.latencyMs);
   const before = modelRequests(w.server);
   const r = await timed(BIN, ['run', '--goal', GOAL, '--auto', '--auto-approve', '--json'], w.repo, w.env.env);
@@ -225,14 +230,17 @@ async function runAgentCollab(w: World, record: boolean): Promise<LoopRun & { re
     throw new Error(`agent-collab run exited ${r.code} without reaching DONE: ${(r.stderr.trim() || r.stdout.trim()).split('\n').slice(-3).join(' | ')}`);
   }
   checkScriptUsed(w.server, 'agent-collab run');
-  const requests = modelRequests(w.server) - before;
-  const debugLog = path.join(w.repo, '.agent-collab', 'debug.log');
-  const cli = cliRunsInDebugLog(readFileSync(debugLog, 'utf8'));
-  if (cli.length === 0 || cli.some((c) => !Number.isFinite(c.ms) || !Number.isFinite(c.startMs))) throw new Error(`agent-collab's debug.log does not tell how long each CLI ran (${debugLog})`);
-  if (!record) return { ms: r.ms, cli, requests, recording: null };
+  const cli = cliRunsInDebugLog(readFileSync(debugLogOf(w), 'utf8'));
+  if (cli.length === 0 || cli.some((c) => !Number.isFinite(c.ms) || !Number.isFinite(c.startMs))) throw new Error(`agent-collab's debug.log does not tell how long each CLI ran (${debugLogOf(w)})`);
+  return { ms: r.ms, cli, requests: modelRequests(w.server) - before };
+}
+
+/** A run through the recording wrappers: the invocations the bare side replays. */
+async function record(w: World): Promise<Recording> {
+  const run = await runAgentCollab(w, w.wrappers);
   const calls = readInvocations(w.logDir, w.real);
   for (const c of calls) if (c.stdin !== '/dev/null') throw new Error(`agent-collab gave ${c.cli} stdin ${c.stdin}, the replay assumes /dev/null`);
-  return { ms: r.ms, cli, requests, recording: { calls, sessionIds: sessionIdsInDebugLog(debugLog), requests } };
+  return { calls, sessionIds: sessionIdsInDebugLog(debugLogOf(w)), requests: run.requests };
 }
 
 /**
@@ -343,22 +351,22 @@ async function measurePairs(w: World, runs: number, warmup: number, recording?: 
   let recorded = recording;
   let warmed = 0;
   if (recorded === undefined) {
-    recorded = (await runAgentCollab(w, true)).recording!;
+    recorded = await record(w);
     await runBare(w, recorded);
     warmed = 1;
   }
   for (let i = warmed; i < warmup; i++) {
-    checkSame(await runAgentCollab(w, false), recorded);
+    checkSame(await runAgentCollab(w, w.real), recorded);
     await runBare(w, recorded);
   }
   const pairs: Pair[] = [];
   for (let i = 0; i < runs; i++) {
     if (i % 2 === 0) {
-      const ac = checkSame(await runAgentCollab(w, false), recorded);
+      const ac = checkSame(await runAgentCollab(w, w.real), recorded);
       pairs.push({ ac, bare: await runBare(w, recorded) });
     } else {
       const bare = await runBare(w, recorded);
-      pairs.push({ ac: checkSame(await runAgentCollab(w, false), recorded), bare });
+      pairs.push({ ac: checkSame(await runAgentCollab(w, w.real), recorded), bare });
     }
   }
   const inside = (p: Pair): number => timeWithACliRunning(p.ac.cli);
