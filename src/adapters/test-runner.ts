@@ -81,7 +81,7 @@ export class ShellTestRunner implements TestRunner {
   async resolve(): Promise<{ command: string; source: 'config' | 'detected' } | null> {
     const configured = this.settings.default_command.trim();
     if (configured && configured.toLowerCase() !== 'auto') return { command: configured, source: 'config' };
-    const detected = await detectTestCommand(this.repoRoot);
+    const detected = detectTestCommand(this.repoRoot);
     return detected === null ? null : { command: detected, source: 'detected' };
   }
 

@@ -51,6 +51,8 @@ export class Engine {
   private readonly background = new Set<Promise<void>>();
   /** Steps this engine began (snapshotted) and has not committed: their commit needs no search for an earlier one. */
   private readonly begunHere = new Set<number>();
+  /** Snapshots begun for a step's first round while the files of the event that decided it were written. */
+  private readonly snapshotsAhead = new WeakMap<Action, Promise<string>>();
   private warmedUp = false;
   private closing = false;
   /** What the agent round under way has used so far (one round runs at a time). */
@@ -157,6 +159,7 @@ export class Engine {
     }
     if (result.state === before) return true; // nothing changed (e.g. a session id it already had)
     const state = { ...result.state, updatedAt: (this.deps.now?.() ?? new Date()).toISOString() };
+    this.snapshotAhead(state, result.effects);
     try {
       for (const effect of result.effects) if (BEFORE_SAVE.has(effect.type)) await this.perform(effect, state);
       this.current = state;
@@ -178,6 +181,21 @@ export class Engine {
     }
     if (isTerminal(state.phase) && !isTerminal(before.phase)) this.emit({ type: 'finished', phase: state.phase as 'DONE' | 'CANCELLED' });
     return true;
+  }
+
+  /**
+   * A step's first round is decided: its base snapshot (two git processes) starts now, beside the plan, log and
+   * state writes that come first, rather than after them. Not when agents are being stopped (one may still be
+   * writing files) or when the step has begun already (a retry keeps its base).
+   */
+  private snapshotAhead(state: WorkflowState, effects: readonly Effect[]): void {
+    if (effects.some((e) => e.type === 'stop_agents')) return;
+    for (const e of effects) {
+      if (e.type !== 'run_agent' || e.action.kind !== 'execute_step' || state.stepRun?.step === e.action.step) continue;
+      const tree = this.deps.workspace.snapshot();
+      tree.catch(() => undefined); // a failure is reported where the snapshot is used
+      this.snapshotsAhead.set(e.action, tree);
+    }
   }
 
   private async perform(effect: Effect, state: WorkflowState): Promise<void> {
@@ -276,9 +294,9 @@ export class Engine {
   }
 
   /** Before a step's first attempt: the working tree is snapshotted so the step's own changes can be told apart. */
-  private async beginStep(step: number, gen: number): Promise<boolean> {
+  private async beginStep(step: number, gen: number, ahead: Promise<string> | undefined): Promise<boolean> {
     if (this.current.stepRun?.step === step) return true;
-    const baseTree = await this.deps.workspace.snapshot();
+    const baseTree = await (ahead ?? this.deps.workspace.snapshot());
     if (this.stale(gen)) return false;
     this.timeline(`step ${step} started`);
     await this.dispatch({ type: 'step_started', step, baseTree, at: this.nowIso() });
@@ -447,7 +465,7 @@ export class Engine {
   private async runRound(role: Role, action: Action): Promise<void> {
     const gen = this.generation;
     if (!isAgentAction(action)) throw new Error(`${action.kind} is not an agent round`);
-    if (action.kind === 'execute_step' && !(await this.beginStep(action.step, gen))) return;
+    if (action.kind === 'execute_step' && !(await this.beginStep(action.step, gen, this.snapshotsAhead.get(action)))) return;
     const s = this.current;
     const prompt = await buildTurnPrompt(this.deps.prompts, this.deps.files, s, action, 1 + (this.deps.options.execution?.maxRetries ?? 3));
     const step = action.kind === 'execute_step' || action.kind === 'ask_test_command' ? action.step : null;

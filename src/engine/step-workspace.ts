@@ -1,6 +1,7 @@
 // The executor's git work: snapshot the working tree before a step, commit only what the step changed (after a
 // secret scan), and roll a step back. The person's index and files are only touched where the step's files are.
-import { copyFile, mkdtemp, rm, rmdir, stat, utimes } from 'node:fs/promises';
+import { copyFileSync, mkdtempSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { rm, rmdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { commitFailureMessage, findStepCommit, firstLine, runGit, stepCommitMessageArgs, type GitCallOptions } from './git.js';
@@ -203,11 +204,13 @@ export class GitStepWorkspace implements StepWorkspace {
     this.indexPath ??= path.resolve(this.repoRoot, (await this.must(['rev-parse', '--git-path', 'index'], {}, 'find the index')).trim());
     const realIndex = this.indexPath;
     try {
-      const { mtimeMs } = await stat(realIndex);
-      await copyFile(realIndex, tempIndex);
+      // Synchronous: three calls of well under a millisecond each, where the thread pool's round trips cost ~1 ms
+      // apiece, and every snapshot (two per step) waits for them.
+      const { mtimeMs } = statSync(realIndex);
+      copyFileSync(realIndex, tempIndex);
       // Same (or an earlier) mtime as the original, so git's racy-clean checks treat the entries as it would.
       const mtime = new Date(Math.floor(mtimeMs));
-      await utimes(tempIndex, mtime, mtime);
+      utimesSync(tempIndex, mtime, mtime);
       return;
     } catch {
       // no index yet
@@ -224,12 +227,13 @@ export class GitStepWorkspace implements StepWorkspace {
     return (await this.must(['hash-object', '-t', 'tree', '--stdin'], { input: '' }, 'make an empty tree')).trim();
   }
 
+  /** A temporary index in a directory of its own (made and removed synchronously: a few syscalls on a tiny dir). */
   private async withTempIndex<T>(fn: (env: { GIT_INDEX_FILE: string }) => Promise<T>): Promise<T> {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'agent-collab-index-'));
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'agent-collab-index-'));
     try {
       return await fn({ GIT_INDEX_FILE: path.join(dir, 'index') });
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true });
     }
   }
 

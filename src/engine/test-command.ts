@@ -5,24 +5,15 @@
 //   3. cargo test    — Cargo.toml
 //   4. go test ./... — go.mod
 // Python comes first because a Python project often carries a package.json for its front-end tooling.
-import { access, readFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** What `npm init` writes as scripts.test. */
 const NPM_PLACEHOLDER = /no test specified/i;
 
-async function exists(file: string): Promise<boolean> {
+function read(file: string): string | null {
   try {
-    await access(file);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function read(file: string): Promise<string | null> {
-  try {
-    return await readFile(file, 'utf8');
+    return readFileSync(file, 'utf8');
   } catch {
     return null;
   }
@@ -60,21 +51,14 @@ function hasNpmTestScript(text: string | null): boolean {
 }
 
 /** The test command this repo's files suggest, or null when none does. Never throws. */
-export async function detectTestCommand(repoRoot: string): Promise<string | null> {
-  // Every file is looked at once, at the same time (this runs before each step's tests); the order above decides.
+export function detectTestCommand(repoRoot: string): string | null {
+  // Synchronous: this runs before each step's tests, and seven small reads (most of them of missing files) take
+  // well under a millisecond this way, where the thread pool's round trips cost several. The order above decides.
   const at = (name: string): string => path.join(repoRoot, name);
-  const [pytestIni, pyproject, setupCfg, toxIni, packageJson, cargo, goMod] = await Promise.all([
-    exists(at('pytest.ini')),
-    read(at('pyproject.toml')),
-    read(at('setup.cfg')),
-    read(at('tox.ini')),
-    read(at('package.json')),
-    exists(at('Cargo.toml')),
-    exists(at('go.mod')),
-  ]);
-  if (usesPytest({ 'pyproject.toml': pyproject, 'setup.cfg': setupCfg, 'tox.ini': toxIni }, pytestIni)) return 'pytest';
-  if (hasNpmTestScript(packageJson)) return 'npm test';
-  if (cargo) return 'cargo test';
-  if (goMod) return 'go test ./...';
+  const files = { 'pyproject.toml': read(at('pyproject.toml')), 'setup.cfg': read(at('setup.cfg')), 'tox.ini': read(at('tox.ini')) };
+  if (usesPytest(files, existsSync(at('pytest.ini')))) return 'pytest';
+  if (hasNpmTestScript(read(at('package.json')))) return 'npm test';
+  if (existsSync(at('Cargo.toml'))) return 'cargo test';
+  if (existsSync(at('go.mod'))) return 'go test ./...';
   return null;
 }

@@ -18,7 +18,8 @@ export class WrittenCopies {
 
   async remember(which: WatchedFile, body: string | null): Promise<void> {
     if (body === null) return;
-    await writeAtomic(this.file(which), body);
+    // Not durable: after a power cut a lost copy at worst makes the next write ask about an outside edit.
+    await writeAtomic(this.file(which), body, { durable: false });
   }
 
   async last(which: WatchedFile): Promise<string | null> {

@@ -63,11 +63,15 @@ async function lockAndRun<T>(file: string, fn: () => Promise<T>): Promise<T> {
  * Done synchronously: these are small files (state.json, plan.md, comments.md) written while the run waits for
  * them, and the ~10 steps of the asynchronous version each wait for a thread-pool round trip: ~2.5 ms a write
  * instead of ~1 ms (measured on the same disk). The event loop is held for that millisecond.
+ *
+ * `durable: false` skips the fsync, for files whose loss in a power cut costs nothing (a pid file, the copies kept
+ * to notice outside edits): still atomic for every reader, and an fsync takes 3–8 ms while git and an agent are
+ * writing beside it (measured in the step loop on ext4; 0.3 ms on an idle disk).
  */
-export function writeAtomic(file: string, data: string): Promise<void> {
+export function writeAtomic(file: string, data: string, opts: { durable?: boolean } = {}): Promise<void> {
   try {
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFileAtomic.sync(file, data, { encoding: 'utf8' });
+    writeFileAtomic.sync(file, data, { encoding: 'utf8', fsync: opts.durable ?? true });
     return Promise.resolve();
   } catch (err) {
     return Promise.reject(err instanceof Error ? err : new Error(String(err)));

@@ -46,7 +46,7 @@ export async function acquireInstanceLock(workdir: string, opts: InstanceLockOpt
       throw lockedError(await readHolderPid(pidFile), lockDir); // someone else took it over first
     }
   }
-  await writeAtomic(pidFile, `${process.pid}\n`);
+  await writeAtomic(pidFile, `${process.pid}\n`, { durable: false }); // a power cut ends the process it names
 
   let released: Promise<void> | null = null;
   return () => {

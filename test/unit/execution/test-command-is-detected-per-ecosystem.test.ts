@@ -25,8 +25,8 @@ describe('test command detection', () => {
     ['package.json with a test script', { 'package.json': JSON.stringify({ scripts: { test: 'vitest run' } }) }, 'npm test'],
     ['Cargo.toml', { 'Cargo.toml': '[package]\nname = "x"\n' }, 'cargo test'],
     ['go.mod', { 'go.mod': 'module example.com/x\n\ngo 1.22\n' }, 'go test ./...'],
-  ])('%s', async (_what, files, expected) => {
-    expect(await detectTestCommand(repo(files))).toBe(expected);
+  ])('%s', (_what, files, expected) => {
+    expect(detectTestCommand(repo(files))).toBe(expected);
   });
 
   it.each<[string, Record<string, string>]>([
@@ -40,22 +40,22 @@ describe('test command detection', () => {
     ['a test script that is not a string', { 'package.json': JSON.stringify({ scripts: { test: ['jest'] } }) }],
     ['a malformed package.json', { 'package.json': '{ "scripts": { "test": "jest", } ' }],
     ['a package.json holding null', { 'package.json': 'null' }],
-  ])('nothing for %s', async (_what, files) => {
-    expect(await detectTestCommand(repo(files))).toBeNull();
+  ])('nothing for %s', (_what, files) => {
+    expect(detectTestCommand(repo(files))).toBeNull();
   });
 
-  it('takes the first match: pytest, then npm test, then cargo test, then go test', async () => {
+  it('takes the first match: pytest, then npm test, then cargo test, then go test', () => {
     const all = { 'pytest.ini': '', 'package.json': JSON.stringify({ scripts: { test: 'jest' } }), 'Cargo.toml': '', 'go.mod': '' };
-    expect(await detectTestCommand(repo(all))).toBe('pytest');
+    expect(detectTestCommand(repo(all))).toBe('pytest');
     rmSync(path.join(dir, 'pytest.ini'));
-    expect(await detectTestCommand(dir)).toBe('npm test');
+    expect(detectTestCommand(dir)).toBe('npm test');
     rmSync(path.join(dir, 'package.json'));
-    expect(await detectTestCommand(dir)).toBe('cargo test');
+    expect(detectTestCommand(dir)).toBe('cargo test');
     rmSync(path.join(dir, 'Cargo.toml'));
-    expect(await detectTestCommand(dir)).toBe('go test ./...');
+    expect(detectTestCommand(dir)).toBe('go test ./...');
   });
 
-  it('a malformed package.json does not hide the ecosystems after it', async () => {
-    expect(await detectTestCommand(repo({ 'package.json': '{oops', 'go.mod': 'module x\n' }))).toBe('go test ./...');
+  it('a malformed package.json does not hide the ecosystems after it', () => {
+    expect(detectTestCommand(repo({ 'package.json': '{oops', 'go.mod': 'module x\n' }))).toBe('go test ./...');
   });
 });
