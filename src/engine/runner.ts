@@ -53,6 +53,7 @@ export class Engine {
   private readonly begunHere = new Set<number>();
   /** Snapshots begun for a step's first round while the files of the event that decided it were written. */
   private readonly snapshotsAhead = new WeakMap<Action, Promise<string>>();
+  private readonly snapshotsUnderWay = new Set<Promise<void>>();
   private warmedUp = false;
   private closing = false;
   /** What the agent round under way has used so far (one round runs at a time). */
@@ -123,7 +124,7 @@ export class Engine {
     this.holds.denyAll('agent-collab is shutting down');
     await this.deps.tests?.stop().catch(() => undefined);
     await Promise.allSettled(Object.values(this.deps.agents).map((a) => a.stop()));
-    await Promise.allSettled([...this.background]);
+    await Promise.allSettled([...this.background, ...this.snapshotsUnderWay]);
     await this.queue;
     await this.deps.artifacts?.flush().catch(() => undefined);
     if (this.unsaved) await this.save(this.current).catch((err: unknown) => this.emit({ type: 'error', message: errorMessage(err) }));
@@ -193,7 +194,13 @@ export class Engine {
     for (const e of effects) {
       if (e.type !== 'run_agent' || e.action.kind !== 'execute_step' || state.stepRun?.step === e.action.step) continue;
       const tree = this.deps.workspace.snapshot();
-      tree.catch(() => undefined); // a failure is reported where the snapshot is used
+      // A failure is reported where the snapshot is used; close() waits for it like for any effect under way.
+      const settled: Promise<void> = tree.then(
+        () => undefined,
+        () => undefined,
+      );
+      this.snapshotsUnderWay.add(settled);
+      void settled.finally(() => this.snapshotsUnderWay.delete(settled));
       this.snapshotsAhead.set(e.action, tree);
     }
   }
