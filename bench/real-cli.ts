@@ -224,7 +224,9 @@ async function runAgentCollab(w: World, clis: Record<string, string>): Promise<L
   reset(w, clis);
   script(w.server, w.latencyMs);
   const before = modelRequests(w.server);
-  const r = await timed(BIN, ['run', '--goal', GOAL, '--auto', '--auto-approve', '--json'], w.repo, w.env.env);
+  // The compile cache lives outside the HOME that reset() empties, as a person's stays from one run to the next.
+  const env = { ...w.env.env, AGENT_COLLAB_COMPILE_CACHE: path.join(w.env.root, 'compile-cache') };
+  const r = await timed(BIN, ['run', '--goal', GOAL, '--auto', '--auto-approve', '--json'], w.repo, env);
   const done = jsonLines(r.stdout).find((e) => e.event === 'done');
   if (r.code !== 0 || done?.phase !== 'DONE') {
     throw new Error(`agent-collab run exited ${r.code} without reaching DONE: ${(r.stderr.trim() || r.stdout.trim()).split('\n').slice(-3).join(' | ')}`);

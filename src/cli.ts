@@ -137,19 +137,32 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    if (err instanceof UserError) {
-      process.stderr.write(`agent-collab: ${err.message}\n`);
-      process.exitCode = err.exitCode;
-    } else {
-      const msg = err instanceof Error ? err.message : String(err);
-      process.stderr.write(`agent-collab: internal error: ${msg.split('\n')[0]} (set AGENT_COLLAB_DEBUG=1 for details)\n`);
-      if (process.env.AGENT_COLLAB_DEBUG) process.stderr.write(`${err instanceof Error ? err.stack : ''}\n`);
-      process.exitCode = 1;
-    }
-  },
-);
+/**
+ * Ends the process as soon as stdout and stderr have taken what was written to them (pipes are written
+ * asynchronously). Everything else that must be finished (state.json, debug.log, the lock) was awaited before main()
+ * returned; waiting for the event loop to run dry would also wait for V8's background compile jobs and then free the
+ * whole heap, ~20 ms after the last line.
+ */
+function exitWhenFlushed(code: number): void {
+  process.exitCode = code;
+  const pending = [process.stdout, process.stderr].filter((s) => s.writableLength > 0);
+  let left = pending.length;
+  if (left === 0) process.exit(code);
+  for (const stream of pending) {
+    stream.write('', () => {
+      if (--left === 0) process.exit(code);
+    });
+  }
+}
+
+main(process.argv.slice(2)).then(exitWhenFlushed, (err: unknown) => {
+  if (err instanceof UserError) {
+    process.stderr.write(`agent-collab: ${err.message}\n`);
+    exitWhenFlushed(err.exitCode);
+    return;
+  }
+  const msg = err instanceof Error ? err.message : String(err);
+  process.stderr.write(`agent-collab: internal error: ${msg.split('\n')[0]} (set AGENT_COLLAB_DEBUG=1 for details)\n`);
+  if (process.env.AGENT_COLLAB_DEBUG) process.stderr.write(`${err instanceof Error ? err.stack : ''}\n`);
+  exitWhenFlushed(1);
+});

@@ -8,6 +8,7 @@ import type { render } from 'ink';
 import type { createElement } from 'react';
 import type { App } from './App.js';
 import type { ResumeDialog } from './dialogs/ConfirmDialog.js';
+import { importTui } from './import-tui.js';
 
 export interface Ui {
   render: typeof render;
@@ -24,9 +25,9 @@ export async function loadUi(env: NodeJS.ProcessEnv = process.env): Promise<Ui> 
   const hidden = CI_VARS.filter((k) => k in env).map((k) => [k, env[k]] as const);
   for (const [k] of hidden) delete env[k];
   try {
-    const [ink, react, app, dialogs] = await Promise.all([import('ink'), import('react'), import('./App.js'), import('./dialogs/ConfirmDialog.js')]);
+    const tui = await importTui();
     // React is CommonJS: its functions are on the default export (a bundler's chunk may offer nothing else).
-    return { render: ink.render, createElement: react.default.createElement, App: app.App, ResumeDialog: dialogs.ResumeDialog };
+    return { render: tui.render, createElement: tui.React.createElement, App: tui.App, ResumeDialog: tui.ResumeDialog };
   } finally {
     if (unset) delete env.NODE_ENV;
     for (const [k, v] of hidden) env[k] = v;

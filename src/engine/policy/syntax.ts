@@ -1,10 +1,10 @@
 // The shell parser (tree-sitter-bash on web-tree-sitter, WASM) and the walk that turns its tree into
 // simple commands and write targets. `initPolicy()` loads the grammar once; parsing is synchronous after that.
 import { createRequire } from 'node:module';
-import { setFlagsFromString } from 'node:v8';
 import { fromPackageRoot } from '../../package-root.js';
 import type { Node, Parser } from 'web-tree-sitter';
 import type { Cmd, Stdin, WriteTarget } from './types.js';
+import { useWasmFlags } from './wasm-flags.js';
 import { argOf, wordValue } from './words.js';
 
 let parser: Parser | null = null;
@@ -14,10 +14,7 @@ let loading: Promise<void> | null = null;
 export function initPolicy(): Promise<void> {
   loading ??= (async () => {
     try {
-      // The grammar is ~1.4 MB of WASM. V8 compiles it fast (Liftoff), then again with TurboFan in the background,
-      // and a process cannot exit before that finishes: ~1 s on every `run` and `policy check`. Parsing one command
-      // line is microseconds either way, so keep the fast tier only.
-      setFlagsFromString('--liftoff-only');
+      useWasmFlags();
       // Both .wasm files are resolved as agent-collab's dependencies: in the bundle, web-tree-sitter's own lookup
       // (next to its module) would point into agent-collab's dist/.
       const fromPackage = createRequire(fromPackageRoot('package.json'));

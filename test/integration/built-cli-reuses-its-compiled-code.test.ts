@@ -1,0 +1,99 @@
+// The launcher (dist/agent-collab.cjs) keeps V8's compiled code of a start and the next start of the same kind uses it:
+// a cache file that V8 accepts is not written again, one it rejects is replaced, and the cache never changes what
+// agent-collab does or prints.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/agent-collab');
+
+const temps: string[] = [];
+afterEach(() => {
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'agent-collab-ccli-'));
+  temps.push(dir);
+  return dir;
+}
+
+function run(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(BIN, args, { cwd, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += String(d)));
+    child.stderr.on('data', (d: Buffer) => (stderr += String(d)));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The cache files of one kind of start, with the inode and mtime that show whether a start wrote them again. */
+function cacheFiles(dir: string, kind: string): Array<{ file: string; ino: number; mtimeMs: number }> {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((n) => n.endsWith(`-${kind}.bin`))
+    .map((n) => {
+      const file = path.join(dir, n);
+      const st = statSync(file);
+      return { file, ino: st.ino, mtimeMs: st.mtimeMs };
+    });
+}
+
+describe('the built CLI’s compile cache', () => {
+  it('is written by the first start of a kind and used, not rewritten, by the next ones', async () => {
+    const cache = path.join(tempDir(), 'cc');
+    const env = { AGENT_COLLAB_COMPILE_CACHE: cache };
+    const first = await run(['--version'], env, tempDir());
+    expect(first).toMatchObject({ code: 0, stderr: '' });
+    const written = cacheFiles(cache, 'version');
+    expect(written).toHaveLength(1);
+    for (let i = 0; i < 2; i++) {
+      const again = await run(['--version'], env, tempDir());
+      expect(again).toEqual(first);
+      expect(cacheFiles(cache, 'version')).toEqual(written);
+    }
+  });
+
+  it('is accepted after a start that loaded the shell parser (which sets a V8 flag) too', async () => {
+    const cache = path.join(tempDir(), 'cc');
+    const env = { AGENT_COLLAB_COMPILE_CACHE: cache };
+    const cwd = tempDir();
+    const first = await run(['policy', 'check', 'rm -rf /'], env, cwd);
+    expect(first.code).toBe(2);
+    expect(first.stdout).toMatch(/^block/);
+    const written = cacheFiles(cache, 'policy');
+    expect(written).toHaveLength(1);
+    const again = await run(['policy', 'check', 'rm -rf /'], env, cwd);
+    expect(again).toEqual(first);
+    expect(cacheFiles(cache, 'policy')).toEqual(written);
+  });
+
+  it('replaces a cache V8 rejects, and the start works as without one', async () => {
+    const cache = path.join(tempDir(), 'cc');
+    const env = { AGENT_COLLAB_COMPILE_CACHE: cache };
+    const expected = await run(['--version'], env, tempDir());
+    const [entry] = cacheFiles(cache, 'version');
+    const garbage = Buffer.alloc(statSync(entry!.file).size, 0x5a);
+    writeFileSync(entry!.file, garbage);
+    expect(await run(['--version'], env, tempDir())).toEqual(expected);
+    expect(readFileSync(entry!.file).equals(garbage)).toBe(false);
+    expect(await run(['--version'], { AGENT_COLLAB_COMPILE_CACHE: path.join(cache, 'missing', 'x') }, tempDir())).toEqual(expected);
+  });
+
+  it('is not written when switched off, nor by a run that stopped at once', async () => {
+    const xdg = tempDir();
+    const off = await run(['--version'], { AGENT_COLLAB_COMPILE_CACHE: '0', XDG_CACHE_HOME: xdg }, tempDir());
+    expect(off.code).toBe(0);
+    expect(readdirSync(xdg)).toEqual([]);
+    const notARepo = await run(['run', '--goal', 'x'], { AGENT_COLLAB_COMPILE_CACHE: undefined, XDG_CACHE_HOME: xdg }, tempDir());
+    expect(notARepo.code).toBe(2);
+    expect(notARepo.stderr).toMatch(/not inside a git repository/);
+    expect(cacheFiles(path.join(xdg, 'agent-collab', 'v8'), 'run')).toEqual([]);
+  });
+});
