@@ -1,5 +1,6 @@
 // Git operations the engine needs: find the repo, keep agent-collab's files out of it, commit steps.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { UserError } from '../persistence/errors.js';
@@ -67,7 +68,13 @@ export async function findRepoRoot(cwd: string): Promise<string> {
   return (await locateRepo(cwd)).root;
 }
 
-export interface RepoLocation {
+/** Where git keeps HEAD and the branch refs (absolute; in a linked worktree, HEAD is that worktree's own). */
+export interface RefFiles {
+  headFile: string;
+  headsDir: string;
+}
+
+export interface RepoLocation extends RefFiles {
   root: string;
   /** `.git/info/exclude` (absolute; in a linked worktree, the main repository's). */
   excludeFile: string;
@@ -75,13 +82,33 @@ export interface RepoLocation {
   indexFile: string;
 }
 
-/** The work tree top containing `cwd`, and where its exclude and index files are: one git process for all three. */
+/** The work tree top containing `cwd`, and where its exclude, index and ref files are: one git process for all. */
 export async function locateRepo(cwd: string): Promise<RepoLocation> {
-  const r = await git(cwd, ['rev-parse', '--show-toplevel', '--git-path', 'info/exclude', '--git-path', 'index']);
-  const [root, exclude, index] = r.stdout.split('\n');
-  if (r.exitCode !== 0 || !root || !exclude || !index) throw new UserError(`${cwd} is not inside a git repository; cd into your project or run \`git init\` first`);
+  const r = await git(cwd, ['rev-parse', '--show-toplevel', ...['info/exclude', 'index', 'HEAD', 'refs/heads'].flatMap((p) => ['--git-path', p])]);
+  const [root, exclude, index, head, heads] = r.stdout.split('\n');
+  if (r.exitCode !== 0 || !root || !exclude || !index || !head || !heads) throw new UserError(`${cwd} is not inside a git repository; cd into your project or run \`git init\` first`);
   // --git-path answers relative to the directory git ran in.
-  return { root, excludeFile: path.resolve(cwd, exclude), indexFile: path.resolve(cwd, index) };
+  const at = (p: string): string => path.resolve(cwd, p);
+  return { root, excludeFile: at(exclude), indexFile: at(index), headFile: at(head), headsDir: at(heads) };
+}
+
+const FULL_HASH = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/**
+ * The commit HEAD names, read from git's ref files: right after `git commit` the branch's loose ref holds it. Null
+ * where the files do not tell (refs only packed, the reftable format, anything unexpected): ask `git rev-parse`.
+ */
+export function headCommitFromFiles(refs: RefFiles): string | null {
+  try {
+    const head = readFileSync(refs.headFile, 'utf8').trim();
+    if (FULL_HASH.test(head)) return head; // detached
+    const branch = /^ref: refs\/heads\/(.+)$/.exec(head)?.[1];
+    if (!branch || branch.split('/').some((part) => part === '' || part === '.' || part === '..')) return null;
+    const hash = readFileSync(path.join(refs.headsDir, branch), 'utf8').trim();
+    return FULL_HASH.test(hash) ? hash : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Adds agent-collab's work dir to .git/info/exclude (`excludeFile`) so it never shows up in `git status` or a commit. */

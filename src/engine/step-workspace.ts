@@ -4,7 +4,7 @@ import { copyFileSync, mkdtempSync, rmSync, statSync, utimesSync } from 'node:fs
 import { rm, rmdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { commitFailureMessage, findStepCommit, firstLine, runGit, stepCommitMessageArgs, type GitCallOptions } from './git.js';
+import { commitFailureMessage, findStepCommit, firstLine, headCommitFromFiles, runGit, stepCommitMessageArgs, type GitCallOptions, type RefFiles } from './git.js';
 import type { StepChanges, StepCommitOptions, StepCommitResult, StepWorkspace } from './ports.js';
 import { scanDiff } from './secret-scan.js';
 
@@ -17,7 +17,7 @@ const GITLINK_MODE = '160000';
 /** Up to this many bytes of file names go on a git command line (Linux allows 2 MB of argv in all; macOS 1 MB). */
 const MAX_PATHSPEC_ARGV_BYTES = 128 * 1024;
 
-interface RawChange {
+export interface RawChange {
   path: string;
   status: string;
   newMode: string;
@@ -35,17 +35,40 @@ function nulInput(files: string[]): string {
   return files.map((f) => `${f}\0`).join('');
 }
 
+/**
+ * `git diff --raw -z [-p]` output: the raw entries (`:<modes> <hashes> <status>\0<path>\0` each), then, with -p, a NUL
+ * and the patch. The patch is taken as it comes: a text file may hold NUL bytes of its own.
+ */
+export function parseRawAndPatch(out: string): { changes: RawChange[]; patch: string } {
+  const changes: RawChange[] = [];
+  let pos = 0;
+  while (out.startsWith(':', pos)) {
+    const metaEnd = out.indexOf('\0', pos);
+    const pathEnd = metaEnd < 0 ? -1 : out.indexOf('\0', metaEnd + 1);
+    if (pathEnd < 0) throw new Error(`could not read git's list of changed files (cut short after ${changes.length} entries)`);
+    const [, newMode = '', , , status = ''] = out.slice(pos + 1, metaEnd).split(' ');
+    changes.push({ path: out.slice(metaEnd + 1, pathEnd), status: status.charAt(0), newMode });
+    pos = pathEnd + 1;
+  }
+  if (out.startsWith('\0', pos)) pos++;
+  return { changes, patch: out.slice(pos) };
+}
+
 export class GitStepWorkspace implements StepWorkspace {
   /** The person's index file (`git rev-parse --git-path index`), found once. */
   private indexPath: string | null;
   /** agent-collab's work dir relative to the repo root, or null when it lies outside the repo. */
   private readonly workdir: string | null;
 
-  /** `indexFile`: the person's index, when the caller knows it already (else asked from git once). */
+  /**
+   * `indexFile`: the person's index, when the caller knows it already (else asked from git once). `refs`: where HEAD
+   * and the branches are, to read a new commit's hash without a git process (else asked from git each time).
+   */
   constructor(
     private readonly repoRoot: string,
     workdirRel: string,
     indexFile: string | null = null,
+    private readonly refs: RefFiles | null = null,
   ) {
     this.indexPath = indexFile;
     const rel = path.relative(repoRoot, path.resolve(repoRoot, workdirRel)).split(path.sep).join('/');
@@ -80,33 +103,29 @@ export class GitStepWorkspace implements StepWorkspace {
     if (existing) return { kind: 'committed', hash: existing };
 
     const headOrEmpty = head ?? (await this.emptyTree());
-    const base = opts.baseTree ?? headOrEmpty;
-    // Of the step's files, those that differ from HEAD: a file the step changed back to HEAD's content is no change.
-    // (From a clean tree the step's base is HEAD's tree, and one diff answers both questions.)
-    const [sinceBase, sinceHead] = await Promise.all([base === headOrEmpty ? null : this.changedFiles(base, now), this.rawChanges(headOrEmpty, now)]);
-    const stepFiles = sinceBase === null ? null : new Set(sinceBase);
-    const changes = stepFiles === null ? sinceHead : sinceHead.filter((c) => stepFiles.has(c.path));
+    const { changes, patch } = await this.stepChanges(opts.baseTree ?? headOrEmpty, head, headOrEmpty, now);
     if (changes.length === 0) return { kind: 'nothing' };
     const files = changes.map((c) => c.path);
-
-    const created = changes.filter((c) => c.status === 'A').map((c) => c.path);
-    const [patch, unindexed] = await Promise.all([this.commitPatch(head, headOrEmpty, now, files), this.notInIndex(created)]);
     const findings = scanDiff(patch);
     if (findings.length > 0 && !opts.allowSecrets) return { kind: 'secrets', findings };
 
     // `git commit --only <files>` commits those paths' working-tree content and nothing else that is staged; git
     // updates the real index for exactly those paths. New files must be known to the index first: intent-to-add
-    // records the path without staging its content, and is undone if the commit fails.
-    const added = await this.intentToAdd(unindexed);
-    const commit = await runGit(this.repoRoot, ['commit', '-q', '--only', ...PATHSPEC_STDIN, ...stepCommitMessageArgs(opts.runId, opts.step, opts.summary)], {
+    // records the path without staging its content (a path the index has already, e.g. a file the person staged,
+    // stays as it is), and is undone if the commit fails.
+    const created = changes.filter((c) => c.status === 'A').map((c) => c.path);
+    if (created.length > 0) await this.must(['add', '-N', ...PATHSPEC_STDIN], { env: LITERAL, input: nulInput(created) }, 'stage the new files');
+    // Without git's auto-maintenance check after the commit (`git maintenance run --auto`, a process of its own):
+    // the person's next commit, merge or fetch runs it.
+    const commit = await runGit(this.repoRoot, ['-c', 'maintenance.auto=false', 'commit', '-q', '--only', ...PATHSPEC_STDIN, ...stepCommitMessageArgs(opts.runId, opts.step, opts.summary)], {
       env: LITERAL,
       input: nulInput(files),
     });
     if (commit.exitCode !== 0) {
-      if (added.length > 0) await runGit(this.repoRoot, ['reset', '-q', ...PATHSPEC_STDIN], { env: LITERAL, input: nulInput(added) });
+      await this.undoIntentToAdd(created, headOrEmpty);
       return { kind: 'failed', message: commitFailureMessage(opts.step, commit.stderr.trim() ? commit.stderr : commit.stdout) };
     }
-    const hash = (await this.must(['rev-parse', 'HEAD'], {}, 'read the new commit')).trim();
+    const hash = (this.refs && headCommitFromFiles(this.refs)) ?? (await this.must(['rev-parse', 'HEAD'], {}, 'read the new commit')).trim();
     return { kind: 'committed', hash, files, patch };
   }
 
@@ -143,15 +162,25 @@ export class GitStepWorkspace implements StepWorkspace {
   private async rawChanges(from: string, to: string): Promise<RawChange[]> {
     if (from === to) return [];
     const out = await this.must(['diff', '--raw', '-z', '--no-renames', ...DIFF_FLAGS, from, to, '--', ...this.everythingButWorkdir()], {}, 'list changed files');
-    const parts = out.split('\0');
-    const changes: RawChange[] = [];
-    for (let i = 0; i + 1 < parts.length; i += 2) {
-      const meta = parts[i] ?? '';
-      const file = parts[i + 1] ?? '';
-      const [, newMode = '', , , status = ''] = meta.replace(/^:/, '').split(' ');
-      if (file) changes.push({ path: file, status: status.charAt(0), newMode });
+    return parseRawAndPatch(out).changes;
+  }
+
+  /**
+   * The step's changes against HEAD and the patch that commits them. From a clean tree (the base is HEAD's tree) that
+   * is everything that differs from HEAD: one git process gives both.
+   */
+  private async stepChanges(base: string, head: string | null, headOrEmpty: string, now: string): Promise<{ changes: RawChange[]; patch: string }> {
+    if (base === headOrEmpty) {
+      if (headOrEmpty === now) return { changes: [], patch: '' };
+      const out = await this.must(['diff', '--raw', '-p', '--binary', '-z', '--no-renames', ...DIFF_FLAGS, headOrEmpty, now, '--', ...this.everythingButWorkdir()], {}, 'diff the step');
+      return parseRawAndPatch(out);
     }
-    return changes;
+    // Of the step's files, those that differ from HEAD: a file the step changed back to HEAD's content is no change.
+    const [sinceBase, sinceHead] = await Promise.all([this.changedFiles(base, now), this.rawChanges(headOrEmpty, now)]);
+    const stepFiles = new Set(sinceBase);
+    const changes = sinceHead.filter((c) => stepFiles.has(c.path));
+    const patch = changes.length === 0 ? '' : await this.commitPatch(head, headOrEmpty, now, changes.map((c) => c.path));
+    return { changes, patch };
   }
 
   /**
@@ -170,19 +199,15 @@ export class GitStepWorkspace implements StepWorkspace {
     });
   }
 
-  /** Of `files`, those the person's index does not know. */
-  private async notInIndex(files: string[]): Promise<string[]> {
-    if (files.length === 0) return [];
-    // ls-files has no --pathspec-from-file: a list too long for one command line reads the whole index instead.
-    const which = fitsOnCommandLine(files) ? ['--', ...files] : [];
-    const indexed = new Set(nulList(await this.must(['ls-files', '-z', '--cached', ...which], { env: LITERAL }, 'read the index')));
-    return files.filter((f) => !indexed.has(f));
-  }
-
-  /** Marks `files` as intent-to-add (the path is recorded, its content not staged); returns them. */
-  private async intentToAdd(files: string[]): Promise<string[]> {
-    if (files.length > 0) await this.must(['add', '-N', ...PATHSPEC_STDIN], { env: LITERAL, input: nulInput(files) }, 'stage the new files');
-    return files;
+  /**
+   * After a failed commit: the intent-to-add entries made for it go again. `git diff --cached` does not show
+   * intent-to-add entries, so a new file it lists as added was staged by the person and keeps its staged content.
+   */
+  private async undoIntentToAdd(created: string[], headOrEmpty: string): Promise<void> {
+    if (created.length === 0) return;
+    const staged = new Set(nulList(await this.must(['diff', '--cached', '--name-only', '-z', '--no-renames', '--diff-filter=A', ...DIFF_FLAGS, headOrEmpty, '--'], {}, 'read the index')));
+    const added = created.filter((f) => !staged.has(f));
+    if (added.length > 0) await runGit(this.repoRoot, ['reset', '-q', ...PATHSPEC_STDIN], { env: LITERAL, input: nulInput(added) });
   }
 
   /** Removes directories left empty by deleting `files` (up to the repo root; non-empty ones stay). */

@@ -1,12 +1,12 @@
-// One git process finds the work tree top, .git/info/exclude and the index — from a subdirectory, and in a linked
+// One git process finds the work tree top, .git/info/exclude, the index and the ref files — from a subdirectory, and in a linked
 // worktree (whose index is its own while info/exclude is the main repository's) — and a plain directory gets the
 // usual one-line advice.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { excludeWorkdir, locateRepo } from '../../src/engine/git.js';
+import { excludeWorkdir, headCommitFromFiles, locateRepo } from '../../src/engine/git.js';
 import { tempRepo } from '../helpers/repo.js';
 
 const cleanups: Array<() => void> = [];
@@ -15,13 +15,22 @@ afterEach(() => {
 });
 
 describe('locateRepo', () => {
-  it('from a subdirectory: the top, info/exclude and the index, all absolute', async () => {
+  it('from a subdirectory: the top, info/exclude, the index, HEAD and the branch refs, all absolute', async () => {
     const repo = tempRepo();
     cleanups.push(repo.cleanup);
     const sub = path.join(repo.dir, 'src', 'deep');
     mkdirSync(sub, { recursive: true });
     const top = realpathSync(repo.dir);
-    expect(await locateRepo(sub)).toEqual({ root: top, excludeFile: path.join(repo.dir, '.git', 'info', 'exclude'), indexFile: path.join(repo.dir, '.git', 'index') });
+    const git = path.join(repo.dir, '.git');
+    const found = await locateRepo(sub);
+    expect(found).toEqual({
+      root: top,
+      excludeFile: path.join(git, 'info', 'exclude'),
+      indexFile: path.join(git, 'index'),
+      headFile: path.join(git, 'HEAD'),
+      headsDir: path.join(git, 'refs', 'heads'),
+    });
+    expect(headCommitFromFiles(found)).toBe(execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repo.dir, encoding: 'utf8' }).trim());
   });
 
   it('in a linked worktree: its own index, the main repository’s info/exclude; excluding the work dir writes there once', async () => {
@@ -34,6 +43,13 @@ describe('locateRepo', () => {
     expect(found.root).toBe(realpathSync(wt));
     expect(realpathSync(found.excludeFile)).toBe(realpathSync(path.join(repo.dir, '.git', 'info', 'exclude')));
     expect(found.indexFile).toBe(path.join(realpathSync(repo.dir), '.git', 'worktrees', 'linked', 'index'));
+    expect(found.headFile).toBe(path.join(realpathSync(repo.dir), '.git', 'worktrees', 'linked', 'HEAD'));
+    expect(found.headsDir).toBe(path.join(realpathSync(repo.dir), '.git', 'refs', 'heads'));
+    // The worktree's own branch: a commit there is read from the main repository's refs.
+    writeFileSync(path.join(wt, 'w.txt'), 'w\n');
+    execFileSync('git', ['add', 'w.txt'], { cwd: wt });
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-q', '-m', 'in the worktree'], { cwd: wt });
+    expect(headCommitFromFiles(found)).toBe(execFileSync('git', ['rev-parse', 'HEAD'], { cwd: wt, encoding: 'utf8' }).trim());
 
     await excludeWorkdir(found.excludeFile, '.agent-collab');
     await excludeWorkdir(found.excludeFile, '.agent-collab/');
