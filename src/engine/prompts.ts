@@ -1,5 +1,5 @@
 // Prompt templates: one markdown file per phase in `prompts/`, with `{{var}}` substitution.
-import { readFile, stat } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fromPackageRoot } from '../package-root.js';
 import { UserError } from '../persistence/errors.js';
@@ -62,12 +62,14 @@ export function clearPromptCache(): void {
   cache.clear();
 }
 
+// Synchronous stat and read: every round's prompt waits for them, and a template is a few kilobytes, where each
+// asynchronous call costs a thread-pool round trip (several milliseconds while the CLIs keep both cores busy).
 async function statFile(file: string): Promise<{ mtimeMs: number; size: number } | null> {
   try {
-    const s = await stat(file);
-    return s.isFile() ? { mtimeMs: s.mtimeMs, size: s.size } : null;
+    const s = statSync(file);
+    return Promise.resolve(s.isFile() ? { mtimeMs: s.mtimeMs, size: s.size } : null);
   } catch {
-    return null;
+    return Promise.resolve(null);
   }
 }
 
@@ -77,7 +79,7 @@ async function readTemplate(file: string, info: { mtimeMs: number; size: number 
   if (hit && hit.mtimeMs === info.mtimeMs && hit.size === info.size) return hit.text;
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = readFileSync(file, 'utf8');
   } catch (err) {
     throw new UserError(`cannot read prompt template ${file}: ${(err as Error).message}`);
   }

@@ -77,7 +77,8 @@ export class GitStepWorkspace implements StepWorkspace {
 
   async snapshot(): Promise<string> {
     return this.withTempIndex(async (env) => {
-      await this.seedFromRealIndex(env.GIT_INDEX_FILE);
+      // Seeded without a pause when the index is there, so `git add -A` starts before whatever the caller starts next.
+      if (!this.seedFromRealIndexNow(env.GIT_INDEX_FILE)) await this.seedFromRealIndex(env.GIT_INDEX_FILE);
       // agent-collab's work dir is not removed from the snapshot: it is git-ignored (info/exclude), so `git add -A`
       // leaves it out unless the person tracks it, and every diff of snapshots excludes it by pathspec anyway.
       await this.must(['add', '-A'], { env }, 'snapshot the working tree');
@@ -95,10 +96,12 @@ export class GitStepWorkspace implements StepWorkspace {
   async commitStep(opts: StepCommitOptions): Promise<StepCommitResult> {
     // Independent reads at once: each is a git process, and a step's commit is on the user's clock. The search for
     // an earlier commit of this step is only needed when the step may have been committed by an earlier process.
-    const [existing, head, now] = await Promise.all([
-      opts.checkExisting === false ? null : findStepCommit(this.repoRoot, opts.runId, opts.step),
-      this.headTree(),
+    // The snapshot's `git add -A` first: it heads the longest chain, and each start of a process holds this thread for
+    // the fork (~5–20 ms under load), so what starts first finishes first.
+    const [now, head, existing] = await Promise.all([
       this.snapshot(),
+      this.headTree(),
+      opts.checkExisting === false ? null : findStepCommit(this.repoRoot, opts.runId, opts.step),
     ]);
     if (existing) return { kind: 'committed', hash: existing };
 
@@ -227,20 +230,25 @@ export class GitStepWorkspace implements StepWorkspace {
    */
   private async seedFromRealIndex(tempIndex: string): Promise<void> {
     this.indexPath ??= path.resolve(this.repoRoot, (await this.must(['rev-parse', '--git-path', 'index'], {}, 'find the index')).trim());
-    const realIndex = this.indexPath;
+    if (this.seedFromRealIndexNow(tempIndex)) return;
+    if ((await this.headTree()) !== null) await this.must(['read-tree', 'HEAD'], { env: { GIT_INDEX_FILE: tempIndex } }, 'read HEAD');
+  }
+
+  /** The copy of the person's index, when its path is known and it exists; false otherwise. */
+  private seedFromRealIndexNow(tempIndex: string): boolean {
+    if (this.indexPath === null) return false;
     try {
       // Synchronous: three calls of well under a millisecond each, where the thread pool's round trips cost ~1 ms
       // apiece, and every snapshot (two per step) waits for them.
-      const { mtimeMs } = statSync(realIndex);
-      copyFileSync(realIndex, tempIndex);
+      const { mtimeMs } = statSync(this.indexPath);
+      copyFileSync(this.indexPath, tempIndex);
       // Same (or an earlier) mtime as the original, so git's racy-clean checks treat the entries as it would.
       const mtime = new Date(Math.floor(mtimeMs));
       utimesSync(tempIndex, mtime, mtime);
-      return;
+      return true;
     } catch {
-      // no index yet
+      return false; // no index yet
     }
-    if ((await this.headTree()) !== null) await this.must(['read-tree', 'HEAD'], { env: { GIT_INDEX_FILE: tempIndex } }, 'read HEAD');
   }
 
   private async headTree(): Promise<string | null> {

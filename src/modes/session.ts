@@ -62,27 +62,35 @@ export function newRunId(now = new Date()): string {
 }
 
 export async function openSession(opts: OpenOptions): Promise<Session> {
-  const repo = await locateRepo(opts.cwd);
-  const repoRoot = repo.root;
-  const { config } = loadConfig({ repoRoot, homeDir: opts.homeDir, overrides: opts.overrides });
-  const paths = resolvePaths(repoRoot, config);
-  await mkdir(paths.workdir, { recursive: true });
   // Bound late: the engine that answers is built by engineFor(); until then every command is denied.
   let commandGate: CommandGate = () => Promise.resolve({ allow: false, reason: 'agent-collab has no run under way to check the command against' });
   // debug.log is written only once the lock is held (another instance may own it): lines before that wait here.
   const early: Array<[string, string]> = [];
   let debug = (source: string, line: string): void => void early.push([source, line]);
-  // Independent, so at once: the lock, keeping the work dir out of git, and the command hook server (its client
-  // probe is a process of its own).
-  const [locked, excluded, started] = await Promise.allSettled([
-    acquireInstanceLock(paths.workdir),
-    excludeWorkdir(repo.excludeFile, relativeWorkdir(config)),
-    startCommandHookServer({
-      gate: (check) => commandGate(check),
-      confirmTimeoutSeconds: config.safety.confirm_timeout_seconds,
-      debug: (source, line) => debug(source, line),
-    }),
-  ]);
+  let confirmTimeoutSeconds = 0; // set from the config below, before any endpoint is made
+  // The command hook server first: its client probe (a bash process) then runs while git finds the repo and the
+  // config is read, instead of holding up the first agent.
+  const starting = startCommandHookServer({
+    gate: (check) => commandGate(check),
+    confirmTimeoutSeconds: () => confirmTimeoutSeconds,
+    debug: (source, line) => debug(source, line),
+  });
+  let repo: Awaited<ReturnType<typeof locateRepo>>;
+  let config: Config;
+  let paths: Paths;
+  try {
+    repo = await locateRepo(opts.cwd);
+    ({ config } = loadConfig({ repoRoot: repo.root, homeDir: opts.homeDir, overrides: opts.overrides }));
+    confirmTimeoutSeconds = config.safety.confirm_timeout_seconds;
+    paths = resolvePaths(repo.root, config);
+    await mkdir(paths.workdir, { recursive: true });
+  } catch (err) {
+    await starting.then((hooks) => hooks.close()).catch(() => undefined);
+    throw err;
+  }
+  const repoRoot = repo.root;
+  // Independent, so at once: the lock and keeping the work dir out of git (the hook server is on its way).
+  const [locked, excluded, started] = await Promise.allSettled([acquireInstanceLock(paths.workdir), excludeWorkdir(repo.excludeFile, relativeWorkdir(config)), starting]);
   const commandHooks = started.status === 'fulfilled' ? started.value : null;
   if (locked.status === 'rejected') {
     await commandHooks?.close();

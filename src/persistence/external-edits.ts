@@ -1,5 +1,6 @@
 // Telling the person's edits of plan.md / comments.md apart from agent-collab's own writes, and reconciling them.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { runGit } from '../engine/git.js';
@@ -23,7 +24,11 @@ export class WrittenCopies {
   }
 
   async last(which: WatchedFile): Promise<string | null> {
-    return readFile(this.file(which), 'utf8').catch(() => null);
+    try {
+      return Promise.resolve(readFileSync(this.file(which), 'utf8')); // small, and every round that writes waits for it
+    } catch {
+      return Promise.resolve(null);
+    }
   }
 }
 

@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { lock } from 'proper-lockfile';
+import { lock, lockSync } from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
 import { EXIT, UserError } from './errors.js';
 
@@ -33,27 +32,43 @@ export function withFileLock<T>(file: string, fn: () => Promise<T>): Promise<T> 
 }
 
 async function lockAndRun<T>(file: string, fn: () => Promise<T>): Promise<T> {
-  await mkdir(path.dirname(file), { recursive: true });
-  let release: () => Promise<void>;
+  mkdirSync(path.dirname(file), { recursive: true });
+  const options = {
+    lockfilePath: `${file}.lock`,
+    realpath: false,
+    stale: 5_000,
+    onCompromised: () => undefined, // the write is short; a lost lock must not crash the process
+  };
+  let release: () => unknown;
   try {
-    release = await lock(file, {
-      lockfilePath: `${file}.lock`,
-      realpath: false,
-      stale: 5_000,
-      retries: { retries: 20, factor: 1.5, minTimeout: 20, maxTimeout: 500 },
-      onCompromised: () => undefined, // the write is short; a lost lock must not crash the process
-    });
+    // Free (as it is unless something else writes here): taken synchronously, a mkdir and a stat, where the
+    // asynchronous call costs a thread-pool round trip each, several milliseconds while the CLIs keep both cores busy.
+    release = lockSync(file, options);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
+    release = await lockWaiting(file, options);
+  }
+  try {
+    return await fn();
+  } finally {
+    try {
+      await release();
+    } catch {
+      // already released or compromised: nothing left to do
+    }
+  }
+}
+
+/** The lock once its holder lets go: retried for ~7 s, then a UserError. */
+async function lockWaiting(file: string, options: Parameters<typeof lock>[1]): Promise<() => Promise<void>> {
+  try {
+    return await lock(file, { ...options, retries: { retries: 20, factor: 1.5, minTimeout: 20, maxTimeout: 500 } });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
     throw new UserError(
       `${file} is locked by another process; try again, or delete ${file}.lock if no agent-collab is running`,
       EXIT.badInput,
     );
-  }
-  try {
-    return await fn();
-  } finally {
-    await release().catch(() => undefined);
   }
 }
 

@@ -1,4 +1,4 @@
-import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export const LOG_HEADER = '# agent-collab log\n';
@@ -10,12 +10,21 @@ export const LOG_HEADER = '# agent-collab log\n';
  *
  *     - line
  */
-export async function appendLog(file: string, entry: { title: string; lines?: string[]; at?: Date }): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, LOG_HEADER, { flag: 'wx' }).catch((err: NodeJS.ErrnoException) => {
-    if (err.code !== 'EEXIST') throw err;
-  });
-  await appendFile(file, formatLogEntry(entry), 'utf8');
+export function appendLog(file: string, entry: { title: string; lines?: string[]; at?: Date }): Promise<void> {
+  // Synchronous: a transition waits for its log entry before the state is saved, and each asynchronous call would
+  // be a thread-pool round trip (several milliseconds while the CLIs keep both cores busy) for a few hundred bytes.
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    try {
+      writeFileSync(file, LOG_HEADER, { flag: 'wx' });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    appendFileSync(file, formatLogEntry(entry), 'utf8');
+    return Promise.resolve();
+  } catch (err) {
+    return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+  }
 }
 
 export function formatLogEntry(entry: { title: string; lines?: string[]; at?: Date }): string {

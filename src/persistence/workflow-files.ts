@@ -1,5 +1,5 @@
 // The engine's WorkflowFiles port over the `.agent-collab/` files.
-import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import type { WorkflowFiles } from '../engine/ports.js';
 import { markStepDone, markStepSkipped, parseSteps } from '../engine/plan-steps.js';
 import type { ExternalChangeChoice, StepInfo, Verdict, WorkflowState } from '../engine/types.js';
@@ -75,7 +75,7 @@ export class DiskWorkflowFiles implements WorkflowFiles {
   }
 
   async setPlanStatus(status: 'draft' | 'reviewing' | 'approved'): Promise<void> {
-    if ((await readFile(this.paths.plan, 'utf8').catch(() => null)) === null) return;
+    if (!existsSync(this.paths.plan)) return;
     await setPlanStatus(this.paths.plan, status);
   }
 

@@ -1,7 +1,8 @@
 // A session's agents ask agent-collab before each shell command: the fake planner's scripted commands go through
 // the real hook program to the session's hook server and on to the engine's policy. Before an engine exists every
-// command is denied; the hook port is closed once the session closes.
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+// command is denied; the hook port is closed once the session closes, or when the session cannot open.
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -72,5 +73,14 @@ describe('session: agent commands through the command hook', () => {
     await session.close();
     const refused = await new Promise<string>((resolve) => net.connect(port, '127.0.0.1').on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? '')).on('connect', () => resolve('connected')));
     expect(refused).toBe('ECONNREFUSED');
+  });
+
+  it('outside a repository: the one-line error, and the hook server it started at once is closed again', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'ac-norepo-'));
+    cleanup = async () => rmSync(dir, { recursive: true, force: true });
+    const servers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'TCPServerWrap').length;
+    const before = servers();
+    await expect(openSession({ cwd: dir, homeDir: dir })).rejects.toThrow(/is not inside a git repository/);
+    await until(() => servers() === before, 2_000); // libuv lets go of a closed handle on its next turn
   });
 });

@@ -30,8 +30,11 @@ import { readToolCall } from './tool-call.js';
 
 export interface CommandHookServerOptions {
   gate: CommandGate;
-  /** [safety] confirm_timeout_seconds: the hook waits a bit longer than that, the CLI longer still. */
-  confirmTimeoutSeconds: number;
+  /**
+   * [safety] confirm_timeout_seconds: the hook waits a bit longer than that, the CLI longer still. A function is
+   * asked when an endpoint is made, so the server can start before the config is read.
+   */
+  confirmTimeoutSeconds: number | (() => number);
   debug?: DebugSink;
   /** Which hook client to hand out; default `auto`: bash when its probe round trip works, else node. */
   client?: 'auto' | HookClientKind;
@@ -232,23 +235,26 @@ export async function startCommandHookServer(opts: CommandHookServerOptions): Pr
   const chosen = choose().catch((err: unknown) => nodeClient(`node client: ${(err as Error).message}`, opts.nodeProgram));
   void chosen.then((c) => debug('command-hook', `hooks on 127.0.0.1:${port} use the ${c.note}`));
 
-  const deadlineSeconds = hookDeadlineSeconds(opts.confirmTimeoutSeconds);
-  const timeoutSeconds = cliHookTimeoutSeconds(opts.confirmTimeoutSeconds);
+  const confirmTimeoutSeconds = (): number => (typeof opts.confirmTimeoutSeconds === 'function' ? opts.confirmTimeoutSeconds() : opts.confirmTimeoutSeconds);
   let closed: Promise<void> | null = null;
 
   return {
     port,
     client: chosen.then((c) => c.kind),
-    endpoint: (role) => ({
-      role,
-      timeoutSeconds,
-      approvals: approvals.get(role)!,
-      launch: async () => ({
-        command: (await chosen).commandLine({ port, role, deadlineSeconds }),
-        env: { [HOOK_TOKEN_ENV]: token, [HOOK_REPLY_KEY_ENV]: replyKey },
+    endpoint: (role) => {
+      const deadlineSeconds = hookDeadlineSeconds(confirmTimeoutSeconds());
+      const timeoutSeconds = cliHookTimeoutSeconds(confirmTimeoutSeconds());
+      return {
+        role,
         timeoutSeconds,
-      }),
-    }),
+        approvals: approvals.get(role)!,
+        launch: async () => ({
+          command: (await chosen).commandLine({ port, role, deadlineSeconds }),
+          env: { [HOOK_TOKEN_ENV]: token, [HOOK_REPLY_KEY_ENV]: replyKey },
+          timeoutSeconds,
+        }),
+      };
+    },
     checkedCommands: checked,
     get pendingChecks() {
       return pending;

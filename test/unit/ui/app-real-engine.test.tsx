@@ -39,11 +39,15 @@ describe('the TUI on a real engine', () => {
 
     // Manual mode: each Enter lets one round through, until the plan is approved.
     // (The tests wait for the screen, not the engine: a key means what the screen shows when it is pressed.)
+    // A fake round can be over before the next frame is drawn: the screen then goes straight from one "Next:" line to
+    // the next one, so the wait is for the line to change (or to go while the round runs).
+    const nextLine = (): string => /^Next: .*$/m.exec(t.frame())?.[0] ?? '';
     for (let i = 0; i < 10; i++) {
       await waitFor(() => expect(t.frame(), t.screens()).toContain('Enter next round'));
       if (t.frame().includes('Next: planner — executing step 1/3')) break;
+      const before = nextLine();
       await t.press(KEY.enter);
-      await waitFor(() => expect(t.frame(), t.screens()).not.toContain('Enter next round'));
+      await waitFor(() => expect(nextLine(), t.screens()).not.toBe(before));
     }
     await waitFor(() => expect(t.engine.state.phase, t.screens()).toBe('APPROVED'));
     expect(t.engine.state.iteration).toBe(2);
