@@ -45,9 +45,12 @@ export interface StepChanges {
 }
 
 export type StepCommitResult =
-  /** `files` and `patch` are what this call committed; absent when the commit already existed (a restart). */
-  | { kind: 'committed'; hash: string; files?: string[]; patch?: string }
-  | { kind: 'nothing' }
+  /**
+   * `files` and `patch` are what this call committed; absent when the commit already existed (a restart). `treeAfter`:
+   * the working tree's snapshot after the commit, when it is known without taking one (the commit ran no hook).
+   */
+  | { kind: 'committed'; hash: string; files?: string[]; patch?: string; treeAfter?: string }
+  | { kind: 'nothing'; treeAfter?: string }
   | { kind: 'secrets'; findings: SecretFinding[] }
   | { kind: 'failed'; message: string };
 

@@ -160,7 +160,7 @@ export class Engine {
     }
     if (result.state === before) return true; // nothing changed (e.g. a session id it already had)
     const state = { ...result.state, updatedAt: (this.deps.now?.() ?? new Date()).toISOString() };
-    this.snapshotAhead(state, result.effects);
+    this.snapshotAhead(state, result.effects, event.type === 'step_committed' ? event.treeAfter : undefined);
     try {
       for (const effect of result.effects) if (BEFORE_SAVE.has(effect.type)) await this.perform(effect, state);
       this.current = state;
@@ -187,13 +187,15 @@ export class Engine {
   /**
    * A step's first round is decided: its base snapshot (two git processes) starts now, beside the plan, log and
    * state writes that come first, rather than after them. Not when agents are being stopped (one may still be
-   * writing files) or when the step has begun already (a retry keeps its base).
+   * writing files) or when the step has begun already (a retry keeps its base). When the previous step's commit
+   * has just been applied and it ran no hook (`treeAfter`), the working tree is the snapshot that commit took: the
+   * next step goes on at once from there. A step that waits for the person first gets a snapshot of its own.
    */
-  private snapshotAhead(state: WorkflowState, effects: readonly Effect[]): void {
+  private snapshotAhead(state: WorkflowState, effects: readonly Effect[], treeAfterCommit?: string): void {
     if (effects.some((e) => e.type === 'stop_agents')) return;
     for (const e of effects) {
       if (e.type !== 'run_agent' || e.action.kind !== 'execute_step' || state.stepRun?.step === e.action.step) continue;
-      const tree = this.deps.workspace.snapshot();
+      const tree = treeAfterCommit !== undefined ? Promise.resolve(treeAfterCommit) : this.deps.workspace.snapshot();
       // A failure is reported where the snapshot is used; close() waits for it like for any effect under way.
       const settled: Promise<void> = tree.then(
         () => undefined,
@@ -370,7 +372,7 @@ export class Engine {
       case 'nothing': {
         const commit = r.kind === 'committed' ? r.hash : null;
         this.timeline(commit ? `step ${step} committed as ${commit.slice(0, 7)}` : `step ${step}: no changes, nothing committed`);
-        await this.dispatch({ type: 'step_committed', step, commit, files: r.kind === 'nothing' ? [] : r.files, at: this.nowIso() });
+        await this.dispatch({ type: 'step_committed', step, commit, files: r.kind === 'nothing' ? [] : r.files, at: this.nowIso(), ...(r.treeAfter ? { treeAfter: r.treeAfter } : {}) });
         return;
       }
       case 'secrets':

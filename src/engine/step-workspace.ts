@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { commitFailureMessage, findStepCommit, firstLine, headCommitFromFiles, runGit, stepCommitMessageArgs, type GitCallOptions, type RefFiles } from './git.js';
 import type { StepChanges, StepCommitOptions, StepCommitResult, StepWorkspace } from './ports.js';
+import { traceCommit } from './commit-trace.js';
 import { scanDiff } from './secret-scan.js';
 
 /** Pathspecs passed through --pathspec-from-file are taken literally (no globbing of `[`, `*`, `?` in file names). */
@@ -107,7 +108,7 @@ export class GitStepWorkspace implements StepWorkspace {
 
     const headOrEmpty = head ?? (await this.emptyTree());
     const { changes, patch } = await this.stepChanges(opts.baseTree ?? headOrEmpty, head, headOrEmpty, now);
-    if (changes.length === 0) return { kind: 'nothing' };
+    if (changes.length === 0) return { kind: 'nothing', treeAfter: now };
     const files = changes.map((c) => c.path);
     const findings = scanDiff(patch);
     if (findings.length > 0 && !opts.allowSecrets) return { kind: 'secrets', findings };
@@ -120,16 +121,19 @@ export class GitStepWorkspace implements StepWorkspace {
     if (created.length > 0) await this.must(['add', '-N', ...PATHSPEC_STDIN], { env: LITERAL, input: nulInput(created) }, 'stage the new files');
     // Without git's auto-maintenance check after the commit (`git maintenance run --auto`, a process of its own):
     // the person's next commit, merge or fetch runs it.
+    const trace = traceCommit();
     const commit = await runGit(this.repoRoot, ['-c', 'maintenance.auto=false', 'commit', '-q', '--only', ...PATHSPEC_STDIN, ...stepCommitMessageArgs(opts.runId, opts.step, opts.summary)], {
-      env: LITERAL,
+      env: { ...LITERAL, ...trace.env },
       input: nulInput(files),
     });
+    const startedNothing = trace.startedNothing();
     if (commit.exitCode !== 0) {
       await this.undoIntentToAdd(created, headOrEmpty);
       return { kind: 'failed', message: commitFailureMessage(opts.step, commit.stderr.trim() ? commit.stderr : commit.stdout) };
     }
     const hash = (this.refs && headCommitFromFiles(this.refs)) ?? (await this.must(['rev-parse', 'HEAD'], {}, 'read the new commit')).trim();
-    return { kind: 'committed', hash, files, patch };
+    // No hook (nor anything else) ran: the working tree is still the snapshot taken above.
+    return { kind: 'committed', hash, files, patch, ...(startedNothing ? { treeAfter: now } : {}) };
   }
 
   async rollback(baseTree: string): Promise<string[]> {

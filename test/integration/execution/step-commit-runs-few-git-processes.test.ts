@@ -1,13 +1,12 @@
 // Each git process a step commit starts is on the person's clock (a fork of agent-collab plus git's own start). From a
 // clean tree one diff lists the step's files and gives the patch, new files are marked intent-to-add without asking
 // the index first, and the new commit's hash is read from git's ref files.
-import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { headCommitFromFiles } from '../../../src/engine/git.js';
 import { parseRawAndPatch } from '../../../src/engine/step-workspace.js';
+import { recordGitCalls } from '../../helpers/git-calls.js';
 import { fixture, type Fixture } from './git-fixture.js';
 
 let fx: Fixture | undefined;
@@ -18,34 +17,10 @@ afterEach(() => {
   fx = undefined;
 });
 
-/**
- * Puts a `git` first on PATH that notes each git process (its subcommand and first argument; `-c` settings before
- * them left out), then runs the real git; returns the notes so far.
- */
 function recordGit(): () => string[] {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'agent-collab-gitlog-'));
-  const log = path.join(dir, 'calls');
-  const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
-  writeFileSync(path.join(dir, 'git'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${realGit}' "$@"\n`);
-  chmodSync(path.join(dir, 'git'), 0o755);
-  const before = process.env.PATH;
-  process.env.PATH = `${dir}${path.delimiter}${before ?? ''}`;
-  restore.push(() => {
-    process.env.PATH = before;
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const subcommand = (line: string): string => {
-    const words = line.split(' ');
-    while (words[0] === '-c') words.splice(0, 2);
-    return words.slice(0, 2).join(' ');
-  };
-  return () => {
-    try {
-      return readFileSync(log, 'utf8').trim().split('\n').map(subcommand);
-    } catch {
-      return [];
-    }
-  };
+  const git = recordGitCalls();
+  restore.push(git.restore);
+  return git.calls;
 }
 
 // A text file with a NUL byte after git's 8000-byte look for binary content: its patch line holds the NUL as it is.
