@@ -3,6 +3,21 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/cli.js');
+/** The agent-collab command as npm installs it (bin/agent-collab runs the built launcher). */
+export const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/agent-collab');
+
+/** Runs `file` to the end with stdin closed; its exit code and everything it printed. */
+export function runToEnd(file: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += String(d)));
+    child.stderr.on('data', (d: Buffer) => (stderr += String(d)));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
 
 export interface CliRun {
   child: ChildProcess;

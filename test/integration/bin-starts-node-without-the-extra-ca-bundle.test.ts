@@ -1,31 +1,16 @@
 // bin/agent-collab starts Node without NODE_EXTRA_CA_CERTS (Node 20 parses that bundle at every start, ~80 ms) and
 // agent-collab puts it back for everything it runs. A bundle path that does not exist shows which process read it:
 // Node warns "Ignoring extra certs from …" when it does.
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI } from '../helpers/cli.js';
+import { BIN, CLI, runToEnd as run } from '../helpers/cli.js';
 import { tempRepoWithFakeScript } from '../helpers/repo.js';
 
-const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/agent-collab');
 const MISSING_BUNDLE = '/nonexistent/agent-collab-test/ca.pem';
 
 let cleanup: (() => void) | undefined;
 afterEach(() => cleanup?.());
-
-function run(file: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += String(d)));
-    child.stderr.on('data', (d: Buffer) => (stderr += String(d)));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 function envFor(home: string, extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), NO_COLOR: '1', ...extra };

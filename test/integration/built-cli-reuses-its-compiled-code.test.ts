@@ -1,14 +1,11 @@
 // The launcher (dist/agent-collab.cjs) keeps V8's compiled code of a start and the next start of the same kind uses it:
 // a cache file that V8 accepts is not written again, one it rejects is replaced, and the cache never changes what
 // agent-collab does or prints.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-
-const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/agent-collab');
+import { BIN, runToEnd } from '../helpers/cli.js';
 
 const temps: string[] = [];
 afterEach(() => {
@@ -21,16 +18,8 @@ function tempDir(): string {
   return dir;
 }
 
-function run(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(BIN, args, { cwd, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += String(d)));
-    child.stderr.on('data', (d: Buffer) => (stderr += String(d)));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function run(args: string[], env: NodeJS.ProcessEnv, cwd: string): ReturnType<typeof runToEnd> {
+  return runToEnd(BIN, args, { cwd, env: { ...process.env, NO_COLOR: '1', ...env } });
 }
 
 /** The cache files of one kind of start, with the inode and mtime that show whether a start wrote them again. */
