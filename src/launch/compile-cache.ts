@@ -1,4 +1,4 @@
-// Where the launcher keeps V8's code cache for the bundle (dist/main.cjs), and reading and writing it.
+// Where the launcher keeps V8's code cache for the bundle (dist/main-<hash>.cjs), and reading and writing it.
 //
 // One file per kind of start (run, the TUI, doctor, …: each compiles different functions) per build and Node
 // version, in ${AGENT_COLLAB_COMPILE_CACHE:-${XDG_CACHE_HOME:-~/.cache}/agent-collab/v8}. A cache is only ever an
