@@ -45,13 +45,21 @@ export function startKind(argv: readonly string[]): string {
   return ['run', 'demo', 'doctor', 'policy'].includes(first) ? first : 'other';
 }
 
-/** The cache directory, or null when the cache is switched off (`AGENT_COLLAB_COMPILE_CACHE=0`). */
+/**
+ * The cache directory, or null when the cache is switched off (`AGENT_COLLAB_COMPILE_CACHE=0`) or there is no home
+ * directory to put it in.
+ */
 export function compileCacheDir(env: NodeJS.ProcessEnv, home: () => string = os.homedir): string | null {
   const setting = env[COMPILE_CACHE_ENV];
   if (setting !== undefined && OFF.has(setting.trim().toLowerCase())) return null;
   if (setting) return path.resolve(setting);
-  const base = env.XDG_CACHE_HOME || path.join(home(), '.cache');
-  return path.join(base, 'agent-collab', 'v8');
+  if (env.XDG_CACHE_HOME) return path.join(env.XDG_CACHE_HOME, 'agent-collab', 'v8');
+  try {
+    const dir = home();
+    return dir ? path.join(dir, '.cache', 'agent-collab', 'v8') : null;
+  } catch {
+    return null;
+  }
 }
 
 export interface BundleIdentity {

@@ -35,7 +35,14 @@ function launch(): void {
   const kind = startKind(process.argv.slice(2));
   const cacheFile = dir === null ? null : compileCacheFile(dir, bundle.identity, kind);
   const cachedData = cacheFile === null ? undefined : readCachedData(cacheFile);
-  const script = new Script(`(function (${WRAPPER_PARAMS.join(', ')}) {${bundle.source}\n})`, { filename: main, cachedData });
+  let script: Script;
+  try {
+    script = new Script(`(function (${WRAPPER_PARAMS.join(', ')}) {${bundle.source}\n})`, { filename: main, cachedData });
+  } catch (err) {
+    process.stderr.write(`agent-collab: ${main} does not compile (${(err as Error).message.split('\n')[0]}); reinstall agent-collab\n`);
+    process.exitCode = 1;
+    return;
+  }
   if (cacheFile !== null && (cachedData === undefined || script.cachedDataRejected === true)) {
     // Made at exit, so it holds every function this start compiled, not just the top level.
     process.once('exit', (code) => {

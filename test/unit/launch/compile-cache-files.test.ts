@@ -20,6 +20,13 @@ describe('compile cache: where it lives', () => {
     expect(compileCacheDir({}, () => '/home/p')).toBe('/home/p/.cache/agent-collab/v8');
     expect(compileCacheDir({ AGENT_COLLAB_COMPILE_CACHE: '/tmp/cc', XDG_CACHE_HOME: '/x' }, () => '/home/p')).toBe('/tmp/cc');
     for (const off of ['0', 'off', 'false', 'no', ' OFF ']) expect(compileCacheDir({ AGENT_COLLAB_COMPILE_CACHE: off }, () => '/home/p')).toBeNull();
+    // No home directory to be found: no cache, and no error.
+    expect(compileCacheDir({}, () => '')).toBeNull();
+    expect(
+      compileCacheDir({}, () => {
+        throw new Error('no passwd entry');
+      }),
+    ).toBeNull();
   });
 
   it('keeps one file per build, bundle size and mtime, Node version, platform and kind of start', () => {
