@@ -7,6 +7,7 @@
 import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { cacheRoot } from '../cache-dir.js';
 
 export const COMPILE_CACHE_ENV = 'AGENT_COLLAB_COMPILE_CACHE';
 /** Caches of other builds are removed when a new cache is written and they are older than this. */
@@ -53,13 +54,8 @@ export function compileCacheDir(env: NodeJS.ProcessEnv, home: () => string = os.
   const setting = env[COMPILE_CACHE_ENV];
   if (setting !== undefined && OFF.has(setting.trim().toLowerCase())) return null;
   if (setting) return path.resolve(setting);
-  if (env.XDG_CACHE_HOME) return path.join(env.XDG_CACHE_HOME, 'agent-collab', 'v8');
-  try {
-    const dir = home();
-    return dir ? path.join(dir, '.cache', 'agent-collab', 'v8') : null;
-  } catch {
-    return null;
-  }
+  const root = cacheRoot(env, home);
+  return root === null ? null : path.join(root, 'v8');
 }
 
 export interface BundleIdentity {

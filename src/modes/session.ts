@@ -3,7 +3,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { createAgent } from '../adapters/index.js';
+import { probeVerdicts } from '../adapters/command-hook/probe-verdicts.js';
 import { startCommandHookServer, type CommandHookServer } from '../adapters/command-hook/server.js';
+import { cacheRoot } from '../cache-dir.js';
 import type { CommandGate } from '../engine/ports.js';
 import path from 'node:path';
 import { ShellTestRunner } from '../adapters/test-runner.js';
@@ -70,10 +72,12 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
   let confirmTimeoutSeconds = 0; // set from the config below, before any endpoint is made
   // The command hook server first: its client probe (a bash process) then runs while git finds the repo and the
   // config is read, instead of holding up the first agent.
+  const cache = cacheRoot(process.env, opts.homeDir === undefined ? undefined : () => opts.homeDir!);
   const starting = startCommandHookServer({
     gate: (check) => commandGate(check),
     confirmTimeoutSeconds: () => confirmTimeoutSeconds,
     debug: (source, line) => debug(source, line),
+    verdicts: probeVerdicts(cache === null ? null : path.join(cache, 'hook-client-probe.json')),
   });
   let repo: Awaited<ReturnType<typeof locateRepo>>;
   let config: Config;

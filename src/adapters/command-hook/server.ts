@@ -14,6 +14,7 @@ import type { DebugSink } from '../process-runner.js';
 import { CommandApprovals } from './approvals.js';
 import { cliHookTimeoutSeconds, hookDeadlineSeconds, type HookEndpoint } from './endpoint.js';
 import { bashClient, nodeClient, PROBE_ANSWER, PROBE_ROLE, probeBashClient, readBashClient, unusableClient, type HookClient, type HookClientKind } from './hook-clients.js';
+import type { ProbeVerdicts } from './probe-verdicts.js';
 import {
   denyOutput,
   hookOutput,
@@ -42,6 +43,8 @@ export interface CommandHookServerOptions {
   bash?: string;
   /** argv prefix that starts the node client; default: node on hook-main next to this module. */
   nodeProgram?: readonly string[];
+  /** Earlier probes' passes: a bash remembered there gets the bash client without a probe (default: none). */
+  verdicts?: ProbeVerdicts;
 }
 
 export interface CheckedCommand {
@@ -225,11 +228,13 @@ export async function startCommandHookServer(opts: CommandHookServerOptions): Pr
     const read = readBashClient();
     if (mode === 'bash') return 'why' in read ? unusableClient(read.why) : bashClient(bash, read.script, 'bash client (asked for)');
     if ('why' in read) return nodeClient(`node client: ${read.why}`, opts.nodeProgram);
+    if (opts.verdicts?.passed(bash, read.script)) return bashClient(bash, read.script, `bash client (${bash}; it passed the probe before)`);
     const t0 = performance.now();
     const failed = await probeBashClient({ bash, script: read.script, port, probe: probe! });
     probe = null;
     const ms = Math.round(performance.now() - t0);
     if (failed !== null) return nodeClient(`node client: the bash client cannot be used here, ${failed} after ${ms} ms`, opts.nodeProgram);
+    opts.verdicts?.rememberPass(bash, read.script);
     return bashClient(bash, read.script, `bash client (${bash}; its probe took ${ms} ms)`);
   }
   const chosen = choose().catch((err: unknown) => nodeClient(`node client: ${(err as Error).message}`, opts.nodeProgram));
