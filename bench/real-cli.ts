@@ -224,8 +224,8 @@ async function runAgentCollab(w: World, clis: Record<string, string>): Promise<L
   reset(w, clis);
   script(w.server, w.latencyMs);
   const before = modelRequests(w.server);
-  // The compile cache lives outside the HOME that reset() empties, as a person's stays from one run to the next.
-  const env = { ...w.env.env, AGENT_COLLAB_COMPILE_CACHE: path.join(w.env.root, 'compile-cache') };
+  // agent-collab's caches live outside the HOME that reset() empties, as a person's stay from one run to the next.
+  const env = { ...w.env.env, AGENT_COLLAB_CACHE_DIR: path.join(w.env.root, 'agent-collab-cache') };
   const r = await timed(BIN, ['run', '--goal', GOAL, '--auto', '--auto-approve', '--json'], w.repo, env);
   const done = jsonLines(r.stdout).find((e) => e.event === 'done');
   if (r.code !== 0 || done?.phase !== 'DONE') {

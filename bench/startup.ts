@@ -72,8 +72,8 @@ export function measureStartup(cwd: string, runs = 15): StartupResult {
   const cold: number[] = [];
   const repo = firstSpawnRepo(cwd);
   const cacheDir = mkdtempSync(path.join(cwd, 'agent-collab-compile-cache-'));
-  const warm = { ...process.env, AGENT_COLLAB_COMPILE_CACHE: cacheDir };
-  const off = { ...process.env, AGENT_COLLAB_COMPILE_CACHE: '0' };
+  const warm = { ...process.env, AGENT_COLLAB_CACHE_DIR: cacheDir };
+  const off = { ...process.env, AGENT_COLLAB_CACHE_DIR: '0' };
   try {
     for (let i = -1; i < runs; i++) {
       const n = timeOnce(process.execPath, ['-e', '0'], cwd);

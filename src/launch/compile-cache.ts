@@ -1,7 +1,7 @@
 // Where the launcher keeps V8's code cache for the bundle (dist/main-<hash>.cjs), and reading and writing it.
 //
 // One file per kind of start (run, the TUI, doctor, …: each compiles different functions) per build and Node
-// version, in ${AGENT_COLLAB_COMPILE_CACHE:-${XDG_CACHE_HOME:-~/.cache}/agent-collab/v8}. A cache is only ever an
+// version, in `v8/` of the cache directory (src/cache-dir.ts). A cache is only ever an
 // optimisation: every failure to read or write one is silent, and V8 itself rejects data made by another V8 version
 // or with other flags (the launcher then compiles as usual and writes a fresh one).
 import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -9,7 +9,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { cacheRoot } from '../cache-dir.js';
 
-export const COMPILE_CACHE_ENV = 'AGENT_COLLAB_COMPILE_CACHE';
 /** Caches of other builds are removed when a new cache is written and they are older than this. */
 export const STALE_CACHE_MS = 7 * 24 * 3600_000;
 /**
@@ -35,8 +34,6 @@ export function worthCaching(kind: string, code: number): boolean {
   }
 }
 
-const OFF = new Set(['0', 'off', 'false', 'no']);
-
 /** The kind of start, from the first argument: which functions a start compiles depends on it. */
 export function startKind(argv: readonly string[]): string {
   const first = argv[0];
@@ -46,14 +43,8 @@ export function startKind(argv: readonly string[]): string {
   return ['run', 'demo', 'doctor', 'policy'].includes(first) ? first : 'other';
 }
 
-/**
- * The cache directory, or null when the cache is switched off (`AGENT_COLLAB_COMPILE_CACHE=0`) or there is no home
- * directory to put it in.
- */
+/** The compile cache's directory, or null when caching is switched off or there is no home directory. */
 export function compileCacheDir(env: NodeJS.ProcessEnv, home: () => string = os.homedir): string | null {
-  const setting = env[COMPILE_CACHE_ENV];
-  if (setting !== undefined && OFF.has(setting.trim().toLowerCase())) return null;
-  if (setting) return path.resolve(setting);
   const root = cacheRoot(env, home);
   return root === null ? null : path.join(root, 'v8');
 }

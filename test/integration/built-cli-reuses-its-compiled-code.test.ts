@@ -37,50 +37,53 @@ function cacheFiles(dir: string, kind: string): Array<{ file: string; ino: numbe
 describe('the built CLI’s compile cache', () => {
   it('is written by the first start of a kind and used, not rewritten, by the next ones', async () => {
     const cache = path.join(tempDir(), 'cc');
-    const env = { AGENT_COLLAB_COMPILE_CACHE: cache };
+    const v8 = path.join(cache, 'v8');
+    const env = { AGENT_COLLAB_CACHE_DIR: cache };
     const first = await run(['--version'], env, tempDir());
     expect(first).toMatchObject({ code: 0, stderr: '' });
-    const written = cacheFiles(cache, 'version');
+    const written = cacheFiles(v8, 'version');
     expect(written).toHaveLength(1);
     for (let i = 0; i < 2; i++) {
       const again = await run(['--version'], env, tempDir());
       expect(again).toEqual(first);
-      expect(cacheFiles(cache, 'version')).toEqual(written);
+      expect(cacheFiles(v8, 'version')).toEqual(written);
     }
   });
 
   it('is accepted after a start that loaded the shell parser (which sets a V8 flag) too', async () => {
     const cache = path.join(tempDir(), 'cc');
-    const env = { AGENT_COLLAB_COMPILE_CACHE: cache };
+    const v8 = path.join(cache, 'v8');
+    const env = { AGENT_COLLAB_CACHE_DIR: cache };
     const cwd = tempDir();
     const first = await run(['policy', 'check', 'rm -rf /'], env, cwd);
     expect(first.code).toBe(2);
     expect(first.stdout).toMatch(/^block/);
-    const written = cacheFiles(cache, 'policy');
+    const written = cacheFiles(v8, 'policy');
     expect(written).toHaveLength(1);
     const again = await run(['policy', 'check', 'rm -rf /'], env, cwd);
     expect(again).toEqual(first);
-    expect(cacheFiles(cache, 'policy')).toEqual(written);
+    expect(cacheFiles(v8, 'policy')).toEqual(written);
   });
 
   it('replaces a cache V8 rejects, and the start works as without one', async () => {
     const cache = path.join(tempDir(), 'cc');
-    const env = { AGENT_COLLAB_COMPILE_CACHE: cache };
+    const v8 = path.join(cache, 'v8');
+    const env = { AGENT_COLLAB_CACHE_DIR: cache };
     const expected = await run(['--version'], env, tempDir());
-    const [entry] = cacheFiles(cache, 'version');
+    const [entry] = cacheFiles(v8, 'version');
     const garbage = Buffer.alloc(statSync(entry!.file).size, 0x5a);
     writeFileSync(entry!.file, garbage);
     expect(await run(['--version'], env, tempDir())).toEqual(expected);
     expect(readFileSync(entry!.file).equals(garbage)).toBe(false);
-    expect(await run(['--version'], { AGENT_COLLAB_COMPILE_CACHE: path.join(cache, 'missing', 'x') }, tempDir())).toEqual(expected);
+    expect(await run(['--version'], { AGENT_COLLAB_CACHE_DIR: path.join(cache, 'missing', 'x') }, tempDir())).toEqual(expected);
   });
 
   it('is not written when switched off, nor by a run that stopped at once', async () => {
     const xdg = tempDir();
-    const off = await run(['--version'], { AGENT_COLLAB_COMPILE_CACHE: '0', XDG_CACHE_HOME: xdg }, tempDir());
+    const off = await run(['--version'], { AGENT_COLLAB_CACHE_DIR: '0', XDG_CACHE_HOME: xdg }, tempDir());
     expect(off.code).toBe(0);
     expect(readdirSync(xdg)).toEqual([]);
-    const notARepo = await run(['run', '--goal', 'x'], { AGENT_COLLAB_COMPILE_CACHE: undefined, XDG_CACHE_HOME: xdg }, tempDir());
+    const notARepo = await run(['run', '--goal', 'x'], { AGENT_COLLAB_CACHE_DIR: undefined, XDG_CACHE_HOME: xdg }, tempDir());
     expect(notARepo.code).toBe(2);
     expect(notARepo.stderr).toMatch(/not inside a git repository/);
     expect(cacheFiles(path.join(xdg, 'agent-collab', 'v8'), 'run')).toEqual([]);

@@ -25,7 +25,7 @@ function launcherCopy(): { dir: string; main: string } {
 }
 
 function launch(dir: string): ReturnType<typeof runToEnd> {
-  return runToEnd(process.execPath, [path.join(dir, 'agent-collab.cjs'), '--version'], { cwd: dir, env: { ...process.env, AGENT_COLLAB_COMPILE_CACHE: '0' } });
+  return runToEnd(process.execPath, [path.join(dir, 'agent-collab.cjs'), '--version'], { cwd: dir, env: { ...process.env, AGENT_COLLAB_CACHE_DIR: '0' } });
 }
 
 describe('the launcher', () => {

@@ -15,11 +15,11 @@ afterEach(() => {
 });
 
 describe('compile cache: where it lives', () => {
-  it('is under XDG_CACHE_HOME, else ~/.cache; AGENT_COLLAB_COMPILE_CACHE moves it or switches it off', () => {
+  it('is v8/ under XDG_CACHE_HOME, else ~/.cache; AGENT_COLLAB_CACHE_DIR moves all caches or switches them off', () => {
     expect(compileCacheDir({ XDG_CACHE_HOME: '/x/cache' }, () => '/home/p')).toBe('/x/cache/agent-collab/v8');
     expect(compileCacheDir({}, () => '/home/p')).toBe('/home/p/.cache/agent-collab/v8');
-    expect(compileCacheDir({ AGENT_COLLAB_COMPILE_CACHE: '/tmp/cc', XDG_CACHE_HOME: '/x' }, () => '/home/p')).toBe('/tmp/cc');
-    for (const off of ['0', 'off', 'false', 'no', ' OFF ']) expect(compileCacheDir({ AGENT_COLLAB_COMPILE_CACHE: off }, () => '/home/p')).toBeNull();
+    expect(compileCacheDir({ AGENT_COLLAB_CACHE_DIR: '/tmp/cc', XDG_CACHE_HOME: '/x' }, () => '/home/p')).toBe('/tmp/cc/v8');
+    for (const off of ['0', 'off', 'false', 'no', ' OFF ']) expect(compileCacheDir({ AGENT_COLLAB_CACHE_DIR: off }, () => '/home/p')).toBeNull();
     // No home directory to be found: no cache, and no error.
     expect(compileCacheDir({}, () => '')).toBeNull();
     expect(
