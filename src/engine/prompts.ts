@@ -67,9 +67,9 @@ export function clearPromptCache(): void {
 async function statFile(file: string): Promise<{ mtimeMs: number; size: number } | null> {
   try {
     const s = statSync(file);
-    return Promise.resolve(s.isFile() ? { mtimeMs: s.mtimeMs, size: s.size } : null);
+    return s.isFile() ? { mtimeMs: s.mtimeMs, size: s.size } : null;
   } catch {
-    return Promise.resolve(null);
+    return null;
   }
 }
 

@@ -119,14 +119,19 @@ export class GitStepWorkspace implements StepWorkspace {
     // stays as it is), and is undone if the commit fails.
     const created = changes.filter((c) => c.status === 'A').map((c) => c.path);
     if (created.length > 0) await this.must(['add', '-N', ...PATHSPEC_STDIN], { env: LITERAL, input: nulInput(created) }, 'stage the new files');
-    // Without git's auto-maintenance check after the commit (`git maintenance run --auto`, a process of its own):
-    // the person's next commit, merge or fetch runs it.
     const trace = traceCommit();
-    const commit = await runGit(this.repoRoot, ['-c', 'maintenance.auto=false', 'commit', '-q', '--only', ...PATHSPEC_STDIN, ...stepCommitMessageArgs(opts.runId, opts.step, opts.summary)], {
-      env: { ...LITERAL, ...trace.env },
-      input: nulInput(files),
-    });
-    const startedNothing = trace.startedNothing();
+    let startedNothing = false;
+    let commit: Awaited<ReturnType<typeof runGit>>;
+    try {
+      // Without git's auto-maintenance check after the commit (`git maintenance run --auto`, a process of its own):
+      // the person's next commit, merge or fetch runs it.
+      commit = await runGit(this.repoRoot, ['-c', 'maintenance.auto=false', 'commit', '-q', '--only', ...PATHSPEC_STDIN, ...stepCommitMessageArgs(opts.runId, opts.step, opts.summary)], {
+        env: { ...LITERAL, ...trace.env },
+        input: nulInput(files),
+      });
+    } finally {
+      startedNothing = trace.startedNothing(); // also removes the trace
+    }
     if (commit.exitCode !== 0) {
       await this.undoIntentToAdd(created, headOrEmpty);
       return { kind: 'failed', message: commitFailureMessage(opts.step, commit.stderr.trim() ? commit.stderr : commit.stdout) };

@@ -25,9 +25,9 @@ export class WrittenCopies {
 
   async last(which: WatchedFile): Promise<string | null> {
     try {
-      return Promise.resolve(readFileSync(this.file(which), 'utf8')); // small, and every round that writes waits for it
+      return readFileSync(this.file(which), 'utf8'); // small, and every round that writes waits for it
     } catch {
-      return Promise.resolve(null);
+      return null;
     }
   }
 }

@@ -10,21 +10,16 @@ export const LOG_HEADER = '# agent-collab log\n';
  *
  *     - line
  */
-export function appendLog(file: string, entry: { title: string; lines?: string[]; at?: Date }): Promise<void> {
-  // Synchronous: a transition waits for its log entry before the state is saved, and each asynchronous call would
-  // be a thread-pool round trip (several milliseconds while the CLIs keep both cores busy) for a few hundred bytes.
+export async function appendLog(file: string, entry: { title: string; lines?: string[]; at?: Date }): Promise<void> {
+  // Synchronous calls: a transition waits for its log entry before the state is saved, and each asynchronous call
+  // would be a thread-pool round trip (several milliseconds while the CLIs keep both cores busy) for a few hundred bytes.
+  mkdirSync(path.dirname(file), { recursive: true });
   try {
-    mkdirSync(path.dirname(file), { recursive: true });
-    try {
-      writeFileSync(file, LOG_HEADER, { flag: 'wx' });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-    appendFileSync(file, formatLogEntry(entry), 'utf8');
-    return Promise.resolve();
+    writeFileSync(file, LOG_HEADER, { flag: 'wx' });
   } catch (err) {
-    return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }
+  appendFileSync(file, formatLogEntry(entry), 'utf8');
 }
 
 export function formatLogEntry(entry: { title: string; lines?: string[]; at?: Date }): string {
