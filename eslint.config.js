@@ -31,6 +31,19 @@ export default tseslint.config(
       ],
     },
   },
+  // src/core is pure: it imports nothing outside itself (no node: modules, no packages, no other layer).
+  {
+    files: ['src/core/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./)', message: 'src/core is pure: import only from src/core itself.' }] }],
+    },
+  },
+  {
+    files: ['src/core/*/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./|\\.\\./(?!\\.\\./))', message: 'src/core is pure: import only from src/core itself.' }] }],
+    },
+  },
   {
     files: ['**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },

@@ -3,7 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import { FakeAgent } from '../src/adapters/fake/fake-agent.js';
 import type { FakeScript } from '../src/adapters/fake/script.js';
-import type { Role } from '../src/engine/types.js';
+import type { Role } from '../src/core/types.js';
 import type { TurnLaunch } from './timed-agent.js';
 
 /** Milliseconds each turn took on a bare agent, in the order given. */

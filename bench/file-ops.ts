@@ -1,7 +1,7 @@
 // Times the engine's file operations (the WorkflowFiles port) without changing what they do,
 // so the bench can say where the engine's time per round goes.
 import { performance } from 'node:perf_hooks';
-import type { WorkflowFiles } from '../src/engine/ports.js';
+import type { WorkflowFiles } from '../src/core/ports.js';
 
 export const TIMED_OPS = ['saveState', 'readPlan', 'readComments', 'writePlan', 'writeComments', 'setPlanStatus', 'appendLog'] as const;
 export type TimedOp = (typeof TIMED_OPS)[number];

@@ -1,6 +1,6 @@
 // Wraps an Agent and records when the engine launches each turn (the moment it calls start/resume).
 import { performance } from 'node:perf_hooks';
-import type { Agent, AgentEvent, AgentTurn } from '../src/engine/types.js';
+import type { Agent, AgentEvent, AgentTurn } from '../src/core/types.js';
 
 export interface TurnLaunch {
   at: number;

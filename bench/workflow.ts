@@ -7,7 +7,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { FakeAgent } from '../src/adapters/fake/fake-agent.js';
 import type { FakeScript } from '../src/adapters/fake/script.js';
-import type { Phase, TurnKind } from '../src/engine/types.js';
+import type { Phase, TurnKind } from '../src/core/types.js';
 import { openSession } from '../src/modes/session.js';
 import { instrumentFiles, type FileOp } from './file-ops.js';
 import { makeBenchRepo } from './repo.js';

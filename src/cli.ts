@@ -3,7 +3,7 @@
 // as one line on stderr and a documented exit code, never a stack trace.
 import './held-ca-certs.js'; // first: puts NODE_EXTRA_CA_CERTS back (see bin/agent-collab)
 import { parseArgs } from 'node:util';
-import { EXIT, UserError } from './persistence/errors.js';
+import { EXIT, UserError } from './core/errors.js';
 import { HELP, VERSION } from './modes/help.js';
 
 // A reader that goes away (`agent-collab run --json | head`) is not an error worth a stack trace.

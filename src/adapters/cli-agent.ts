@@ -1,6 +1,6 @@
 // An Agent backed by a CLI process: runs it through the process runner, translates its JSON lines, and turns
 // how the process ended (missing binary, timeouts, exit codes) into the engine's events.
-import type { Agent, AgentEvent, AgentTurn } from '../engine/types.js';
+import type { Agent, AgentEvent, AgentTurn } from '../core/types.js';
 import type { HookEndpoint, HookLaunch } from './command-hook/endpoint.js';
 import { classifyFailure } from './failure-kind.js';
 import { parseJsonLine, type Json } from './json-fields.js';

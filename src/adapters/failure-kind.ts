@@ -1,5 +1,5 @@
 // Classifies an error reported by a CLI (HTTP status and/or message) into the engine's failure kinds.
-import type { FailureKind } from '../engine/types.js';
+import type { FailureKind } from '../core/types.js';
 
 export interface FailureInput {
   message: string;

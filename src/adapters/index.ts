@@ -1,6 +1,6 @@
 // Picks the adapter for a configured agent name.
-import type { WorkflowFiles } from '../engine/ports.js';
-import type { Agent, Role } from '../engine/types.js';
+import type { WorkflowFiles } from '../core/ports.js';
+import type { Agent, Role } from '../core/types.js';
 import type { AgentName, Config } from '../persistence/config-schema.js';
 import type { Paths } from '../persistence/paths.js';
 import { createClaudeAgent } from './claude/claude-agent.js';

@@ -5,8 +5,8 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { once } from 'node:events';
-import type { TestRunner, TestRunResult } from '../engine/ports.js';
-import { detectTestCommand } from '../engine/test-command.js';
+import type { TestRunner, TestRunResult } from '../core/ports.js';
+import { detectTestCommand } from './test-command.js';
 import { runProcess, type DebugSink, type ProcessEnd, type RunningProcess } from './process-runner.js';
 import { HeadTailBuffer } from './truncate.js';
 

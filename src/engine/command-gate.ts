@@ -1,5 +1,5 @@
 // What the engine needs to judge a command before it runs, and the commands waiting for the person's answer.
-import type { CommandVerdict } from './ports.js';
+import type { CommandVerdict } from '../core/ports.js';
 
 export interface PolicyVerdict {
   decision: 'allow' | 'confirm' | 'block';

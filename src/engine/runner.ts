@@ -1,16 +1,16 @@
 // The effect runner: feeds events through `transition`, persists the state, performs the effects
 // and turns their outcomes back into events. One event at a time, in order.
-import type { Effect, EngineEvent, EngineOutput, RoundUsage } from './events.js';
-import type { Artifacts, CommandCheck, CommandVerdict, Prompts, StepCommitResult, StepWorkspace, TestRunner, WorkflowFiles } from './ports.js';
+import type { Effect, EngineEvent, EngineOutput, RoundUsage } from '../core/events.js';
+import type { Artifacts, CommandCheck, CommandVerdict, Prompts, StepCommitResult, StepWorkspace, TestRunner, WorkflowFiles } from '../core/ports.js';
 import { CommandHolds, DENY_ADVICE, type CommandPolicy } from './command-gate.js';
 import { buildTurnPrompt, recoveryPrompt } from './turn-prompts.js';
-import { stepSubject } from './git.js';
-import { effectFor } from './approval.js';
-import { InvalidEventError, isTerminal, transition, type TransitionOptions } from './transition.js';
-import { detectQuestion } from './question-detect.js';
+import { effectFor } from '../core/approval.js';
+import { InvalidEventError, isTerminal, transition, type TransitionOptions } from '../core/transition.js';
+import { detectQuestion } from '../core/question-detect.js';
+import { stepSubject } from '../core/plan-steps.js';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { isAgentAction, type Action, type Agent, type AgentEvent, type AgentTurn, type FailureKind, type Role, type StepFailureCategory, type TurnKind, type WorkflowState } from './types.js';
+import { isAgentAction, type Action, type Agent, type AgentEvent, type AgentTurn, type FailureKind, type Role, type StepFailureCategory, type TurnKind, type WorkflowState } from '../core/types.js';
 
 export interface EngineDeps {
   repoRoot: string;

@@ -1,6 +1,6 @@
 // Builds the prompt of each agent round from the templates and the current files.
-import type { Prompts, WorkflowFiles } from './ports.js';
-import type { Action, WorkflowState } from './types.js';
+import type { Prompts, WorkflowFiles } from '../core/ports.js';
+import type { Action, WorkflowState } from '../core/types.js';
 
 const NONE = '(none)';
 

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
-import { useWasmFlags } from '../engine/policy/wasm-flags.js';
+import { useWasmFlags } from '../adapters/shell-parser/wasm-flags.js';
 import { compileCacheDir, compileCacheFile, readBundle, readCachedData, saveCachedData, startKind, worthCaching } from './compile-cache.js';
 
 /** Set by the build: the main bundle's file name in dist/, and the hash of its content that the name carries. */

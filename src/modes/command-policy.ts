@@ -1,6 +1,7 @@
 // The [safety] policy in effect for a run, as the engine's command gate uses it.
 import type { CommandPolicy } from '../engine/command-gate.js';
-import { allowedByPrefix, checkCommand, initPolicy, type PolicyRules } from '../engine/policy/index.js';
+import { allowedByPrefix, checkCommand, type ParseScript, type PolicyRules } from '../core/policy/index.js';
+import { loadShellParser } from '../adapters/shell-parser/syntax.js';
 import type { Config } from '../persistence/config-schema.js';
 
 export function policyRules(config: Config): PolicyRules {
@@ -9,10 +10,17 @@ export function policyRules(config: Config): PolicyRules {
 
 export function commandPolicy(config: Config, run: { interactive: boolean; allowCmd: readonly string[] }): CommandPolicy {
   const rules = policyRules(config);
+  let parse: ParseScript | null = null;
+  const parser = (): ParseScript => {
+    if (!parse) throw new Error('the command policy is used before its shell parser loaded');
+    return parse;
+  };
   return {
-    ready: initPolicy,
-    evaluate: (command) => checkCommand(command, rules),
-    allowedByPrefix: (command, prefixes) => allowedByPrefix(command, prefixes, rules),
+    ready: async () => {
+      parse = await loadShellParser();
+    },
+    evaluate: (command) => checkCommand(command, rules, parser()),
+    allowedByPrefix: (command, prefixes) => allowedByPrefix(command, prefixes, rules, parser()),
     interactive: run.interactive,
     allowPrefixes: run.allowCmd,
     confirmTimeoutMs: config.safety.confirm_timeout_seconds * 1000,

@@ -1,7 +1,7 @@
 // What a person can decide from the command line when the engine waits (`--decide`, `--answer`).
-import type { EngineEvent } from '../engine/events.js';
-import type { Awaiting } from '../engine/types.js';
-import { UserError } from '../persistence/errors.js';
+import type { EngineEvent } from '../core/events.js';
+import type { Awaiting } from '../core/types.js';
+import { UserError } from '../core/errors.js';
 
 export type Decision =
   | { kind: 'approve' }

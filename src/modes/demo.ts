@@ -5,7 +5,7 @@ import { execa } from 'execa';
 import { makeScratchRepo } from './scratch-repo.js';
 import { FakeAgent } from '../adapters/fake/fake-agent.js';
 import { DEMO_SCRIPT } from '../adapters/fake/script.js';
-import type { Agent, AgentEvent, Role } from '../engine/types.js';
+import type { Agent, AgentEvent, Role } from '../core/types.js';
 import { runHeadless } from './headless.js';
 
 export const DEMO_GOAL = 'Add a greeting module with a unit test';

@@ -3,10 +3,10 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { execa } from 'execa';
-import { findRepoRoot } from '../engine/git.js';
+import { findRepoRoot } from '../adapters/git/git.js';
 import type { AgentName, Config } from '../persistence/config-schema.js';
 import { loadConfig } from '../persistence/config.js';
-import { UserError } from '../persistence/errors.js';
+import { UserError } from '../core/errors.js';
 import { resolvePaths } from '../persistence/paths.js';
 
 export interface Check {

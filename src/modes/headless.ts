@@ -1,8 +1,8 @@
 // Headless mode: drives the engine with no TTY. Without --auto each invocation lets one agent round through;
 // anything else that needs a person ends the process with exit code 3 and says how to continue.
 import type { Writable } from 'node:stream';
-import type { Agent, Awaiting, Role, WorkflowState } from '../engine/types.js';
-import { EXIT, UserError } from '../persistence/errors.js';
+import type { Agent, Awaiting, Role, WorkflowState } from '../core/types.js';
+import { EXIT, UserError } from '../core/errors.js';
 import { askYesNo } from './ask.js';
 import { decisionEvent, type Decision } from './decisions.js';
 import { createPrinter } from './printer.js';

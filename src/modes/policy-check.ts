@@ -2,10 +2,11 @@
 // Exit 0 allow, 1 confirm, 2 block (a config error also exits 2, with its one-line message on stderr).
 import { existsSync } from 'node:fs';
 import type { Writable } from 'node:stream';
-import { findRepoRoot } from '../engine/git.js';
-import { checkCommand, initPolicy, type PolicyDecision } from '../engine/policy/index.js';
+import { findRepoRoot } from '../adapters/git/git.js';
+import { checkCommand, type PolicyDecision } from '../core/policy/index.js';
+import { loadShellParser } from '../adapters/shell-parser/syntax.js';
 import { loadConfig } from '../persistence/config.js';
-import { UserError } from '../persistence/errors.js';
+import { UserError } from '../core/errors.js';
 
 export const POLICY_EXIT: Readonly<Record<PolicyDecision, number>> = { allow: 0, confirm: 1, block: 2 };
 
@@ -23,8 +24,8 @@ export async function runPolicyCheck(opts: PolicyCheckOptions): Promise<number> 
   // The same layers as `run`: user file < project file < defaults; outside a git repo only the user file.
   const repoRoot = await findRepoRoot(opts.cwd).catch(() => null);
   const { config, sources } = loadConfig({ repoRoot, homeDir: opts.homeDir });
-  await initPolicy();
-  const result = checkCommand(opts.command, { blocked: config.safety.blocked_commands, confirm: config.safety.require_confirm_for });
+  const parse = await loadShellParser();
+  const result = checkCommand(opts.command, { blocked: config.safety.blocked_commands, confirm: config.safety.require_confirm_for }, parse);
   if (opts.json) {
     out.write(`${JSON.stringify({ ...result, command: opts.command, config: sources })}\n`);
   } else if (result.decision === 'allow') {

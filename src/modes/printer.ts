@@ -1,8 +1,8 @@
 // Headless output: NDJSON events (--json) or short human-readable lines.
 import type { Writable } from 'node:stream';
-import type { EngineOutput } from '../engine/events.js';
-import { noticeText } from '../engine/notice-text.js';
-import type { AgentEvent, Awaiting, Phase, WorkflowState } from '../engine/types.js';
+import type { EngineOutput } from '../core/events.js';
+import { noticeText } from '../core/notice-text.js';
+import type { AgentEvent, Awaiting, Phase, WorkflowState } from '../core/types.js';
 
 export interface Printer {
   output(out: EngineOutput): void;

@@ -4,7 +4,7 @@
 import { appendFile, mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import type { Artifacts } from '../engine/ports.js';
+import type { Artifacts } from '../core/ports.js';
 
 export type ArtifactsDebug = (source: string, line: string) => void;
 

@@ -5,7 +5,7 @@ import { parse as parseToml } from 'smol-toml';
 import { configSchema, type Config } from './config-schema.js';
 import { describeConfigIssue } from './config-errors.js';
 import { deepMerge, isPlainObject, type DeepPartial } from './deep-merge.js';
-import { EXIT, UserError } from './errors.js';
+import { EXIT, UserError } from '../core/errors.js';
 
 export type { DeepPartial } from './deep-merge.js';
 

@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { runGit } from '../engine/git.js';
-import type { ExternalChangeChoice } from '../engine/types.js';
+import { runGit } from '../adapters/git/git.js';
+import type { ExternalChangeChoice } from '../core/types.js';
 import { writeAtomic } from './file-lock.js';
 
 export type WatchedFile = 'plan' | 'comments';

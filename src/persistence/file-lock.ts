@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { lock, lockSync } from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
-import { EXIT, UserError } from './errors.js';
+import { EXIT, UserError } from '../core/errors.js';
 
 /** In-process queue per file, so writes from this process land in call order instead of racing for the lock. */
 const queues = new Map<string, Promise<unknown>>();

@@ -1,5 +1,5 @@
 import type grayMatter from 'gray-matter';
-import { EXIT, UserError } from './errors.js';
+import { EXIT, UserError } from '../core/errors.js';
 
 export interface FrontmatterFile {
   data: Record<string, unknown>;

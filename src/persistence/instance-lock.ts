@@ -1,7 +1,7 @@
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { lock } from 'proper-lockfile';
-import { EXIT, UserError } from './errors.js';
+import { EXIT, UserError } from '../core/errors.js';
 import { writeAtomic } from './file-lock.js';
 
 export interface InstanceLockOptions {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { EXIT, UserError } from './errors.js';
+import { EXIT, UserError } from '../core/errors.js';
 import { withFileLock, writeAtomic } from './file-lock.js';
 import { cleanAgentMarkdown, parseFrontmatter, renderFrontmatter } from './frontmatter.js';
 

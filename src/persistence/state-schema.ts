@@ -1,5 +1,5 @@
 import * as z from './zod.js';
-import { PHASES, type WorkflowState } from '../engine/types.js';
+import { PHASES, type WorkflowState } from '../core/types.js';
 
 const role = z.enum(['planner', 'reviewer']);
 const answer = z.optional(z.string());

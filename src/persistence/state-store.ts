@@ -1,5 +1,5 @@
 import { readFile, rename, access } from 'node:fs/promises';
-import type { Mode, WorkflowState } from '../engine/types.js';
+import type { Mode, WorkflowState } from '../core/types.js';
 import { formatPath } from './config-errors.js';
 import { inOrder, writeAtomic } from './file-lock.js';
 import type { Paths } from './paths.js';

@@ -1,8 +1,8 @@
 // The engine's WorkflowFiles port over the `.agent-collab/` files.
 import { existsSync } from 'node:fs';
-import type { WorkflowFiles } from '../engine/ports.js';
-import { markStepDone, markStepSkipped, parseSteps } from '../engine/plan-steps.js';
-import type { ExternalChangeChoice, StepInfo, Verdict, WorkflowState } from '../engine/types.js';
+import type { WorkflowFiles } from '../core/ports.js';
+import { markStepDone, markStepSkipped, parseSteps } from '../core/plan-steps.js';
+import type { ExternalChangeChoice, StepInfo, Verdict, WorkflowState } from '../core/types.js';
 import { changedSinceWritten, reconcile, WrittenCopies, type WatchedFile } from './external-edits.js';
 import path from 'node:path';
 import type { DebugLog } from './debug-log.js';

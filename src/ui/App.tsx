@@ -3,8 +3,8 @@
 import { measureElement, type DOMElement, type Key } from 'ink';
 import { Box, ColorContext, colorsWanted, Text } from './styled.js';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState, type ReactNode } from 'react';
-import type { EngineEvent } from '../engine/events.js';
-import type { Awaiting } from '../engine/types.js';
+import type { EngineEvent } from '../core/events.js';
+import type { Awaiting } from '../core/types.js';
 import { ArbitrationDialog } from './dialogs/ArbitrationDialog.js';
 import { ConfirmDialog } from './dialogs/ConfirmDialog.js';
 import { HelpOverlay } from './dialogs/HelpOverlay.js';

@@ -1,6 +1,6 @@
 // After a restart the conversation tab would start empty: the agents' events of the run being resumed are read
 // back from debug.log, where the engine writes each one as `<ISO time> [planner|reviewer] <event JSON>`.
-import type { AgentEvent, Role } from '../engine/types.js';
+import type { AgentEvent, Role } from '../core/types.js';
 import { readTail } from './read-tail.js';
 import type { ViewAction } from './view-model.js';
 

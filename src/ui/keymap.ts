@@ -2,7 +2,7 @@
 // the tests all read it. Dialogs (arbitration, question, confirm, resume) own the keyboard while open and list
 // their own keys inside the dialog.
 import type { Key } from 'ink';
-import type { Awaiting, Mode, Phase } from '../engine/types.js';
+import type { Awaiting, Mode, Phase } from '../core/types.js';
 
 export const TAB_IDS = ['conversation', 'plan', 'comments', 'log', 'status'] as const;
 export type TabId = (typeof TAB_IDS)[number];

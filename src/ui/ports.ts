@@ -1,7 +1,7 @@
 // What the TUI needs from the outside: an engine-like object and a reader of the workflow files. Tests pass a
 // real Engine over fake agents, or a fake.
-import type { EngineEvent, EngineOutput } from '../engine/events.js';
-import type { WorkflowState } from '../engine/types.js';
+import type { EngineEvent, EngineOutput } from '../core/events.js';
+import type { WorkflowState } from '../core/types.js';
 
 export interface EngineLike {
   readonly state: WorkflowState;

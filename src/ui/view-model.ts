@@ -1,10 +1,10 @@
 // The TUI's view model: a pure reducer from what the engine publishes (and what the person sent) to what the
 // screen shows. No React here, so it is tested without rendering.
-import { roleOf } from '../engine/approval.js';
-import { noticeText } from '../engine/notice-text.js';
-import type { EngineEvent, EngineOutput, Notice } from '../engine/events.js';
+import { roleOf } from '../core/approval.js';
+import { noticeText } from '../core/notice-text.js';
+import type { EngineEvent, EngineOutput, Notice } from '../core/events.js';
 import { appendItems, emptyList, replaceLast, toArray, type ChunkedList } from './entry-list.js';
-import { isAgentAction, type Action, type AgentEvent, type Awaiting, type Phase, type Role, type UsageTotals, type Verdict, type WorkflowState } from '../engine/types.js';
+import { isAgentAction, type Action, type AgentEvent, type Awaiting, type Phase, type Role, type UsageTotals, type Verdict, type WorkflowState } from '../core/types.js';
 
 export type ModeLabel = 'MANUAL' | 'AUTO' | 'PAUSING' | 'PAUSED';
 export type Who = Role | 'you' | 'agent-collab';

@@ -1,4 +1,4 @@
-import type { Action, Phase, WorkflowState } from '../../src/engine/types.js';
+import type { Action, Phase, WorkflowState } from '../../src/core/types.js';
 import { newState } from '../../src/persistence/state-store.js';
 
 export const OPTS = { maxIterations: 5, autoApprove: false };

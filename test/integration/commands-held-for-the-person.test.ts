@@ -3,9 +3,9 @@
 // many denials stop the step. Without a person: blocked denied, confirm denied unless --allow-cmd covers it.
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeAgent } from '../../src/adapters/fake/fake-agent.js';
-import type { EngineOutput } from '../../src/engine/events.js';
+import type { EngineOutput } from '../../src/core/events.js';
 import type { Engine } from '../../src/engine/runner.js';
-import type { WorkflowState } from '../../src/engine/types.js';
+import type { WorkflowState } from '../../src/core/types.js';
 import { openSession, type Session } from '../../src/modes/session.js';
 import { tempRepo } from '../helpers/repo.js';
 

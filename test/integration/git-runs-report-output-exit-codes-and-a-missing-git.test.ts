@@ -1,8 +1,8 @@
 // runGit is how the engine talks to git: stdout and stderr whole (even megabytes), stdin fed when asked, a failing
 // command's exit code instead of a rejection, and one clear error when git is not installed.
 import { afterEach, describe, expect, it } from 'vitest';
-import { runGit } from '../../src/engine/git.js';
-import { UserError } from '../../src/persistence/errors.js';
+import { runGit } from '../../src/adapters/git/git.js';
+import { UserError } from '../../src/core/errors.js';
 import { tempRepo } from '../helpers/repo.js';
 
 const cleanups: Array<() => void> = [];

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSy
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { excludeWorkdir, headCommitFromFiles, locateRepo } from '../../src/engine/git.js';
+import { excludeWorkdir, headCommitFromFiles, locateRepo } from '../../src/adapters/git/git.js';
 import { tempRepo } from '../helpers/repo.js';
 
 const cleanups: Array<() => void> = [];

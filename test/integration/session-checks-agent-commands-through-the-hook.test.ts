@@ -7,8 +7,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runHook } from '../../src/adapters/command-hook/run-hook.js';
-import type { EngineOutput } from '../../src/engine/events.js';
-import type { WorkflowState } from '../../src/engine/types.js';
+import type { EngineOutput } from '../../src/core/events.js';
+import type { WorkflowState } from '../../src/core/types.js';
 import { openSession } from '../../src/modes/session.js';
 import { tempRepoWithFakeScript } from '../helpers/repo.js';
 

@@ -5,9 +5,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FakeAgent } from '../../src/adapters/fake/fake-agent.js';
 import type { FakeScript } from '../../src/adapters/fake/script.js';
-import { parseSteps } from '../../src/engine/plan-steps.js';
-import type { AgentEvent, AgentTurn, TurnKind } from '../../src/engine/types.js';
-import { parseVerdict } from '../../src/engine/verdict.js';
+import { parseSteps } from '../../src/core/plan-steps.js';
+import type { AgentEvent, AgentTurn, TurnKind } from '../../src/core/types.js';
+import { parseVerdict } from '../../src/core/verdict.js';
 
 async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
   const out: AgentEvent[] = [];

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FakeAgent, STREAM_LINE } from '../../src/adapters/fake/fake-agent.js';
 import { loadFakeScript } from '../../src/adapters/fake/script.js';
-import type { AgentEvent, AgentTurn } from '../../src/engine/types.js';
-import { UserError } from '../../src/persistence/errors.js';
+import type { AgentEvent, AgentTurn } from '../../src/core/types.js';
+import { UserError } from '../../src/core/errors.js';
 
 const turn = (cwd: string): AgentTurn => ({ prompt: '<goal>\nx\n</goal>', cwd, access: 'read-only', meta: { role: 'planner', kind: 'write_plan', iteration: 0, step: null } });
 

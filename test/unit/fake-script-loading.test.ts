@@ -5,10 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { FakeAgent } from '../../src/adapters/fake/fake-agent.js';
 import { DEMO_SCRIPT, loadFakeScript, withDelay } from '../../src/adapters/fake/script.js';
 import type { FakeScript } from '../../src/adapters/fake/script.js';
-import { parseSteps } from '../../src/engine/plan-steps.js';
-import type { AgentEvent, AgentTurn, TurnKind } from '../../src/engine/types.js';
-import { parseVerdict } from '../../src/engine/verdict.js';
-import { UserError } from '../../src/persistence/errors.js';
+import { parseSteps } from '../../src/core/plan-steps.js';
+import type { AgentEvent, AgentTurn, TurnKind } from '../../src/core/types.js';
+import { parseVerdict } from '../../src/core/verdict.js';
+import { UserError } from '../../src/core/errors.js';
 
 async function scriptFile(content: string): Promise<string> {
   const file = path.join(await mkdtemp(path.join(tmpdir(), 'script-')), 'script.json');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markStepDone, markStepSkipped, parseSteps } from '../../src/engine/plan-steps.js';
+import { markStepDone, markStepSkipped, parseSteps } from '../../src/core/plan-steps.js';
 
 const PLAN = `---
 version: 1

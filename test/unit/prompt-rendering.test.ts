@@ -2,9 +2,10 @@ import { mkdtemp, readFile, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { PromptName } from '../../src/engine/prompts.js';
-import { BUILTIN_PROMPTS_DIR, PROMPT_FILES, clearPromptCache, renderPrompt, renderTemplate } from '../../src/engine/prompts.js';
-import { UserError } from '../../src/persistence/errors.js';
+import type { PromptName } from '../../src/persistence/prompt-templates.js';
+import { BUILTIN_PROMPTS_DIR, clearPromptCache, renderPrompt } from '../../src/persistence/prompt-templates.js';
+import { PROMPT_FILES, renderTemplate } from '../../src/core/prompt-template.js';
+import { UserError } from '../../src/core/errors.js';
 
 const ALL_VARS = {
   goal: 'GOAL-TEXT',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { summarizeStepAnswer, truncateAtWord } from '../../src/engine/plan-steps.js';
+import { summarizeStepAnswer, truncateAtWord } from '../../src/core/plan-steps.js';
 
 describe('summarizeStepAnswer', () => {
   it.each([

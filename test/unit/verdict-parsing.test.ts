@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseVerdict } from '../../src/engine/verdict.js';
+import { parseVerdict } from '../../src/core/verdict.js';
 
 const approved = { kind: 'approved' };
 const changes = { kind: 'changes_required', marker: true };

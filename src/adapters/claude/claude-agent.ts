@@ -1,5 +1,5 @@
 // Claude Code adapter: `claude -p <prompt> --output-format stream-json --verbose`, continued with `--resume <id>`.
-import type { AgentEvent, AgentTurn } from '../../engine/types.js';
+import type { AgentEvent, AgentTurn } from '../../core/types.js';
 import type { HookLaunch } from '../command-hook/endpoint.js';
 import { CliAgent, type CliAgentOptions, type CliFlavor } from '../cli-agent.js';
 import { promptArg } from '../cli-args.js';

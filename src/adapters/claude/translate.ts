@@ -1,7 +1,7 @@
 // Pure translation of `claude -p --output-format stream-json --verbose` lines into AgentEvents
 // (shapes: ../shared/cli-facts/samples/README.md). Bash calls become `command` events, Write/Edit successes
 // also `file_change`; every other tool is a tool_call/tool_result pair.
-import type { AgentEvent } from '../../engine/types.js';
+import type { AgentEvent } from '../../core/types.js';
 import { classifyFailure } from '../failure-kind.js';
 import { arr, num, obj, str, type Json } from '../json-fields.js';
 import { TOOL_OUTPUT_MAX_BYTES, truncateMiddle } from '../truncate.js';

@@ -1,5 +1,5 @@
 // Codex CLI adapter: `codex exec --json`, continued with `codex exec resume --json <thread_id>`.
-import type { AgentEvent, AgentTurn } from '../../engine/types.js';
+import type { AgentEvent, AgentTurn } from '../../core/types.js';
 import { unwrapShellCommand } from '../command-hook/approvals.js';
 import type { HookLaunch } from '../command-hook/endpoint.js';
 import { CliAgent, type CliAgentOptions, type CliFlavor } from '../cli-agent.js';

@@ -1,5 +1,5 @@
 // Pure translation of `codex exec --json` lines into AgentEvents (shapes: ../shared/cli-facts/samples/README.md).
-import type { AgentEvent } from '../../engine/types.js';
+import type { AgentEvent } from '../../core/types.js';
 import { classifyFailure } from '../failure-kind.js';
 import { arr, num, obj, str, type Json } from '../json-fields.js';
 import { TOOL_OUTPUT_MAX_BYTES, truncateMiddle } from '../truncate.js';

@@ -1,5 +1,5 @@
 // What an adapter needs to make its CLI ask agent-collab before every shell command.
-import type { Role } from '../../engine/types.js';
+import type { Role } from '../../core/types.js';
 import type { CommandApprovals } from './approvals.js';
 
 /** How a CLI runs the hook: put `command` in its hook settings, add `env` to its environment. */

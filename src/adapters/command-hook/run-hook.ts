@@ -3,7 +3,7 @@
 // CLIs it fails CLOSED: a hook that times out, exits non-zero or prints no decision is a deny. Used by the fake
 // agent (and tests) to exercise the real hook.
 import { spawn } from 'node:child_process';
-import type { CommandVerdict } from '../../engine/ports.js';
+import type { CommandVerdict } from '../../core/ports.js';
 import type { HookEndpoint, HookLaunch } from './endpoint.js';
 
 export interface HookCall {

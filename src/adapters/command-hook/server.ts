@@ -8,8 +8,8 @@
 // approved it.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import net from 'node:net';
-import type { CommandGate, CommandVerdict } from '../../engine/ports.js';
-import type { Role } from '../../engine/types.js';
+import type { CommandGate, CommandVerdict } from '../../core/ports.js';
+import type { Role } from '../../core/types.js';
 import type { DebugSink } from '../process-runner.js';
 import { CommandApprovals } from './approvals.js';
 import { cliHookTimeoutSeconds, hookDeadlineSeconds, type HookEndpoint } from './endpoint.js';

@@ -1,5 +1,5 @@
 // Default answers of the fake agent, derived from the turn (no LLM).
-import type { AgentTurn } from '../../engine/types.js';
+import type { AgentTurn } from '../../core/types.js';
 import type { FakeAction } from './script.js';
 
 /** Content of `<tag>…</tag>` in a rendered prompt (the built-in templates wrap their variables so). */

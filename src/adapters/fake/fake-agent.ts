@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Agent, AgentEvent, AgentTurn } from '../../engine/types.js';
+import type { Agent, AgentEvent, AgentTurn } from '../../core/types.js';
 import type { HookEndpoint } from '../command-hook/endpoint.js';
 import { answerFor, filesFor } from './defaults.js';
 import type { FakeAction, FakeRule, FakeScript } from './script.js';

@@ -1,8 +1,8 @@
 // Scripts for the fake agent: which answer to give to which turn. Loaded from JSON (validated) or built in code.
 import { readFile } from 'node:fs/promises';
 import * as z from '../../persistence/zod.js';
-import { UserError } from '../../persistence/errors.js';
-import type { AgentEvent, FailureKind, Role, TurnKind } from '../../engine/types.js';
+import { UserError } from '../../core/errors.js';
+import type { AgentEvent, FailureKind, Role, TurnKind } from '../../core/types.js';
 
 export { DEMO_SCRIPT } from './demo-script.js';
 

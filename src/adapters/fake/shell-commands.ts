@@ -1,7 +1,7 @@
 // The fake agent's scripted shell commands: each is put to agent-collab's command hook exactly as the real CLIs
 // do, and runs (`sh -c`, in the turn's cwd) only when the hook allowed it and its approval is on record.
 import { execa } from 'execa';
-import type { AgentEvent } from '../../engine/types.js';
+import type { AgentEvent } from '../../core/types.js';
 import type { HookEndpoint } from '../command-hook/endpoint.js';
 import { runHook } from '../command-hook/run-hook.js';
 import { TOOL_OUTPUT_MAX_BYTES, truncateMiddle } from '../truncate.js';

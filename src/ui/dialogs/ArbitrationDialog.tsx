@@ -1,7 +1,7 @@
 import { Box, Text } from '../styled.js';
 import { useDialogKeys } from '../key-router.js';
 import { useState } from 'react';
-import type { ArbitrationChoice } from '../../engine/types.js';
+import type { ArbitrationChoice } from '../../core/types.js';
 import { Frame } from './Frame.js';
 
 export const ARBITRATION_OPTIONS: ReadonlyArray<{ choice: ArbitrationChoice; label: string }> = [

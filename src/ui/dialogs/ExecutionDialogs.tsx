@@ -1,6 +1,6 @@
 // The dialogs of step execution: a held command, a step that still fails, a possible secret, a failed commit,
 // and a workflow file changed outside while an agent wrote it. Their keys are in keymap.ts (DIALOG_KEYS).
-import type { Awaiting, CommandChoice, CommitFailureChoice, ExternalChangeChoice, PendingCommand, SecretChoice, StepFailureChoice } from '../../engine/types.js';
+import type { Awaiting, CommandChoice, CommitFailureChoice, ExternalChangeChoice, PendingCommand, SecretChoice, StepFailureChoice } from '../../core/types.js';
 import { DIALOG_KEYS } from '../keymap.js';
 import { Box, Text } from '../styled.js';
 import { ChoiceDialog } from './ChoiceDialog.js';

@@ -1,7 +1,7 @@
 import { Box, Text } from '../styled.js';
 import { useDialogKeys } from '../key-router.js';
 import { useState } from 'react';
-import type { Role } from '../../engine/types.js';
+import type { Role } from '../../core/types.js';
 import { useTextField } from '../use-text-field.js';
 import { Frame } from './Frame.js';
 

@@ -1,5 +1,5 @@
 // What each tab shows, as screen lines (the App renders them through a ScrollView, windowed).
-import type { Verdict, WorkflowState } from '../../engine/types.js';
+import type { Verdict, WorkflowState } from '../../core/types.js';
 import type { TabId } from '../keymap.js';
 import { fileLines, truncate, type Line } from '../lines.js';
 import { conversationSource, type LineSource } from '../line-source.js';

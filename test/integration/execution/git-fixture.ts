@@ -3,8 +3,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { tempRepo } from '../../helpers/repo.js';
-import type { RefFiles } from '../../../src/engine/git.js';
-import { GitStepWorkspace } from '../../../src/engine/step-workspace.js';
+import type { RefFiles } from '../../../src/adapters/git/git.js';
+import { GitStepWorkspace } from '../../../src/adapters/git/step-workspace.js';
 
 export const WORKDIR = '.agent-collab';
 

@@ -6,7 +6,7 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeAgent } from '../../../src/adapters/fake/fake-agent.js';
-import { traceStartedNothing } from '../../../src/engine/commit-trace.js';
+import { traceStartedNothing } from '../../../src/adapters/git/commit-trace.js';
 import { runHeadless } from '../../../src/modes/headless.js';
 import { recordGitCalls } from '../../helpers/git-calls.js';
 import { gitLog, sink, tempRepo } from '../../helpers/repo.js';

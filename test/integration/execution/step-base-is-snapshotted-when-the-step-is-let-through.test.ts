@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeAgent } from '../../../src/adapters/fake/fake-agent.js';
 import type { Engine } from '../../../src/engine/runner.js';
-import type { WorkflowState } from '../../../src/engine/types.js';
+import type { WorkflowState } from '../../../src/core/types.js';
 import { openSession } from '../../../src/modes/session.js';
 import { gitLog, tempRepo } from '../../helpers/repo.js';
 

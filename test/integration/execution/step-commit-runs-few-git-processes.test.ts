@@ -4,8 +4,8 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { headCommitFromFiles } from '../../../src/engine/git.js';
-import { parseRawAndPatch } from '../../../src/engine/step-workspace.js';
+import { headCommitFromFiles } from '../../../src/adapters/git/git.js';
+import { parseRawAndPatch } from '../../../src/adapters/git/step-workspace.js';
 import { recordGitCalls } from '../../helpers/git-calls.js';
 import { fixture, type Fixture } from './git-fixture.js';
 

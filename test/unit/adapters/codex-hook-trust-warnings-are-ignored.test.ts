@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { finishCodex, HOOK_TRUST_WARNING, newCodexState, translateCodexLine } from '../../../src/adapters/codex/translate.js';
-import type { AgentEvent } from '../../../src/engine/types.js';
+import type { AgentEvent } from '../../../src/core/types.js';
 import { replay } from './sample-lines.js';
 
 function run(name: string): AgentEvent[] {

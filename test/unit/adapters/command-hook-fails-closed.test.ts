@@ -11,7 +11,7 @@ import { bashClient, nodeClient, readBashClient, type HookClientKind } from '../
 import { nodeClientProgram, shellLine } from '../../../src/adapters/command-hook/hook-program.js';
 import { hookOutput, HOOK_REPLY_KEY_ENV, HOOK_TOKEN_ENV } from '../../../src/adapters/command-hook/protocol.js';
 import { startCommandHookServer, type CommandHookServer } from '../../../src/adapters/command-hook/server.js';
-import type { CommandCheck, CommandGate } from '../../../src/engine/ports.js';
+import type { CommandCheck, CommandGate } from '../../../src/core/ports.js';
 import { bashCall, decision, runHookCommand, type HookRunOptions } from './hook-helpers.js';
 
 const cleanups: (() => Promise<void>)[] = [];

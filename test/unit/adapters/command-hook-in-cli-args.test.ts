@@ -7,7 +7,7 @@ import { buildClaudeArgs, claudeFlavor } from '../../../src/adapters/claude/clau
 import { buildCodexArgs, codexFlavor } from '../../../src/adapters/codex/codex-agent.js';
 import type { HookLaunch } from '../../../src/adapters/command-hook/endpoint.js';
 import { shellLine } from '../../../src/adapters/command-hook/hook-program.js';
-import type { AgentTurn } from '../../../src/engine/types.js';
+import type { AgentTurn } from '../../../src/core/types.js';
 
 const hook: HookLaunch = {
   // Quotes of both kinds, a newline and `$`: what the bash client's command line holds.

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readBashClient } from '../../../src/adapters/command-hook/hook-clients.js';
 import { HOOK_REPLY_KEY_ENV, HOOK_TOKEN_ENV, MAX_REQUEST_BYTES } from '../../../src/adapters/command-hook/protocol.js';
 import { startCommandHookServer, type CommandHookServer, type CommandHookServerOptions } from '../../../src/adapters/command-hook/server.js';
-import type { CommandGate } from '../../../src/engine/ports.js';
+import type { CommandGate } from '../../../src/core/ports.js';
 import { bashCall, decision, runHookCommand } from './hook-helpers.js';
 
 const open: CommandHookServer[] = [];

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startCommandHookServer, type CommandHookServer } from '../../../src/adapters/command-hook/server.js';
 import { FakeAgent } from '../../../src/adapters/fake/fake-agent.js';
 import { fakeScriptSchema, loadFakeScript } from '../../../src/adapters/fake/script.js';
-import type { AgentTurn } from '../../../src/engine/types.js';
+import type { AgentTurn } from '../../../src/core/types.js';
 import { tempDir } from '../persistence/tmp-dir.js';
 import { defaultPolicyGate } from './policy-gate.js';
 import { collect } from '../../helpers/agent-events.js';

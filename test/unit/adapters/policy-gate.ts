@@ -1,7 +1,7 @@
 // A CommandGate over the real command policy with the default [safety] rules, for tests: allow → allow,
 // block → deny, confirm → held until the test answers it (as the engine holds it for the person).
-import { checkCommand, initPolicy } from '../../../src/engine/policy/index.js';
-import type { CommandCheck, CommandGate, CommandVerdict } from '../../../src/engine/ports.js';
+import { checkCommand, initPolicy } from '../../helpers/policy.js';
+import type { CommandCheck, CommandGate, CommandVerdict } from '../../../src/core/ports.js';
 import { configSchema } from '../../../src/persistence/config-schema.js';
 
 export interface HeldCheck {

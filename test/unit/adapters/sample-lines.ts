@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseJsonLine, type Json } from '../../../src/adapters/json-fields.js';
-import type { AgentEvent } from '../../../src/engine/types.js';
+import type { AgentEvent } from '../../../src/core/types.js';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
 

@@ -6,7 +6,7 @@ import { createClaudeAgent } from '../../../src/adapters/claude/claude-agent.js'
 import { createCodexAgent } from '../../../src/adapters/codex/codex-agent.js';
 import { CommandApprovals } from '../../../src/adapters/command-hook/approvals.js';
 import type { HookEndpoint } from '../../../src/adapters/command-hook/endpoint.js';
-import type { AgentTurn } from '../../../src/engine/types.js';
+import type { AgentTurn } from '../../../src/core/types.js';
 import { tempDir } from '../persistence/tmp-dir.js';
 import { argvOf, hookEnvOf, writeFakeCli, type FakeCliBehaviour } from './fake-cli.js';
 import { collect } from '../../helpers/agent-events.js';

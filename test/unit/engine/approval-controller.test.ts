@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { transition } from '../../../src/engine/transition.js';
+import { transition } from '../../../src/core/transition.js';
 import { OPTS, running, stateIn } from '../../helpers/states.js';
 
 const planDone = { type: 'agent_done', role: 'planner', action: { kind: 'write_plan' }, text: '# Task: x\n## Steps\n1. [ ] a' } as const;

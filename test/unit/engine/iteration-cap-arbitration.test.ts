@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { transition } from '../../../src/engine/transition.js';
-import type { WorkflowState } from '../../../src/engine/types.js';
+import { transition } from '../../../src/core/transition.js';
+import type { WorkflowState } from '../../../src/core/types.js';
 import { OPTS, running } from '../../helpers/states.js';
 
 const changes = { type: 'agent_done', role: 'reviewer', action: { kind: 'review' }, text: '[CHANGES_REQUIRED]\n1. no' } as const;

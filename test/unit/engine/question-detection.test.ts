@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { detectQuestion } from '../../../src/engine/question-detect.js';
-import type { TurnKind } from '../../../src/engine/types.js';
+import { detectQuestion } from '../../../src/core/question-detect.js';
+import type { TurnKind } from '../../../src/core/types.js';
 
 const QUESTIONS: Array<[TurnKind, string]> = [
   ['write_plan', 'I looked at the repo. There are two databases configured.\n\nWhich one should the new table go into, Postgres or SQLite?'],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { EngineEvent } from '../../../src/engine/events.js';
-import { InvalidEventError, transition } from '../../../src/engine/transition.js';
-import type { Phase, WorkflowState } from '../../../src/engine/types.js';
+import type { EngineEvent } from '../../../src/core/events.js';
+import { InvalidEventError, transition } from '../../../src/core/transition.js';
+import type { Phase, WorkflowState } from '../../../src/core/types.js';
 import { OPTS, running, stateIn } from '../../helpers/states.js';
 
 const steps = [

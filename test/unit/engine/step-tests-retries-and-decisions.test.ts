@@ -1,10 +1,10 @@
 // The execution phase as a pure state machine: tests after each attempt, retries with the failure fed back,
 // the person's choices when a step still fails, secret-scan and commit-failure decisions, held commands.
 import { describe, expect, it } from 'vitest';
-import type { EngineEvent } from '../../../src/engine/events.js';
-import { newStepRun } from '../../../src/engine/execution.js';
-import { transition } from '../../../src/engine/transition.js';
-import type { StepInfo, WorkflowState } from '../../../src/engine/types.js';
+import type { EngineEvent } from '../../../src/core/events.js';
+import { newStepRun } from '../../../src/core/execution.js';
+import { transition } from '../../../src/core/transition.js';
+import type { StepInfo, WorkflowState } from '../../../src/core/types.js';
 import { OPTS, running, stateIn } from '../../helpers/states.js';
 
 const steps: StepInfo[] = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scanDiff, scanLine } from '../../../src/engine/secret-scan.js';
+import { scanDiff, scanLine } from '../../../src/core/secret-scan.js';
 
 // Built from pieces so this file itself does not look like it holds secrets.
 const GH = `ghp_${'k3Jd9Qw2Lm'.repeat(3)}Zx81Pq`;

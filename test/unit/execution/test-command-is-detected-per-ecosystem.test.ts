@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { detectTestCommand } from '../../../src/engine/test-command.js';
+import { detectTestCommand } from '../../../src/adapters/test-command.js';
 
 let dir: string;
 afterEach(() => rmSync(dir, { recursive: true, force: true }));

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, userConfigPath } from '../../../src/persistence/config.js';
 import { configSchema } from '../../../src/persistence/config-schema.js';
-import { UserError } from '../../../src/persistence/errors.js';
+import { UserError } from '../../../src/core/errors.js';
 import { tempDir } from './tmp-dir.js';
 
 async function setup() {

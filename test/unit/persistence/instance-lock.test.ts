@@ -3,7 +3,7 @@ import { access, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { UserError } from '../../../src/persistence/errors.js';
+import { UserError } from '../../../src/core/errors.js';
 import { acquireInstanceLock } from '../../../src/persistence/instance-lock.js';
 import { tempDir } from './tmp-dir.js';
 

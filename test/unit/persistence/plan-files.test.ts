@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../../../src/persistence/errors.js';
+import { UserError } from '../../../src/core/errors.js';
 import {
   readComments,
   readPlan,

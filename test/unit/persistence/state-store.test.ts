@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { WorkflowState } from '../../../src/engine/types.js';
+import type { WorkflowState } from '../../../src/core/types.js';
 import { newState, readState, writeState } from '../../../src/persistence/state-store.js';
 import { tempDir } from './tmp-dir.js';
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { allowedByPrefix, initPolicy, type PolicyRules } from '../../../src/engine/policy/index.js';
+import { allowedByPrefix, initPolicy, type PolicyRules } from '../../helpers/policy.js';
 import { DEFAULT_RULES } from './default-rules.js';
 
 beforeAll(() => initPolicy());

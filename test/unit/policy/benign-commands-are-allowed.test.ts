@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkCommand, initPolicy } from '../../../src/engine/policy/index.js';
+import { checkCommand, initPolicy } from '../../helpers/policy.js';
 import { BENIGN } from './corpus.js';
 import { DEFAULT_RULES } from './default-rules.js';
 

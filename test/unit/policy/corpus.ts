@@ -1,6 +1,6 @@
 // Commands an agent might send, grouped by what makes them dangerous, with the decision and rule expected
 // under the default config: blocked ["rm -rf", "sudo", "chmod 777", "> /dev/"], confirm ["git push", "npm publish"].
-import type { PolicyDecision } from '../../../src/engine/policy/index.js';
+import type { PolicyDecision } from '../../../src/core/policy/index.js';
 
 export interface Dangerous {
   command: string;

@@ -1,6 +1,6 @@
 // The rules of the built-in default config (config-schema.ts), so the tests prove behaviour "under the default config".
 import { configSchema } from '../../../src/persistence/config-schema.js';
-import type { PolicyRules } from '../../../src/engine/policy/index.js';
+import type { PolicyRules } from '../../../src/core/policy/index.js';
 
 const safety = configSchema.parse({}).safety;
 

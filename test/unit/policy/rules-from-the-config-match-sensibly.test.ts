@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkCommand, initPolicy, type PolicyRules } from '../../../src/engine/policy/index.js';
+import { checkCommand, initPolicy, type PolicyRules } from '../../helpers/policy.js';
 
 beforeAll(() => initPolicy());
 

@@ -1,6 +1,6 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../../src/engine/types.js';
+import type { AgentEvent } from '../../../src/core/types.js';
 import { fakeFiles, KEY, renderApp, waitFor, type Rendered } from './ui-helpers.js';
 
 afterEach(() => cleanup());

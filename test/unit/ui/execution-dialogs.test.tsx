@@ -2,7 +2,7 @@
 // external change. Each owns the keyboard, lists its keys (from keymap.ts) and sends one choice.
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Awaiting, PendingCommand } from '../../../src/engine/types.js';
+import type { Awaiting, PendingCommand } from '../../../src/core/types.js';
 import { KEY, renderApp, sleep, waitFor } from './ui-helpers.js';
 
 afterEach(() => cleanup());

@@ -2,7 +2,7 @@
 import { cleanup } from 'ink-testing-library';
 import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EngineOutput } from '../../../src/engine/events.js';
+import type { EngineOutput } from '../../../src/core/events.js';
 import { appendItems, CHUNK_SIZE, emptyList, listFrom, replaceLast, toArray } from '../../../src/ui/entry-list.js';
 import { entriesOf, initialView, reduceAll, reduceView } from '../../../src/ui/view-model.js';
 import { stateIn } from '../../helpers/states.js';

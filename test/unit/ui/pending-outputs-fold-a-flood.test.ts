@@ -2,7 +2,7 @@
 // conversation's size, and reducing what it hands over gives the same view as one output at a time.
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EngineOutput } from '../../../src/engine/events.js';
+import type { EngineOutput } from '../../../src/core/events.js';
 import { PendingOutputs } from '../../../src/ui/pending-outputs.js';
 import { entriesOf, initialView, reduceAll, reduceView } from '../../../src/ui/view-model.js';
 import { stateIn } from '../../helpers/states.js';

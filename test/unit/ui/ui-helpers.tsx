@@ -1,7 +1,7 @@
 // Shared helpers for the TUI tests: a scriptable fake engine, key sequences and a polling wait.
 import { render } from 'ink-testing-library';
-import type { EngineEvent, EngineOutput } from '../../../src/engine/events.js';
-import type { WorkflowState } from '../../../src/engine/types.js';
+import type { EngineEvent, EngineOutput } from '../../../src/core/events.js';
+import type { WorkflowState } from '../../../src/core/types.js';
 import { App, type AppProps } from '../../../src/ui/App.js';
 import type { EngineLike, FilesReader } from '../../../src/ui/ports.js';
 import { stateIn } from '../../helpers/states.js';

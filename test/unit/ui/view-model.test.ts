@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { EngineOutput } from '../../../src/engine/events.js';
-import type { AgentEvent, WorkflowState } from '../../../src/engine/types.js';
+import type { EngineOutput } from '../../../src/core/events.js';
+import type { AgentEvent, WorkflowState } from '../../../src/core/types.js';
 import { describeAction, entriesOf, formatElapsed, MAX_ROUNDS, formatTokens, initialView, reduceView, type ViewAction, type ViewState } from '../../../src/ui/view-model.js';
 import { stateIn } from '../../helpers/states.js';
 

@@ -1,5 +1,4 @@
 // Does one compiled rule match one thing the command line runs or writes?
-import path from 'node:path';
 import { readOptions } from './options.js';
 import { normalizeOperand, optionsOf, programMatches, programName } from './programs.js';
 import type { Rule } from './rules.js';
@@ -23,15 +22,28 @@ export function matchesCommand(rule: Extract<Rule, { kind: 'command' }>, cmd: Cm
   return k === rule.operands.length;
 }
 
+/** `a//b/./c/../d` → `a/b/d`, like path.posix.normalize (kept here: the core does no I/O and imports no node: modules). */
+function normalizePosix(p: string): string {
+  const absolute = p.startsWith('/');
+  const out: string[] = [];
+  for (const part of p.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..' && out.length > 0 && out[out.length - 1] !== '..') out.pop();
+    else if (part !== '..' || !absolute) out.push(part);
+  }
+  const joined = (absolute ? '/' : '') + out.join('/');
+  return (joined || (absolute ? '/' : '.')) + (p.endsWith('/') && out.length > 0 ? '/' : '');
+}
+
 /** Devices that are written to all the time and harm nothing; a rule matches them only by naming them exactly. */
 const HARMLESS = /^\/dev\/(null|zero|full|stdin|stdout|stderr|tty|fd\/\d+)$/;
 
 export function matchesWrite(rule: Extract<Rule, { kind: 'write' }>, write: WriteTarget): boolean {
-  const ruleTarget = rule.target === '' ? '' : path.posix.normalize(rule.target);
+  const ruleTarget = rule.target === '' ? '' : normalizePosix(rule.target);
   // A target like /dev/$DISK is unknown at check time, but its fixed start is known.
   const fixed = write.dynamic ? write.target.split(/[$`]/)[0]! : write.target;
   if (write.dynamic && fixed.length < ruleTarget.length) return false;
-  const target = fixed === '' ? '' : path.posix.normalize(fixed);
+  const target = fixed === '' ? '' : normalizePosix(fixed);
   if (!target.startsWith(ruleTarget)) return false;
   return !(HARMLESS.test(target) && !write.dynamic && target !== ruleTarget);
 }

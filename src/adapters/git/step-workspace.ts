@@ -5,9 +5,9 @@ import { rm, rmdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { commitFailureMessage, findStepCommit, firstLine, headCommitFromFiles, runGit, stepCommitMessageArgs, type GitCallOptions, type RefFiles } from './git.js';
-import type { StepChanges, StepCommitOptions, StepCommitResult, StepWorkspace } from './ports.js';
+import type { StepChanges, StepCommitOptions, StepCommitResult, StepWorkspace } from '../../core/ports.js';
 import { traceCommit } from './commit-trace.js';
-import { scanDiff } from './secret-scan.js';
+import { scanDiff } from '../../core/secret-scan.js';
 
 /** Pathspecs passed through --pathspec-from-file are taken literally (no globbing of `[`, `*`, `?` in file names). */
 const LITERAL = { GIT_LITERAL_PATHSPECS: '1' };

@@ -3,15 +3,20 @@
 import { createRequire } from 'node:module';
 import { fromPackageRoot } from '../../package-root.js';
 import type { Node, Parser } from 'web-tree-sitter';
-import type { Cmd, Stdin, WriteTarget } from './types.js';
+import type { Cmd, ParseScript, Script, ScriptPart, Stdin, WriteTarget } from '../../core/policy/types.js';
 import { useWasmFlags } from './wasm-flags.js';
 import { argOf, wordValue } from './words.js';
 
 let parser: Parser | null = null;
 let loading: Promise<void> | null = null;
 
-/** Loads the bash grammar (reads two .wasm files). Safe to call many times; the first call does the work. */
-export function initPolicy(): Promise<void> {
+/** The shell parser the command policy works on; loads the bash grammar (two .wasm files) on the first call. */
+export async function loadShellParser(): Promise<ParseScript> {
+  await loadGrammar();
+  return parseScript;
+}
+
+function loadGrammar(): Promise<void> {
   loading ??= (async () => {
     try {
       useWasmFlags();
@@ -34,20 +39,11 @@ export function initPolicy(): Promise<void> {
   return loading;
 }
 
-export type ScriptPart = { kind: 'command'; cmd: Cmd; start: number } | { kind: 'write'; write: WriteTarget; start: number };
-
-export interface Script {
-  /** Simple commands and redirect targets, in source order. Nested `$(…)`, `(…)`, `{ …; }` included. */
-  parts: ScriptPart[];
-  /** Set when the text is not valid shell: where the parser gave up. */
-  syntaxError: string | null;
-}
-
 const OUTPUT_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '>&', '<>']);
 const REDIRECT_OPS = new Set([...OUTPUT_OPS, '<', '<&', '>&-', '<&-']);
 
 export function parseScript(text: string): Script {
-  if (!parser) throw new Error('the command policy is not initialized: call `await initPolicy()` before checking commands');
+  if (!parser) throw new Error('the command policy is not initialized: call `await loadShellParser()` before parsing commands');
   const tree = parser.parse(text);
   if (!tree) return { parts: [], syntaxError: 'the parser returned nothing' };
   try {

@@ -1,6 +1,6 @@
 // The interfaces through which the effect runner reaches the outside world.
 // Implementations live in src/persistence (files), src/engine/git.ts (git) and src/adapters (agents).
-import type { PromptName } from './prompts.js';
+import type { PromptName } from './prompt-template.js';
 import type { ExternalChangeChoice, Role, SecretFinding, StepInfo, Verdict, WorkflowState } from './types.js';
 
 export interface WorkflowFiles {

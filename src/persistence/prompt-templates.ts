@@ -1,54 +1,14 @@
-// Prompt templates: one markdown file per phase in `prompts/`, with `{{var}}` substitution.
+// Prompt templates on disk: the built-in `prompts/` dir and the user's overrides, rendered by the core.
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fromPackageRoot } from '../package-root.js';
-import { UserError } from '../persistence/errors.js';
+import { UserError } from '../core/errors.js';
+import { PROMPT_FILES, renderTemplate, type PromptName, type PromptVars } from '../core/prompt-template.js';
 
-export type PromptName =
-  | 'refine_goal'
-  | 'write_plan'
-  | 'review_plan'
-  | 'respond_comments'
-  | 'execute_step'
-  | 'recover_context'
-  | 'fix_step'
-  | 'test_command';
-
-export type PromptVars = Record<string, string | number>;
-
-/** File name of each template, inside the built-in or the user's override directory. */
-export const PROMPT_FILES: Readonly<Record<PromptName, string>> = {
-  refine_goal: '01_refine_goal.md',
-  write_plan: '02_write_plan.md',
-  review_plan: '03_review_plan.md',
-  respond_comments: '04_respond_comments.md',
-  execute_step: '05_execute_step.md',
-  recover_context: '06_recover_context.md',
-  fix_step: '07_fix_step.md',
-  test_command: '08_test_command.md',
-};
+export type { PromptName, PromptVars } from '../core/prompt-template.js';
 
 /** The package's `prompts/` dir (next to its package.json; this module may be a source, built or bundled file). */
 export const BUILTIN_PROMPTS_DIR = fromPackageRoot('prompts');
-
-const VAR_RE = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
-const COMMENT_RE = /<!--[\s\S]*?-->[ \t]*(?:\r?\n)?/g;
-
-/**
- * Substitutes `{{ name }}` in `text` in a single pass (values are never re-scanned).
- * HTML comments (`<!-- ... -->`) in the template are removed first: templates use them for notes.
- * A variable without a value throws a UserError naming `templateNameForErrors` and the variable.
- */
-export function renderTemplate(text: string, vars: PromptVars, templateNameForErrors: string): string {
-  const body = text.replace(COMMENT_RE, '').replace(/^\s*\n/, '');
-  return body.replace(VAR_RE, (_match, name: string) => {
-    const value: unknown = Object.prototype.hasOwnProperty.call(vars, name) ? vars[name] : undefined;
-    if (value === undefined || value === null) {
-      throw new UserError(`prompt template ${templateNameForErrors} uses {{${name}}} but no value was given`);
-    }
-    return String(value);
-  });
-}
 
 interface CacheEntry {
   mtimeMs: number;

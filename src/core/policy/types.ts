@@ -57,3 +57,16 @@ export type Finding =
   | { kind: 'write'; write: WriteTarget }
   | { kind: 'interactive'; text: string; why: string }
   | { kind: 'unparseable'; text: string; why: string };
+
+/** A shell command line parsed into its parts (the parser itself is an adapter: tree-sitter-bash, WASM). */
+export type ScriptPart = { kind: 'command'; cmd: Cmd; start: number } | { kind: 'write'; write: WriteTarget; start: number };
+
+export interface Script {
+  /** Simple commands and redirect targets, in source order. Nested `$(…)`, `(…)`, `{ …; }` included. */
+  parts: ScriptPart[];
+  /** Set when the text is not valid shell: where the parser gave up. */
+  syntaxError: string | null;
+}
+
+/** The parser the policy works on, handed in by the caller so that the policy itself stays pure. */
+export type ParseScript = (text: string) => Script;

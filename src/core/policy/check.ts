@@ -3,8 +3,7 @@ import { analyze, cmdText } from './analyze.js';
 import { matchesCommand, matchesWords, matchesWrite } from './match.js';
 import { programName } from './programs.js';
 import { compileRule, type Rule } from './rules.js';
-import { parseScript } from './syntax.js';
-import type { Finding, PolicyResult, PolicyRules } from './types.js';
+import type { Finding, ParseScript, PolicyResult, PolicyRules } from './types.js';
 
 /** Matched text is shown on one line: line continuations and newlines become spaces. */
 function oneLine(text: string): string {
@@ -30,8 +29,8 @@ function hitsOf(rule: Rule, findings: readonly Finding[], command: string): Hit[
   return hits;
 }
 
-function allHits(rules: readonly string[], findings: readonly Finding[], command: string): Hit[] {
-  return rules.filter((r) => r.trim() !== '').flatMap((r) => hitsOf(compileRule(r), findings, command));
+function allHits(rules: readonly string[], findings: readonly Finding[], command: string, parse: ParseScript): Hit[] {
+  return rules.filter((r) => r.trim() !== '').flatMap((r) => hitsOf(compileRule(r, parse), findings, command));
 }
 
 interface Evaluation {
@@ -41,18 +40,18 @@ interface Evaluation {
 }
 
 /** Analysis of pathological input (thousands of nested `$(`) can exhaust the stack: a person decides then. */
-function analyzeSafely(command: string): Finding[] {
+function analyzeSafely(command: string, parse: ParseScript): Finding[] {
   try {
-    return analyze(command);
+    return analyze(command, parse);
   } catch (err) {
     if (!(err instanceof RangeError)) throw err;
     return [{ kind: 'unparseable', text: command, why: 'the command is nested too deeply to check' }];
   }
 }
 
-function evaluate(command: string, rules: PolicyRules): Evaluation {
-  const findings = analyzeSafely(command);
-  const blocked = allHits(rules.blocked, findings, command)[0];
+function evaluate(command: string, rules: PolicyRules, parse: ParseScript): Evaluation {
+  const findings = analyzeSafely(command, parse);
+  const blocked = allHits(rules.blocked, findings, command, parse)[0];
   if (blocked) {
     return { findings, confirmHits: [], result: { decision: 'block', rule: blocked.rule, matched: blocked.matched, reason: `blocked by the rule "${blocked.rule}" in [safety] blocked_commands: ${blocked.matched}` } };
   }
@@ -60,7 +59,7 @@ function evaluate(command: string, rules: PolicyRules): Evaluation {
   if (interactive) {
     return { findings, confirmHits: [], result: { decision: 'block', rule: 'interactive shell', matched: oneLine(interactive.text), reason: `${oneLine(interactive.why)}; commands typed into it later would not be checked` } };
   }
-  const confirmHits = allHits(rules.confirm, findings, command);
+  const confirmHits = allHits(rules.confirm, findings, command, parse);
   const confirm = confirmHits[0];
   if (confirm) {
     return { findings, confirmHits, result: { decision: 'confirm', rule: confirm.rule, matched: confirm.matched, reason: `a person has to confirm it (rule "${confirm.rule}" in [safety] require_confirm_for): ${confirm.matched}` } };
@@ -72,13 +71,13 @@ function evaluate(command: string, rules: PolicyRules): Evaluation {
   return { findings, confirmHits, result: { decision: 'allow', rule: null, matched: null, reason: command.trim() === '' ? 'empty command' : 'no rule matched' } };
 }
 
-export function checkCommand(command: string, rules: PolicyRules): PolicyResult {
-  return evaluate(command, rules).result;
+export function checkCommand(command: string, rules: PolicyRules, parse: ParseScript): PolicyResult {
+  return evaluate(command, rules, parse).result;
 }
 
 /** The words a prefix stands for, normalized like a command: `/usr/bin/git 'push'` → ["git", "push"]. */
-function prefixWords(prefix: string): string[] {
-  const script = parseScript(prefix);
+function prefixWords(prefix: string, parse: ParseScript): string[] {
+  const script = parse(prefix);
   const only = script.parts[0];
   if (!script.syntaxError && script.parts.length === 1 && only?.kind === 'command') {
     const [first, ...rest] = only.cmd.args;
@@ -87,17 +86,17 @@ function prefixWords(prefix: string): string[] {
   return prefix.trim().split(/\s+/).filter(Boolean);
 }
 
-function covered(hit: Hit, prefixes: readonly string[], command: string): boolean {
+function covered(hit: Hit, prefixes: readonly string[], command: string, parse: ParseScript): boolean {
   const f = hit.finding;
   if (f?.kind === 'write') {
     return prefixes.some((p) => {
-      const rule = compileRule(p);
+      const rule = compileRule(p, parse);
       return rule.kind === 'write' && matchesWrite(rule, f.write);
     });
   }
   const words = f?.kind === 'command' ? [programName(f.cmd.args[0]!.value), ...f.cmd.args.slice(1).map((a) => a.value)] : command.trim().split(/\s+/);
   return prefixes.some((p) => {
-    const want = prefixWords(p);
+    const want = prefixWords(p, parse);
     return want.length > 0 && want.every((w, i) => words[i] === w);
   });
 }
@@ -108,9 +107,9 @@ function covered(hit: Hit, prefixes: readonly string[], command: string): boolea
  * Never true for a blocked command, nor for one that cannot be parsed (a prefix cannot vouch for it).
  * True for a command that needs no confirmation at all.
  */
-export function allowedByPrefix(command: string, prefixes: readonly string[], rules: PolicyRules): boolean {
-  const { result, findings, confirmHits } = evaluate(command, rules);
+export function allowedByPrefix(command: string, prefixes: readonly string[], rules: PolicyRules, parse: ParseScript): boolean {
+  const { result, findings, confirmHits } = evaluate(command, rules, parse);
   if (result.decision === 'block') return false;
   if (findings.some((f) => f.kind === 'unparseable')) return false;
-  return confirmHits.every((hit) => covered(hit, prefixes, command));
+  return confirmHits.every((hit) => covered(hit, prefixes, command, parse));
 }

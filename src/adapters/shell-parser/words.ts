@@ -1,7 +1,7 @@
 // The value of one shell word from its tree-sitter node: quotes removed, escapes decoded, or marked dynamic
 // when it depends on an expansion.
 import type { Node } from 'web-tree-sitter';
-import type { Arg } from './types.js';
+import type { Arg } from '../../core/policy/types.js';
 
 const EXPANSIONS = new Set(['simple_expansion', 'expansion', 'command_substitution', 'process_substitution', 'arithmetic_expansion']);
 

@@ -126,3 +126,14 @@ export function summarizeStepAnswer(text: string, fallbackTitle: string): string
   if (!summary) summary = cleanLine(fallbackTitle);
   return truncateAtWord(summary);
 }
+
+/** Git's advice for a commit subject line. */
+const MAX_SUBJECT = 72;
+
+/** The `[Step N] <summary>` subject of a step commit, on one line and cut to fit. */
+export function stepSubject(step: number, summary: string): string {
+  const prefix = `[Step ${step}] `;
+  const oneLine = summary.replace(/\s+/g, ' ').trim() || `step ${step}`;
+  const room = MAX_SUBJECT - prefix.length;
+  return prefix + (oneLine.length <= room ? oneLine : `${oneLine.slice(0, room - 1).trimEnd()}…`);
+}

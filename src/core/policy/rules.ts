@@ -1,7 +1,7 @@
 // A config entry ("rm -rf", "sudo", "chmod 777", "> /dev/", anything a user writes) compiled into a matcher.
 import { normalizeOperand, optionsOf, programName } from './programs.js';
 import { readOptions } from './options.js';
-import { parseScript } from './syntax.js';
+import type { ParseScript } from './types.js';
 
 export type Rule =
   /** "> /dev/": an output redirect (or tee / dd of=) whose target starts with `target`. */
@@ -15,21 +15,21 @@ const WRITE_RULE = /^\s*\d*(?:&>>|&>|>>|>\||>&|<>|>)\s*(.*?)\s*$/s;
 
 const cache = new Map<string, Rule>();
 
-export function compileRule(text: string): Rule {
+export function compileRule(text: string, parse: ParseScript): Rule {
   let rule = cache.get(text);
   if (!rule) {
-    rule = compile(text);
+    rule = compile(text, parse);
     if (cache.size > 1000) cache.clear();
     cache.set(text, rule);
   }
   return rule;
 }
 
-function compile(text: string): Rule {
+function compile(text: string, parse: ParseScript): Rule {
   const write = WRITE_RULE.exec(text);
   if (write) return { kind: 'write', text, target: write[1] ?? '' };
   const words = text.trim().split(/\s+/).filter(Boolean);
-  const script = parseScript(text);
+  const script = parse(text);
   const only = script.parts[0];
   if (script.syntaxError || script.parts.length !== 1 || only?.kind !== 'command' || only.cmd.args.some((a) => a.dynamic)) {
     return { kind: 'words', text, words };

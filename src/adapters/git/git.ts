@@ -3,10 +3,10 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { UserError } from '../persistence/errors.js';
+import { stepSubject } from '../../core/plan-steps.js';
+import { UserError } from '../../core/errors.js';
 
 export const RUN_TRAILER = 'Agent-Collab-Run';
-const MAX_SUBJECT = 72;
 
 export interface GitResult {
   stdout: string;
@@ -118,13 +118,6 @@ export async function excludeWorkdir(excludeFile: string, workdirRel: string): P
   if (existing.split('\n').some((l) => l.trim() === pattern)) return;
   await mkdir(path.dirname(excludeFile), { recursive: true });
   await appendFile(excludeFile, `${existing && !existing.endsWith('\n') ? '\n' : ''}# agent-collab's own files\n${pattern}\n`);
-}
-
-export function stepSubject(step: number, summary: string): string {
-  const prefix = `[Step ${step}] `;
-  const oneLine = summary.replace(/\s+/g, ' ').trim() || `step ${step}`;
-  const room = MAX_SUBJECT - prefix.length;
-  return prefix + (oneLine.length <= room ? oneLine : `${oneLine.slice(0, room - 1).trimEnd()}…`);
 }
 
 /** The hash of run `runId`'s commit for `step`, if it was already made (searched in the last 200 commits of HEAD). */
