@@ -1,4 +1,4 @@
-// Small statistics helpers for the bench: nearest-rank percentiles and fixed-width formatting.
+// Small helpers for the bench: medians, nearest-rank percentiles, formatting and goal verdicts.
 
 /** Nearest-rank percentile (p in 0..100) of `values`; NaN for an empty list. */
 export function percentile(values: readonly number[], p: number): number {
@@ -27,13 +27,18 @@ export function ms(value: number): string {
   return value.toFixed(2);
 }
 
-/** A plain-text table with left-aligned columns. */
+/** A goal line: the figure, then PASS or FAIL (run.ts collects these lines for the summary and --check). */
+export function goal(text: string, ok: boolean): string {
+  return `${text} ${ok ? 'PASS' : 'FAIL'}`;
+}
+
+/** A plain-text table with left-aligned columns, indented by two spaces. */
 export function table(header: string[], rows: string[][]): string[] {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) =>
-    cells
+    `  ${cells
       .map((c, i) => c.padEnd(widths[i] ?? 0))
       .join('  ')
-      .trimEnd();
+      .trimEnd()}`;
   return [line(header), ...rows.map(line)];
 }
