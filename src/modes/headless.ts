@@ -86,7 +86,7 @@ function exitCodeFor(w: Awaiting): number {
 }
 
 /** What happened and how to go on; the choices are the decisions table's flags, never TUI keys. */
-function hintFor(w: Awaiting): string {
+export function hintFor(w: Awaiting): string {
   const rerun = `rerun with --resume ${flagsFor(w)}`;
   switch (w.kind) {
     case 'go':
@@ -104,7 +104,7 @@ function hintFor(w: Awaiting): string {
     case 'manual_edit':
       return `edit .agent-collab/plan.md, then ${rerun}`;
     case 'failure':
-      return `${w.message}; rerun with --resume to retry`;
+      return `${w.message}; rerun with --resume to retry (the same as ${flagsFor(w)})`;
     case 'step_failed':
       return `step ${w.step} ${w.rolledBack ? 'was rolled back' : `still fails after ${w.attempt} attempt(s) (${w.category})`}: ${w.message.split('\n')[0]} — ${rerun}`;
     case 'secret_found':
