@@ -87,7 +87,7 @@ export const DECISIONS = {
     ],
   },
   external_change: {
-    about: 'plan.md or comments.md changed outside while an agent wrote a new version',
+    about: 'plan.md or comments.md changed outside while an agent wrote it',
     choices: [
       choice('overwrite', 'overwrite: use the agent’s version', 'use the agent’s version; yours is saved in .agent-collab/backups/', ['o']),
       choice('merge', 'merge both versions', 'three-way merge of your edit and the agent’s version', ['m']),
@@ -148,32 +148,28 @@ export function choicesFor(w: Awaiting): readonly Choice[] {
   return w.kind === 'step_failed' && w.rolledBack ? all.filter((c) => c.id !== 'rollback') : all;
 }
 
-/** The `--decide` word of a choice ("continue:N" → "continue"), or null when it is not given with --decide. */
+const DECIDE = '--decide ';
+
+/** What follows `--decide` for a choice ("continue:N"), or null when it is not given with --decide. */
+export function decideSpelling(c: Choice): string | null {
+  return c.flag?.startsWith(DECIDE) ? c.flag.slice(DECIDE.length) : null;
+}
+
+/** The `--decide` word of a choice ("continue:N" → "continue"), or null. */
 export function decideWord(c: Choice): string | null {
-  const m = /^--decide (\S+?)(?::N)?$/.exec(c.flag ?? '');
-  return m?.[1] ?? null;
+  return decideSpelling(c)?.replace(/:N$/, '') ?? null;
 }
 
 /** Every `--decide` spelling, in table order, without repeats ("approve", "continue:N", …, "cancel"). */
 export function decideSpellings(): string[] {
-  const out: string[] = [];
-  for (const q of Object.values(DECISIONS) as Question[]) {
-    for (const c of [...q.choices, CANCEL]) {
-      const spelled = c.flag?.startsWith('--decide ') ? c.flag.slice('--decide '.length) : null;
-      if (spelled && !out.includes(spelled)) out.push(spelled);
-    }
-  }
-  return out;
+  const all = (Object.values(DECISIONS) as Question[]).flatMap((q) => [...q.choices, CANCEL].map(decideSpelling));
+  return [...new Set(all.filter((s): s is string => s !== null))];
 }
 
-/** "--decide retry | skip | stop" for the choices of a waiting state (plus `--answer "…"` for a question). */
+/** "--decide retry | skip | stop" for the choices of a waiting state (`--answer "…"` for a question). */
 export function flagsFor(w: Awaiting): string {
-  const words: string[] = [];
-  const other: string[] = [];
-  for (const c of choicesFor(w)) {
-    const word = c.flag?.startsWith('--decide ') ? c.flag.slice('--decide '.length) : null;
-    if (word) words.push(word);
-    else if (c.flag) other.push(c.flag);
-  }
-  return [...other, ...(words.length ? [`--decide ${words.join(' | ')}`] : [])].join(', ');
+  const choices = choicesFor(w);
+  const words = choices.map(decideSpelling).filter((s): s is string => s !== null);
+  const other = choices.filter((c) => c.flag && decideSpelling(c) === null).map((c) => c.flag as string);
+  return [...other, ...(words.length ? [`${DECIDE}${words.join(' | ')}`] : [])].join(', ');
 }

@@ -3,7 +3,7 @@
 import type { EngineEvent } from '../core/events.js';
 import type { Awaiting } from '../core/types.js';
 import { UserError } from '../core/errors.js';
-import { CANCEL, choicesFor, decideSpellings, decideWord, DECISIONS, questionOf, type Choice, type Question } from '../core/decisions.js';
+import { CANCEL, choicesFor, decideSpelling, decideSpellings, decideWord, DECISIONS, questionOf, type Question } from '../core/decisions.js';
 
 /** A parsed `--decide`: the word, and for `continue:N` the number of rounds. */
 export interface Decision {
@@ -48,7 +48,7 @@ export function decisionEvent(w: Awaiting, decision: Decision | undefined, answe
 export function decideHelpLines(): string[] {
   const lines: string[] = [];
   for (const q of Object.values(DECISIONS) as Question[]) {
-    const words = q.choices.map((c: Choice) => (c.flag?.startsWith('--decide ') ? c.flag.slice('--decide '.length) : null)).filter((w): w is string => w !== null);
+    const words = q.choices.map(decideSpelling).filter((w): w is string => w !== null);
     if (words.length) lines.push(`${words.join(' | ')} (${q.about})`);
   }
   lines.push(`${decideWord(CANCEL)} (anywhere: ${CANCEL.description})`);

@@ -43,7 +43,7 @@ ${DECIDE_LINES}
       --json                 print one JSON event per line (NDJSON) on stdout
   -C, --cwd <dir>            run in <dir> instead of the current directory
 
-Without --auto, each invocation lets one agent round through, like pressing Enter in the UI.
+Without --auto, each invocation lets one agent round through, as one go does in the UI.
 
 Exit codes:
   0    done (or nothing left to do)

@@ -286,8 +286,7 @@ function describeSent(e: EngineEvent): string | null {
     case 'decide': {
       // The person's choice, in the decisions table's words.
       if (e.on === 'arbitration' && e.choice === 'continue') return `Continue for ${e.rounds ?? 0} more round(s).`;
-      const q = e.on === 'command' ? 'command' : e.on;
-      const label = (DECISIONS[q].choices as readonly Choice[]).find((c) => c.id === e.choice)?.label ?? e.choice;
+      const label = (DECISIONS[e.on].choices as readonly Choice[]).find((c) => c.id === e.choice)?.label ?? e.choice;
       return `${label.charAt(0).toUpperCase()}${label.slice(1)}.`;
     }
     default:
