@@ -30,7 +30,7 @@ export function schedule(s: WorkflowState, action: Action, effects: Effect[] = [
   }
   const paused = s.pauseRequested;
   const state: WorkflowState = { ...s, mode: 'manual', pauseRequested: false, inflight: null, awaiting: { kind: 'go', action } };
-  return { state, effects: paused ? [...effects, { type: 'notify', notice: { kind: 'info', message: 'Paused: auto mode is off; press Enter for the next round.' } }] : effects };
+  return { state, effects: paused ? [...effects, { type: 'notify', notice: { kind: 'info', message: 'Paused: auto mode is off; the next round waits for your go.' } }] : effects };
 }
 
 /** Runs an action right away, whatever the mode: the person has just said so. */

@@ -1,4 +1,5 @@
 // Commands held for the person while an agent round runs, and what a denial does to the step. Pure.
+import type { ChoiceId } from './decisions.js';
 import type { Effect, EngineEvent } from './events.js';
 import type { ExecutionOptions } from './execution.js';
 import type { TransitionResult } from './transition.js';
@@ -44,15 +45,15 @@ function denied(s: WorkflowState, command: string, reason: string, opts: Executi
   };
 }
 
-export function onCommandChoice(s: WorkflowState, e: Ev<'command_choice'>, opts: ExecutionOptions, reject: Reject): TransitionResult {
+export function onCommandChoice(s: WorkflowState, id: string, choice: ChoiceId<'command'>, opts: ExecutionOptions, reject: Reject): TransitionResult {
   const held = s.pendingCommand;
-  if (!held || held.id !== e.id) reject('that command is no longer waiting for a decision');
+  if (!held || held.id !== id) reject('that command is no longer waiting for a decision');
   const p = held as NonNullable<typeof held>;
   const cleared: WorkflowState = { ...s, pendingCommand: null };
-  switch (e.choice) {
-    case 'allow_once':
+  switch (choice) {
+    case 'allow-once':
       return { state: cleared, effects: [{ type: 'answer_command', id: p.id, allow: true, reason: 'allowed once by the person' }, { type: 'log', title: 'Person allowed a command once', lines: [p.command] }] };
-    case 'allow_run':
+    case 'allow-run':
       return {
         state: { ...cleared, allowedCommands: cleared.allowedCommands.includes(p.command) ? cleared.allowedCommands : [...cleared.allowedCommands, p.command] },
         effects: [{ type: 'answer_command', id: p.id, allow: true, reason: 'allowed for this run by the person' }, { type: 'log', title: 'Person allowed a command for the rest of the run', lines: [p.command] }],

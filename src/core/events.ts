@@ -1,17 +1,13 @@
+import type { DecideEvent } from './decisions.js';
 import type {
   Action,
   AgentEvent,
-  ArbitrationChoice,
-  CommandChoice,
-  CommitFailureChoice,
   ExternalChangeChoice,
   FailureKind,
   PendingCommand,
   Role,
-  SecretChoice,
   SecretFinding,
   StepFailureCategory,
-  StepFailureChoice,
   StepInfo,
   UsageTotals,
   Verdict,
@@ -29,15 +25,9 @@ export type EngineEvent =
   | { type: 'pause' }
   | { type: 'stop' }
   | { type: 'cancel' }
-  | { type: 'arbitrate'; choice: ArbitrationChoice; rounds?: number }
-  | { type: 'edit_done' }
+  /** The person's choice at one of the questions of decisions.ts. */
+  | DecideEvent
   | { type: 'answer'; text: string }
-  | { type: 'unclear_choice'; choice: 'retry' | 'changes_required' }
-  | { type: 'step_choice'; choice: StepFailureChoice }
-  | { type: 'secret_choice'; choice: SecretChoice }
-  | { type: 'commit_choice'; choice: CommitFailureChoice }
-  | { type: 'external_choice'; choice: ExternalChangeChoice }
-  | { type: 'command_choice'; id: string; choice: CommandChoice }
   // results of effects
   | { type: 'session'; role: Role; sessionId: string }
   | { type: 'usage'; role: Role; inputTokens: number; outputTokens: number; cachedTokens: number; costUsd: number; durationMs: number }

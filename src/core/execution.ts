@@ -5,7 +5,8 @@ import type { Effect, EngineEvent } from './events.js';
 import { summarizeStepAnswer } from './plan-steps.js';
 import { parseTestCommandAnswer } from './test-answer.js';
 import type { TransitionResult } from './transition.js';
-import type { Action, StepFailureCategory, StepRun, WorkflowState } from './types.js';
+import type { ChoiceId } from './decisions.js';
+import type { Action, Awaiting, StepFailureCategory, StepRun, WorkflowState } from './types.js';
 
 export interface ExecutionOptions {
   /** `[test] max_retries`: failing tests give the planner this many more attempts. */
@@ -167,9 +168,12 @@ export function onAttemptFailed(s: WorkflowState, e: Ev<'attempt_failed'>, rejec
   return stepFailed(s, e.category, e.message, []);
 }
 
-export function onStepChoice(s: WorkflowState, e: Ev<'step_choice'>, w: Extract<NonNullable<WorkflowState['awaiting']>, { kind: 'step_failed' }>): TransitionResult {
+type Waiting<K extends Awaiting['kind']> = Extract<Awaiting, { kind: K }>;
+
+/** `stop` is handled by the caller (back to goal refinement). */
+export function onStepChoice(s: WorkflowState, choice: ChoiceId<'step_failed'>, w: Waiting<'step_failed'>): TransitionResult {
   const run = s.stepRun ?? newStepRun(s, w.step, null, '');
-  switch (e.choice) {
+  switch (choice) {
     case 'retry': {
       const attempt = run.attempt + 1;
       const action: Action = run.feedback && !w.rolledBack ? { kind: 'execute_step', step: w.step, attempt, feedback: run.feedback } : { kind: 'execute_step', step: w.step, attempt };
@@ -231,21 +235,21 @@ function doneUncommitted(s: WorkflowState, step: number, why: string): Transitio
   ]);
 }
 
-export function onSecretChoice(s: WorkflowState, e: Ev<'secret_choice'>, w: Extract<NonNullable<WorkflowState['awaiting']>, { kind: 'secret_found' }>): TransitionResult {
-  switch (e.choice) {
+export function onSecretChoice(s: WorkflowState, choice: ChoiceId<'secret_found'>, w: Waiting<'secret_found'>): TransitionResult {
+  switch (choice) {
     case 'retry':
       return commitNow({ ...s, awaiting: null }, w.step, []);
-    case 'commit_anyway':
+    case 'commit-anyway':
       return commitNow({ ...s, awaiting: null }, w.step, [{ type: 'log', title: `Person committed step ${w.step} despite the secret scan`, lines: w.findings.map((f) => `${f.file}:${f.line} ${f.kind}`) }], true);
-    case 'leave_uncommitted':
+    case 'leave':
       return doneUncommitted(s, w.step, 'possible secret; the changes are left in the working tree');
     case 'stop':
       return { state: s, effects: [] };
   }
 }
 
-export function onCommitChoice(s: WorkflowState, e: Ev<'commit_choice'>, w: Extract<NonNullable<WorkflowState['awaiting']>, { kind: 'commit_failed' }>): TransitionResult {
-  switch (e.choice) {
+export function onCommitChoice(s: WorkflowState, choice: ChoiceId<'commit_failed'>, w: Waiting<'commit_failed'>): TransitionResult {
+  switch (choice) {
     case 'retry':
       return commitNow({ ...s, awaiting: null }, w.step, []);
     case 'continue':

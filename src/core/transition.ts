@@ -1,4 +1,5 @@
 // The workflow state machine: a pure function from (state, event) to (state, effects).
+import type { DecideEvent } from './decisions.js';
 import type { Effect, EngineEvent } from './events.js';
 import { parseVerdict } from './verdict.js';
 import { proceed, runNow, schedule, settle } from './approval.js';
@@ -66,7 +67,7 @@ function reject(state: WorkflowState, event: EngineEvent, why: string): never {
 }
 
 function requireIdle(s: WorkflowState, e: EngineEvent): void {
-  if (s.inflight) reject(s, e, `an agent round (${s.inflight.kind}) is still running; wait for it, or press S to stop it`);
+  if (s.inflight) reject(s, e, `an agent round (${s.inflight.kind}) is still running; wait for it, or stop it`);
 }
 
 function requireAwaiting<K extends NonNullable<WorkflowState['awaiting']>['kind']>(
@@ -138,7 +139,7 @@ function onAgentDone(s: WorkflowState, e: Extract<EngineEvent, { type: 'agent_do
     case 'write_plan':
     case 'respond': {
       if (!e.text.trim()) {
-        return failed(s, 'planner', action, 'agent_error', 'the planner answered with an empty plan; press Enter to ask again');
+        return failed(s, 'planner', action, 'agent_error', 'the planner answered with an empty plan; retry to ask again');
       }
       const effects: Effect[] = [
         { type: 'write_plan', text: e.text, iteration: s.iteration },
@@ -170,7 +171,7 @@ function onStepsLoaded(s: WorkflowState, e: Extract<EngineEvent, { type: 'steps_
   if (s.phase !== 'APPROVED' && s.phase !== 'EXECUTE') reject(s, e, 'steps are loaded only after approval');
   const withSteps: WorkflowState = { ...s, steps: e.steps };
   if (e.steps.length === 0) {
-    return failed(withSteps, null, null, 'engine', "plan.md has no steps under '## Steps' (lines like `1. [ ] …`); edit the plan, then press Enter");
+    return failed(withSteps, null, null, 'engine', "plan.md has no steps under '## Steps' (lines like `1. [ ] …`); edit the plan, then retry");
   }
   const next = firstOpenStep(withSteps);
   if (next === null) return finishExecution({ ...withSteps, phase: 'EXECUTE' }, []);
@@ -188,6 +189,71 @@ function stopToGoal(s: WorkflowState, why: string): TransitionResult {
     state: { ...s, phase: 'REFINE_GOAL', inflight: null, awaiting: { kind: 'goal' }, mode: 'manual', pauseRequested: false, currentStep: null, stepRun: null, pendingCommand: null, unclearCount: 0 },
     effects: [{ type: 'stop_agents' }, { type: 'set_plan_status', status: 'draft' }, { type: 'log', title: why }],
   };
+}
+
+/** The person's choice at one of the questions of decisions.ts. */
+function onDecide(s: WorkflowState, e: DecideEvent, opts: TransitionOptions): TransitionResult {
+  if (e.on === 'command') return onCommandChoice(s, e.id, e.choice, execOpts(opts), (why) => reject(s, e, why));
+  switch (e.on) {
+    case 'arbitration': {
+      requireAwaiting(s, e, 'arbitration');
+      const cleared: WorkflowState = { ...s, awaiting: null };
+      switch (e.choice) {
+        case 'approve':
+          return approve(cleared, [], `Plan force-approved by the person at iteration ${s.iteration}`);
+        case 'continue': {
+          const rounds = e.rounds ?? 0;
+          if (!Number.isInteger(rounds) || rounds < 1) reject(s, e, 'continue needs a whole number of rounds ≥ 1');
+          const next: WorkflowState = { ...cleared, phase: 'RESPOND', maxIterations: s.iteration + rounds };
+          return schedule(next, { kind: 'respond' }, [{ type: 'log', title: `Person allowed ${rounds} more round(s)` }]);
+        }
+        case 'edit':
+          return { state: { ...cleared, awaiting: { kind: 'manual_edit' } }, effects: [{ type: 'log', title: 'Person is editing the plan by hand' }] };
+        case 'cancel':
+          return transition(cleared, { type: 'cancel' }, opts);
+      }
+      return reject(s, e, 'unknown choice');
+    }
+    case 'manual_edit': {
+      requireAwaiting(s, e, 'manual_edit');
+      const next: WorkflowState = { ...s, awaiting: null, phase: 'REVIEW', maxIterations: Math.max(s.maxIterations, s.iteration + 1) };
+      return schedule(next, { kind: 'review' }, [{ type: 'accept_edit', file: 'plan' }, { type: 'log', title: 'Plan edited by the person; sent to review' }]);
+    }
+    case 'unclear_verdict': {
+      const w = requireAwaiting(s, e, 'unclear_verdict');
+      if (e.choice === 'retry') return runNow({ ...s, unclearCount: 1 }, w.action);
+      return applyVerdict({ ...s, awaiting: null }, 'CHANGES_REQUIRED', `[CHANGES_REQUIRED]\n\n${w.text}`, false);
+    }
+    case 'failure':
+      requireAwaiting(s, e, 'failure');
+      return transition(s, { type: 'go' }, opts);
+    case 'step_failed': {
+      const w = requireAwaiting(s, e, 'step_failed');
+      if (e.choice === 'stop') return stopToGoal(s, `Stopped at step ${w.step} by the person; back to goal refinement (plan kept)`);
+      if (e.choice === 'rollback' && w.rolledBack) reject(s, e, 'the step is already rolled back');
+      return onStepChoice(s, e.choice, w);
+    }
+    case 'secret_found': {
+      const w = requireAwaiting(s, e, 'secret_found');
+      if (e.choice === 'stop') return stopToGoal(s, `Stopped at step ${w.step} (possible secret); back to goal refinement (changes left uncommitted)`);
+      return onSecretChoice(s, e.choice, w);
+    }
+    case 'commit_failed': {
+      const w = requireAwaiting(s, e, 'commit_failed');
+      if (e.choice === 'stop') return stopToGoal(s, `Stopped at step ${w.step} (commit failed); back to goal refinement (changes left uncommitted)`);
+      return onCommitChoice(s, e.choice, w);
+    }
+    case 'external_change': {
+      const w = requireAwaiting(s, e, 'external_change');
+      return {
+        state: { ...s, inflight: w.action, awaiting: null },
+        effects: [
+          { type: 'log', title: `Person chose to ${e.choice} (${w.file === 'plan' ? 'plan.md' : 'comments.md'})` },
+          { type: 'merge_external', role: w.role, action: w.action, file: w.file, text: w.text, choice: e.choice },
+        ],
+      };
+    }
+  }
 }
 
 /** Applies one event. Throws InvalidEventError when the event is not allowed now; the state is then unchanged. */
@@ -253,40 +319,13 @@ export function transition(s: WorkflowState, e: EngineEvent, opts: TransitionOpt
         effects: [{ type: 'stop_agents' }, { type: 'log', title: `Run cancelled in ${s.phase}` }, { type: 'archive' }],
       };
     }
-    case 'arbitrate': {
-      requireAwaiting(s, e, 'arbitration');
-      const cleared: WorkflowState = { ...s, awaiting: null };
-      switch (e.choice) {
-        case 'force_approve':
-          return approve(cleared, [], `Plan force-approved by the person at iteration ${s.iteration}`);
-        case 'continue': {
-          const rounds = e.rounds ?? 0;
-          if (!Number.isInteger(rounds) || rounds < 1) reject(s, e, 'continue needs a whole number of rounds ≥ 1');
-          const next: WorkflowState = { ...cleared, phase: 'RESPOND', maxIterations: s.iteration + rounds };
-          return schedule(next, { kind: 'respond' }, [{ type: 'log', title: `Person allowed ${rounds} more round(s)` }]);
-        }
-        case 'edit':
-          return { state: { ...cleared, awaiting: { kind: 'manual_edit' } }, effects: [{ type: 'log', title: 'Person is editing the plan by hand' }] };
-        case 'cancel':
-          return transition({ ...cleared }, { type: 'cancel' }, opts);
-      }
-      return reject(s, e, 'unknown choice');
-    }
-    case 'edit_done': {
-      requireAwaiting(s, e, 'manual_edit');
-      const next: WorkflowState = { ...s, awaiting: null, phase: 'REVIEW', maxIterations: Math.max(s.maxIterations, s.iteration + 1) };
-      return schedule(next, { kind: 'review' }, [{ type: 'accept_edit', file: 'plan' }, { type: 'log', title: 'Plan edited by the person; sent to review' }]);
-    }
     case 'answer': {
       const w = requireAwaiting(s, e, 'question');
       if (!e.text.trim()) reject(s, e, 'the answer is empty');
       return runNow(s, { ...w.action, answer: e.text.trim() } as Action, [{ type: 'log', title: `Person answered the ${w.role}`, lines: [e.text.trim()] }]);
     }
-    case 'unclear_choice': {
-      const w = requireAwaiting(s, e, 'unclear_verdict');
-      if (e.choice === 'retry') return runNow({ ...s, unclearCount: 1 }, w.action);
-      return applyVerdict({ ...s, awaiting: null }, 'CHANGES_REQUIRED', `[CHANGES_REQUIRED]\n\n${w.text}`, false);
-    }
+    case 'decide':
+      return onDecide(s, e, opts);
     case 'session': {
       if (s.sessions[e.role] === e.sessionId) return { state: s, effects: [] };
       return { state: { ...s, sessions: { ...s.sessions, [e.role]: e.sessionId } }, effects: [] };
@@ -339,22 +378,6 @@ export function transition(s: WorkflowState, e: EngineEvent, opts: TransitionOpt
       return onStepRolledBack(s, e, (why) => reject(s, e, why));
     case 'attempt_failed':
       return onAttemptFailed(s, e, (why) => reject(s, e, why));
-    case 'step_choice': {
-      const w = requireAwaiting(s, e, 'step_failed');
-      if (e.choice === 'stop') return stopToGoal(s, `Stopped at step ${w.step} by the person; back to goal refinement (plan kept)`);
-      if (e.choice === 'rollback' && w.rolledBack) reject(s, e, 'the step is already rolled back');
-      return onStepChoice(s, e, w);
-    }
-    case 'secret_choice': {
-      const w = requireAwaiting(s, e, 'secret_found');
-      if (e.choice === 'stop') return stopToGoal(s, `Stopped at step ${w.step} (possible secret); back to goal refinement (changes left uncommitted)`);
-      return onSecretChoice(s, e, w);
-    }
-    case 'commit_choice': {
-      const w = requireAwaiting(s, e, 'commit_failed');
-      if (e.choice === 'stop') return stopToGoal(s, `Stopped at step ${w.step} (commit failed); back to goal refinement (changes left uncommitted)`);
-      return onCommitChoice(s, e, w);
-    }
     case 'external_change': {
       requireInflight(s, e);
       return {
@@ -362,20 +385,8 @@ export function transition(s: WorkflowState, e: EngineEvent, opts: TransitionOpt
         effects: [{ type: 'log', title: `${e.file === 'plan' ? 'plan.md' : 'comments.md'} changed outside agent-collab; waiting for the person` }],
       };
     }
-    case 'external_choice': {
-      const w = requireAwaiting(s, e, 'external_change');
-      return {
-        state: { ...s, inflight: w.action, awaiting: null },
-        effects: [
-          { type: 'log', title: `Person chose to ${e.choice} (${w.file === 'plan' ? 'plan.md' : 'comments.md'})` },
-          { type: 'merge_external', role: w.role, action: w.action, file: w.file, text: w.text, choice: e.choice },
-        ],
-      };
-    }
     case 'command_held':
       return onCommandHeld(s, e, (why) => reject(s, e, why));
-    case 'command_choice':
-      return onCommandChoice(s, e, execOpts(opts), (why) => reject(s, e, why));
     case 'command_denied':
       return onCommandDenied(s, e, execOpts(opts));
     case 'engine_failed':

@@ -1,5 +1,6 @@
 // Core types shared by the engine, adapters, persistence and the UI/modes layers.
 // Pure data only: no I/O here.
+import type { ChoiceId } from './decisions.js';
 
 export const PHASES = [
   'INIT',
@@ -51,20 +52,10 @@ export type FailureKind =
   | 'missing_binary'
   | 'session_lost';
 
-export type ArbitrationChoice = 'force_approve' | 'continue' | 'edit' | 'cancel';
-
 /** Why a step attempt failed (verdict.json's category). */
 export type StepFailureCategory = 'test_failure' | 'agent_error' | 'policy_block' | 'timeout' | 'infra';
-/** What the person may do with a step that still fails after its retries. */
-export type StepFailureChoice = 'retry' | 'skip' | 'rollback' | 'stop';
-/** What the person may do when the secret scan found something in a step's changes. */
-export type SecretChoice = 'retry' | 'commit_anyway' | 'leave_uncommitted' | 'stop';
-/** What the person may do when a step's commit failed (hook, no identity, …). */
-export type CommitFailureChoice = 'retry' | 'continue' | 'stop';
-/** plan.md or comments.md changed outside agent-collab while an agent wrote a new version of it. */
-export type ExternalChangeChoice = 'overwrite' | 'merge' | 'discard';
-/** The person's answer to a held command. */
-export type CommandChoice = 'allow_once' | 'deny' | 'allow_run';
+/** plan.md or comments.md changed outside agent-collab while an agent wrote a new version of it: what to keep. */
+export type ExternalChangeChoice = ChoiceId<'external_change'>;
 
 export interface SecretFinding {
   file: string;
@@ -89,7 +80,7 @@ export type Awaiting =
   | { kind: 'goal' } // REFINE_GOAL: a message for the planner, or "goal is ready"
   | { kind: 'go'; action: Action } // manual gate before the next agent round
   | { kind: 'arbitration'; iteration: number }
-  | { kind: 'manual_edit' } // the person edits plan.md, then says edit_done
+  | { kind: 'manual_edit' } // the person edits plan.md, then decides `edited`
   | { kind: 'question'; role: Role; text: string; action: Action }
   | { kind: 'unclear_verdict'; text: string; action: Action }
   | { kind: 'failure'; role: Role | null; failure: FailureKind | 'engine'; message: string; action: Action | null }

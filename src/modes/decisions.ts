@@ -1,88 +1,56 @@
-// What a person can decide from the command line when the engine waits (`--decide`, `--answer`).
+// What a person can decide from the command line when the run waits (`--decide`, `--answer`): the spellings and
+// what they do come from the decisions table (core/decisions.ts).
 import type { EngineEvent } from '../core/events.js';
 import type { Awaiting } from '../core/types.js';
 import { UserError } from '../core/errors.js';
+import { CANCEL, choicesFor, decideSpelling, decideSpellings, decideWord, DECISIONS, questionOf, type Question } from '../core/decisions.js';
 
-export type Decision =
-  | { kind: 'approve' }
-  | { kind: 'continue'; rounds: number }
-  | { kind: 'edit' }
-  | { kind: 'edited' }
-  | { kind: 'cancel' }
-  | { kind: 'retry' }
-  | { kind: 'changes' }
-  | { kind: 'skip' }
-  | { kind: 'rollback' }
-  | { kind: 'stop' }
-  | { kind: 'commit-anyway' }
-  | { kind: 'leave' }
-  | { kind: 'overwrite' }
-  | { kind: 'merge' }
-  | { kind: 'discard' };
+/** A parsed `--decide`: the word, and for `continue:N` the number of rounds. */
+export interface Decision {
+  word: string;
+  rounds?: number;
+}
 
-export const DECISION_HELP = 'approve | continue:N | edit | edited | cancel | retry | changes | skip | rollback | stop | commit-anyway | leave | continue | overwrite | merge | discard';
+const MAX_ROUNDS = 100;
 
-const SIMPLE = new Set(['approve', 'edit', 'edited', 'cancel', 'retry', 'changes', 'skip', 'rollback', 'stop', 'commit-anyway', 'leave', 'overwrite', 'merge', 'discard']);
+/** "approve | continue:N | edit | …": every spelling `--decide` accepts. */
+export function decideList(): string {
+  return decideSpellings().join(' | ');
+}
 
 export function parseDecision(text: string): Decision {
   const t = text.trim().toLowerCase();
-  const cont = /^continue(?::(\d+))?$/.exec(t);
-  // Plain "continue" also means "go on without the commit" when a commit failed; continue:N is for arbitration.
-  if (t === 'continue') return { kind: 'continue', rounds: 1 };
-  if (cont) {
-    const rounds = Number(cont[1] ?? '1');
-    if (!Number.isInteger(rounds) || rounds < 1 || rounds > 100) throw new UserError(`--decide continue:N needs N from 1 to 100 (got "${text}")`);
-    return { kind: 'continue', rounds };
-  }
-  if (SIMPLE.has(t)) return { kind: t } as Decision;
-  throw new UserError(`--decide must be one of ${DECISION_HELP} (got "${text}")`);
+  const m = /^([a-z-]+)(?::(\d+))?$/.exec(t);
+  const spellings = decideSpellings();
+  const word = m?.[1] ?? '';
+  if (!m || !spellings.some((s) => s === word || s === `${word}:N`)) throw new UserError(`--decide must be one of ${decideList()} (got "${text}")`);
+  const takesRounds = spellings.includes(`${word}:N`);
+  if (m[2] !== undefined && !takesRounds) throw new UserError(`--decide ${word} takes no number (got "${text}")`);
+  if (!takesRounds) return { word };
+  // A plain "continue" is one more round at the iteration cap (and "go on without the commit" after a failed one).
+  const rounds = Number(m[2] ?? '1');
+  if (!Number.isInteger(rounds) || rounds < 1 || rounds > MAX_ROUNDS) throw new UserError(`--decide ${word}:N needs N from 1 to ${MAX_ROUNDS} (got "${text}")`);
+  return { word, rounds };
 }
 
-/** The event that carries out `decision` while the engine waits for `w`; null when it does not apply there. */
+/** The event that carries out `decision` while the run waits for `w`; null when it does not apply there. */
 export function decisionEvent(w: Awaiting, decision: Decision | undefined, answer: string | undefined): EngineEvent | null {
   if (w.kind === 'question' && answer?.trim()) return { type: 'answer', text: answer };
   if (!decision) return null;
-  switch (w.kind) {
-    case 'arbitration':
-      if (decision.kind === 'approve') return { type: 'arbitrate', choice: 'force_approve' };
-      if (decision.kind === 'continue') return { type: 'arbitrate', choice: 'continue', rounds: decision.rounds };
-      if (decision.kind === 'edit') return { type: 'arbitrate', choice: 'edit' };
-      if (decision.kind === 'cancel') return { type: 'arbitrate', choice: 'cancel' };
-      return null;
-    case 'manual_edit':
-      if (decision.kind === 'edited') return { type: 'edit_done' };
-      if (decision.kind === 'cancel') return { type: 'cancel' };
-      return null;
-    case 'unclear_verdict':
-      if (decision.kind === 'retry') return { type: 'unclear_choice', choice: 'retry' };
-      if (decision.kind === 'changes') return { type: 'unclear_choice', choice: 'changes_required' };
-      if (decision.kind === 'cancel') return { type: 'cancel' };
-      return null;
-    case 'failure':
-      if (decision.kind === 'retry') return { type: 'go' };
-      if (decision.kind === 'cancel') return { type: 'cancel' };
-      return null;
-    case 'step_failed':
-      if (decision.kind === 'retry' || decision.kind === 'skip' || decision.kind === 'stop') return { type: 'step_choice', choice: decision.kind };
-      if (decision.kind === 'rollback' && !w.rolledBack) return { type: 'step_choice', choice: 'rollback' };
-      if (decision.kind === 'cancel') return { type: 'cancel' };
-      return null;
-    case 'secret_found':
-      if (decision.kind === 'retry' || decision.kind === 'stop') return { type: 'secret_choice', choice: decision.kind };
-      if (decision.kind === 'commit-anyway') return { type: 'secret_choice', choice: 'commit_anyway' };
-      if (decision.kind === 'leave') return { type: 'secret_choice', choice: 'leave_uncommitted' };
-      if (decision.kind === 'cancel') return { type: 'cancel' };
-      return null;
-    case 'commit_failed':
-      if (decision.kind === 'retry' || decision.kind === 'stop') return { type: 'commit_choice', choice: decision.kind };
-      if (decision.kind === 'continue') return { type: 'commit_choice', choice: 'continue' };
-      if (decision.kind === 'cancel') return { type: 'cancel' };
-      return null;
-    case 'external_change':
-      if (decision.kind === 'overwrite' || decision.kind === 'merge' || decision.kind === 'discard') return { type: 'external_choice', choice: decision.kind };
-      if (decision.kind === 'cancel') return { type: 'cancel' };
-      return null;
-    default:
-      return decision.kind === 'cancel' ? { type: 'cancel' } : null;
+  const q = questionOf(w);
+  const picked = choicesFor(w).find((c) => decideWord(c) === decision.word);
+  if (!q || q === 'question' || !picked) return decision.word === decideWord(CANCEL) ? { type: 'cancel' } : null;
+  if (q === 'arbitration' && picked.id === 'continue') return { type: 'decide', on: q, choice: 'continue', rounds: decision.rounds ?? 1 };
+  return { type: 'decide', on: q, choice: picked.id } as EngineEvent;
+}
+
+/** The `--decide` lines of `--help`: one per question, its spellings and what happened. */
+export function decideHelpLines(): string[] {
+  const lines: string[] = [];
+  for (const q of Object.values(DECISIONS) as Question[]) {
+    const words = q.choices.map(decideSpelling).filter((w): w is string => w !== null);
+    if (words.length) lines.push(`${words.join(' | ')} (${q.about})`);
   }
+  lines.push(`${decideWord(CANCEL)} (anywhere: ${CANCEL.description})`);
+  return lines;
 }

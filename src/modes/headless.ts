@@ -3,6 +3,7 @@
 import type { Writable } from 'node:stream';
 import type { Agent, Awaiting, Role, WorkflowState } from '../core/types.js';
 import { EXIT, UserError } from '../core/errors.js';
+import { flagsFor } from '../core/decisions.js';
 import { askYesNo } from './ask.js';
 import { decisionEvent, type Decision } from './decisions.js';
 import { createPrinter } from './printer.js';
@@ -22,7 +23,7 @@ export interface HeadlessOptions {
   stderr?: Writable;
   /** Handle SIGINT/SIGTERM (the CLI does; tests driving it in-process don't). */
   handleSignals?: boolean;
-  /** `--decide`: what to do at an arbitration, an unclear verdict, a manual edit or a failure. */
+  /** `--decide`: the person's choice at the question the run waits at (see core/decisions.ts). */
   decision?: Decision;
   /** `--answer`: the answer to an agent's question. */
   answer?: string;
@@ -84,7 +85,9 @@ function exitCodeFor(w: Awaiting): number {
   return w.kind === 'failure' && w.role !== null ? EXIT.agentFailure : EXIT.needsHuman;
 }
 
-function hintFor(w: Awaiting): string {
+/** What happened and how to go on; the choices are the decisions table's flags, never TUI keys. */
+export function hintFor(w: Awaiting): string {
+  const rerun = `rerun with --resume ${flagsFor(w)}`;
   switch (w.kind) {
     case 'go':
       return w.action.kind === 'execute_step'
@@ -93,29 +96,29 @@ function hintFor(w: Awaiting): string {
     case 'goal':
       return 'the run is at goal refinement; rerun with --resume --goal "…" to write a plan for that goal';
     case 'arbitration':
-      return `the iteration cap was reached (${w.iteration}); rerun with --resume --decide approve | continue:N | edit | cancel`;
+      return `the iteration cap was reached (${w.iteration}); ${rerun}`;
     case 'question':
-      return `the ${w.role} asks: ${w.text.split('\n')[0]} — rerun with --resume --answer "…"`;
+      return `the ${w.role} asks: ${w.text.split('\n')[0]} — ${rerun}`;
     case 'unclear_verdict':
-      return 'the reviewer twice gave no readable verdict (see comments in debug.log); rerun with --resume --decide retry | changes | cancel';
+      return `the reviewer twice gave no readable verdict (see comments in debug.log); ${rerun}`;
     case 'manual_edit':
-      return 'edit .agent-collab/plan.md, then rerun with --resume --decide edited';
+      return `edit .agent-collab/plan.md, then ${rerun}`;
     case 'failure':
-      return `${w.message}; rerun with --resume to retry`;
+      return `${w.message}; rerun with --resume to retry (the same as ${flagsFor(w)})`;
     case 'step_failed':
-      return `step ${w.step} ${w.rolledBack ? 'was rolled back' : `still fails after ${w.attempt} attempt(s) (${w.category})`}: ${w.message.split('\n')[0]} — rerun with --resume --decide retry | skip | rollback | stop`;
+      return `step ${w.step} ${w.rolledBack ? 'was rolled back' : `still fails after ${w.attempt} attempt(s) (${w.category})`}: ${w.message.split('\n')[0]} — ${rerun}`;
     case 'secret_found':
-      return `the changes of step ${w.step} look like they contain a secret (${w.findings.map((f) => `${f.file}:${f.line} ${f.kind}`).join(', ')}); remove it and rerun with --resume --decide retry, or --decide commit-anyway | leave | stop`;
+      return `the changes of step ${w.step} look like they contain a secret (${w.findings.map((f) => `${f.file}:${f.line} ${f.kind}`).join(', ')}); remove it and ${rerun}`;
     case 'commit_failed':
-      return `${w.message}; rerun with --resume --decide retry | continue | stop`;
+      return `${w.message}; ${rerun}`;
     case 'external_change':
-      return `${w.file === 'plan' ? 'plan.md' : 'comments.md'} was changed outside agent-collab while the ${w.role} wrote a new version; rerun with --resume --decide overwrite | merge | discard`;
+      return `${w.file === 'plan' ? 'plan.md' : 'comments.md'} was changed outside agent-collab while the ${w.role} wrote a new version; ${rerun}`;
   }
 }
 
 async function drive(session: Session, state: WorkflowState, opts: HeadlessOptions, print: ReturnType<typeof createPrinter>): Promise<number> {
   const engine = session.engineFor(state, { interactive: false, allowCmd: opts.allowCmd ?? [] });
-  // Manual mode: this invocation is one press of Enter — unless it already finishes a round that was under way.
+  // Manual mode: this invocation is one go — unless it already finishes a round that was under way.
   let goes = opts.auto || state.inflight ? 0 : 1;
   // Rerunning with --resume after a failure is the retry.
   let retries = state.awaiting?.kind === 'failure' && opts.resume === 'resume' ? 1 : 0;

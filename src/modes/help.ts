@@ -1,4 +1,5 @@
 import { packageInfo } from '../package-root.js';
+import { decideHelpLines } from './decisions.js';
 
 function readVersion(): string {
   try {
@@ -9,6 +10,10 @@ function readVersion(): string {
 }
 
 export const VERSION = readVersion();
+
+const DECIDE_LINES = decideHelpLines()
+  .map((line) => `${' '.repeat(29)}${line}`)
+  .join('\n');
 
 export const HELP = `agent-collab ${VERSION} — a planner agent and a reviewer agent working as a team in your git repo
 
@@ -29,12 +34,8 @@ Options for run:
       --max-iterations <n>   review rounds before you are asked to decide (default 5)
       --resume               continue an unfinished run
       --fresh                archive an unfinished run to .agent-collab/history/ and start over
-      --decide <choice>      when the run waits for you: approve | continue:N | edit | edited | cancel
-                             (iteration cap), retry | changes (unreadable verdict), retry (failure),
-                             retry | skip | rollback | stop (a step still failing its tests),
-                             retry | commit-anyway | leave | stop (possible secret in a step's changes),
-                             retry | continue | stop (a step's commit failed),
-                             overwrite | merge | discard (plan.md/comments.md changed outside)
+      --decide <choice>      when the run waits for you (the hint it prints names the choices that apply):
+${DECIDE_LINES}
       --answer <text>        answer the question an agent asked
       --allow-cmd <prefix>   allow commands that need confirmation ([safety] require_confirm_for) when they
                              start with <prefix>, e.g. --allow-cmd "git push origin"; repeatable. Blocked
@@ -42,7 +43,7 @@ Options for run:
       --json                 print one JSON event per line (NDJSON) on stdout
   -C, --cwd <dir>            run in <dir> instead of the current directory
 
-Without --auto, each invocation lets one agent round through, like pressing Enter in the UI.
+Without --auto, each invocation lets one agent round through, as one go does in the UI.
 
 Exit codes:
   0    done (or nothing left to do)

@@ -1,6 +1,7 @@
 // Headless output: NDJSON events (--json) or short human-readable lines.
 import type { Writable } from 'node:stream';
 import type { EngineOutput } from '../core/events.js';
+import { CANCEL, choicesFor } from '../core/decisions.js';
 import { noticeText } from '../core/notice-text.js';
 import type { AgentEvent, Awaiting, Phase, WorkflowState } from '../core/types.js';
 
@@ -12,6 +13,13 @@ export interface Printer {
 }
 
 const MAX_LINE = 200;
+
+/** The choices `needs_human` lists: the decisions table's for this question, and `--decide cancel`. */
+export function headlessChoices(w: Awaiting): Array<{ id: string; flag: string; description: string }> {
+  const offered = choicesFor(w).filter((c) => c.flag !== null);
+  const all = offered.some((c) => c.id === CANCEL.id) ? offered : [...offered, CANCEL];
+  return all.map((c) => ({ id: c.id, flag: c.flag ?? '', description: c.description }));
+}
 
 function clip(text: string, max = MAX_LINE): string {
   const one = text.replace(/\s+/g, ' ').trim();
@@ -74,7 +82,7 @@ export function createPrinter(opts: { json: boolean; out: Writable; err: Writabl
         }
       },
       notice: (message) => line({ event: 'notice', message }),
-      needsHuman: (w, phase, hint) => line({ event: 'needs_human', phase, ...w, hint }),
+      needsHuman: (w, phase, hint) => line({ event: 'needs_human', phase, ...w, hint, choices: headlessChoices(w) }),
       done: (state, exitCode) =>
         line({ event: 'done', phase: state.phase, iteration: state.iteration, exit_code: exitCode, steps: state.steps, usage: state.usage }),
     };

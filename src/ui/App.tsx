@@ -5,14 +5,13 @@ import { Box, ColorContext, colorsWanted, Text } from './styled.js';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState, type ReactNode } from 'react';
 import type { EngineEvent } from '../core/events.js';
 import type { Awaiting } from '../core/types.js';
-import { ArbitrationDialog } from './dialogs/ArbitrationDialog.js';
+import { Banner, hintsNow, type Modal } from './Banner.js';
+import { commandDecideEvent, dialogFor } from './decision-keys.js';
+import { AwaitingDialog } from './dialogs/AwaitingDialog.js';
 import { ConfirmDialog } from './dialogs/ConfirmDialog.js';
 import { HelpOverlay } from './dialogs/HelpOverlay.js';
-import { QuestionDialog } from './dialogs/QuestionDialog.js';
-import { CommandDialog, CommitFailedDialog, ExternalChangeDialog, SecretDialog, StepFailedDialog } from './dialogs/ExecutionDialogs.js';
-import { ManualEditDialog, UnclearVerdictDialog } from './dialogs/SmallDialogs.js';
-import { GoalInput } from './GoalInput.js';
-import { bindingOf, commandFor, DIALOG_KEYS, dialogHints, hintsFor, keyMatches, type CommandName, type Hint, type KeyContext, type TabId } from './keymap.js';
+import { CommandDialog } from './dialogs/ExecutionDialogs.js';
+import { bindingOf, commandFor, keyMatches, type CommandName, type KeyContext, type TabId } from './keymap.js';
 import type { LineSource } from './line-source.js';
 import { FOLLOW, isScroll, scrollViewport, TOP, type Viewport } from './lines.js';
 import type { EditableFile, EngineLike, FilesReader } from './ports.js';
@@ -25,7 +24,7 @@ import { KeyRouterContext, type KeyRouter } from './key-router.js';
 import { useKeys } from './use-keys.js';
 import { useTextField } from './use-text-field.js';
 import { useTerminalSize } from './use-terminal-size.js';
-import { PendingOutputs } from './pending-outputs.js';
+import { useEngineBatches } from './use-engine-batches.js';
 import { describeAction, initialView, reduceAll, reduceView, whoRuns, type ViewAction, type ViewState } from './view-model.js';
 
 export interface AppProps {
@@ -53,66 +52,11 @@ export interface AppProps {
   maxEntries?: number;
 }
 
-type Overlay = 'help' | 'confirm_stop' | 'confirm_enter';
-type AwaitingModal = 'arbitration' | 'question' | 'manual_edit' | 'unclear_verdict' | 'step_failed' | 'secret_found' | 'commit_failed' | 'external_change';
-type Modal = Overlay | AwaitingModal | 'command';
-const AWAITING_MODALS: ReadonlySet<string> = new Set<AwaitingModal>(['arbitration', 'question', 'manual_edit', 'unclear_verdict', 'step_failed', 'secret_found', 'commit_failed', 'external_change']);
-/** What the engine publishes is applied at most this often (one React render per batch, however fast it streams). */
-const BATCH_MS = 40;
-/**
- * While an agent floods the screen (a batch had FLOOD_OUTPUTS or more outputs), batches come at most this often:
- * a frame costs several MB of short-lived objects in Ink, and nobody reads a wall of text scrolling at 25 fps.
- */
-const FLOOD_BATCH_MS = 100;
-const FLOOD_OUTPUTS = 200;
+
+type Overlay = Extract<Modal, 'help' | 'confirm_stop' | 'confirm_enter'>;
 
 const INITIAL_VIEWPORTS: Record<TabId, Viewport> = { conversation: FOLLOW, plan: TOP, comments: TOP, log: FOLLOW, status: TOP };
 const QUIT_WINDOW_MS = 2000;
-
-/** The awaiting states that open a dialog (which then owns the keyboard). */
-export function modalFor(a: Awaiting | null): AwaitingModal | null {
-  if (!a) return null;
-  return AWAITING_MODALS.has(a.kind) ? (a.kind as AwaitingModal) : null;
-}
-
-/**
- * Collects what the engine publishes (folded as it arrives, see PendingOutputs) and hands it over in batches: at
- * most one per BATCH_MS, or per FLOOD_BATCH_MS after a flooded batch, and never held longer. A batch is applied
- * from setImmediate, after the event loop has read the terminal: a key that arrived meanwhile is handled first.
- */
-function useEngineBatches(engine: EngineLike, maxEntries: number, apply: (actions: ViewAction[]) => void, onSubscribed: () => void): void {
-  useEffect(() => {
-    const pending = new PendingOutputs(maxEntries);
-    let timer: NodeJS.Timeout | null = null;
-    let immediate: NodeJS.Immediate | null = null;
-    let last = 0;
-    let gap = BATCH_MS;
-    const flush = (): void => {
-      immediate = null;
-      last = performance.now();
-      gap = pending.count >= FLOOD_OUTPUTS ? FLOOD_BATCH_MS : BATCH_MS;
-      if (!pending.empty) apply(pending.take());
-    };
-    const later = (): void => {
-      timer = null;
-      immediate = setImmediate(flush);
-    };
-    const off = engine.subscribe((out) => {
-      pending.push(out);
-      if (timer || immediate) return;
-      const wait = gap - (performance.now() - last);
-      if (wait > 0) timer = setTimeout(later, wait);
-      else immediate = setImmediate(flush);
-    });
-    onSubscribed();
-    return () => {
-      off();
-      if (timer) clearTimeout(timer);
-      if (immediate) clearImmediate(immediate);
-    };
-    // Subscribes once per engine; the callbacks are read at mount on purpose.
-  }, [engine]);
-}
 
 export function App(props: AppProps) {
   const { engine, files, confirmEnter = false, onQuit, onEdit, onAttention, onReady, now = Date.now, colors = colorsWanted() } = props;
@@ -161,7 +105,7 @@ export function App(props: AppProps) {
 
   const busy = view.state.inflight !== null;
   const commandOpen = pending !== null && pending.id !== answeredCommand;
-  const modal: Modal | null = commandOpen ? 'command' : (overlay ?? (view.awaiting !== answered && !busy ? modalFor(view.awaiting) : null));
+  const modal: Modal | null = commandOpen ? 'command' : (overlay ?? (view.awaiting !== answered && !busy ? dialogFor(view.awaiting) : null));
   const typing = view.awaiting?.kind === 'goal' && !busy && !typingOff && !modal && !view.finished;
   const ctx: KeyContext = {
     phase: view.phase,
@@ -176,11 +120,12 @@ export function App(props: AppProps) {
   const dispatch = (event: EngineEvent, fromDialog = false): void => {
     send({ type: 'sent', event });
     if (fromDialog) setAnswered(view.awaiting);
-    if (event.type === 'command_choice') setAnsweredCommand(event.id);
+    const command = event.type === 'decide' && event.on === 'command';
+    if (command) setAnsweredCommand(event.id);
     void engine.dispatch(event).then(
       (ok) => {
         if (!ok && fromDialog) setAnswered(null);
-        if (!ok && event.type === 'command_choice') setAnsweredCommand(null);
+        if (!ok && command) setAnsweredCommand(null);
       },
       (err: unknown) => send({ type: 'ui_notice', text: err instanceof Error ? err.message : String(err), tone: 'error' }),
     );
@@ -363,28 +308,12 @@ export function App(props: AppProps) {
             onNo={closeOverlay}
           />
         );
-      case 'arbitration':
-        return a?.kind === 'arbitration' ? (
-          <ArbitrationDialog iteration={a.iteration} onChoose={(choice, rounds) => dispatch(rounds === undefined ? { type: 'arbitrate', choice } : { type: 'arbitrate', choice, rounds }, true)} />
-        ) : null;
-      case 'question':
-        return a?.kind === 'question' ? <QuestionDialog key={a.text} role={a.role} text={a.text} onAnswer={(text) => dispatch({ type: 'answer', text }, true)} /> : null;
-      case 'manual_edit':
-        return <ManualEditDialog onEdit={() => edit('plan')} onDone={() => dispatch({ type: 'edit_done' }, true)} />;
-      case 'unclear_verdict':
-        return a?.kind === 'unclear_verdict' ? <UnclearVerdictDialog text={a.text} onChoose={(choice) => dispatch({ type: 'unclear_choice', choice }, true)} /> : null;
       case 'command':
-        return pending ? <CommandDialog pending={pending} onChoose={(choice) => dispatch({ type: 'command_choice', id: pending.id, choice })} /> : null;
-      case 'step_failed':
-        return a?.kind === 'step_failed' ? <StepFailedDialog awaiting={a} onChoose={(choice) => dispatch({ type: 'step_choice', choice }, true)} /> : null;
-      case 'secret_found':
-        return a?.kind === 'secret_found' ? <SecretDialog awaiting={a} onChoose={(choice) => dispatch({ type: 'secret_choice', choice }, true)} /> : null;
-      case 'commit_failed':
-        return a?.kind === 'commit_failed' ? <CommitFailedDialog awaiting={a} onChoose={(choice) => dispatch({ type: 'commit_choice', choice }, true)} /> : null;
-      case 'external_change':
-        return a?.kind === 'external_change' ? <ExternalChangeDialog awaiting={a} onChoose={(choice) => dispatch({ type: 'external_choice', choice }, true)} /> : null;
+        return pending ? <CommandDialog pending={pending} onChoose={(choice) => dispatch(commandDecideEvent(pending, choice))} /> : null;
       case null:
         return <Banner view={view} draft={draft} typing={typing} busy={busy} />;
+      default:
+        return a ? <AwaitingDialog awaiting={a} onEvent={(event) => dispatch(event, true)} onEditPlan={() => edit('plan')} /> : null;
     }
   };
 
@@ -409,60 +338,4 @@ export function App(props: AppProps) {
     </KeyRouterContext.Provider>
     </ColorContext.Provider>
   );
-}
-
-/** The status-bar keys: a dialog's own while it has the keyboard, else the keymap's that apply now. */
-function hintsNow(modal: Modal | null, view: ViewState, ctx: KeyContext): Hint[] {
-  const quit: Hint = { command: 'quit', key: 'Ctrl+C', text: 'quit' };
-  const a = view.awaiting;
-  switch (modal) {
-    case null:
-      return hintsFor(ctx);
-    case 'command':
-      return [...dialogHints(view.state.pendingCommand?.decision === 'block' ? DIALOG_KEYS.command_block : DIALOG_KEYS.command_confirm), quit];
-    case 'step_failed':
-      return [...dialogHints(a?.kind === 'step_failed' && a.rolledBack ? DIALOG_KEYS.step_rolled_back : DIALOG_KEYS.step_failed), quit];
-    case 'secret_found':
-    case 'commit_failed':
-    case 'external_change':
-      return [...dialogHints(DIALOG_KEYS[modal]), quit];
-    default:
-      return [quit];
-  }
-}
-
-interface BannerProps {
-  view: ViewState;
-  draft: string;
-  typing: boolean;
-  busy: boolean;
-}
-
-/** The non-modal line(s) above the status bar: the goal box, the next round, a failure, the end. */
-function Banner({ view, draft, typing, busy }: BannerProps) {
-  const a = view.awaiting;
-  if (view.finished) {
-    return <Text color={view.finished === 'DONE' ? 'green' : 'yellow'}>{view.finished === 'DONE' ? 'Run finished: all steps done.' : 'Run cancelled.'} q: leave</Text>;
-  }
-  if (view.phase === 'REFINE_GOAL' && (a?.kind === 'goal' || busy)) {
-    return <GoalInput value={draft} active={typing} busy={busy} />;
-  }
-  if (a?.kind === 'go' && !busy) {
-    return (
-      <Text color="cyan" wrap="truncate">
-        Next: {whoRuns(a.action)} — {describeAction(a.action, view.state)}. Enter: let it through · a: auto mode
-      </Text>
-    );
-  }
-  if (a?.kind === 'failure' && !busy) {
-    return (
-      <Box flexDirection="column" borderStyle="single" borderColor="red" paddingX={1}>
-        <Text color="red" wrap="truncate">
-          ✗ {a.role ?? 'agent-collab'} failed ({a.failure}): {a.message}
-        </Text>
-        <Text dimColor>Enter: retry · s: stop · Ctrl+C: quit (state is saved)</Text>
-      </Box>
-    );
-  }
-  return null;
 }

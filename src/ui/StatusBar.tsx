@@ -1,7 +1,8 @@
 import { Box, Text } from './styled.js';
 import { useEffect, useState } from 'react';
 import type { Hint } from './keymap.js';
-import { formatCost, formatElapsed, formatTokens, totalTokens, type ModeLabel, type ViewState } from './view-model.js';
+import { formatCost, formatElapsed, formatTokens, totalTokens } from './format.js';
+import type { ModeLabel, ViewState } from './view-model.js';
 
 const MODE_COLOR: Record<ModeLabel, string> = { MANUAL: 'blue', AUTO: 'green', PAUSING: 'yellow', PAUSED: 'yellow' };
 

@@ -1,6 +1,6 @@
 // The TUI's keys as named commands, in one table: the help overlay, the status-bar hints, the input router and
-// the tests all read it. Dialogs (arbitration, question, confirm, resume) own the keyboard while open and list
-// their own keys inside the dialog.
+// the tests all read it. Dialogs own the keyboard while open; the keys of the person's choices come from the
+// decisions table (core/decisions.ts, see decision-keys.ts).
 import type { Key } from 'ink';
 import type { Awaiting, Mode, Phase } from '../core/types.js';
 
@@ -209,7 +209,7 @@ export function commandFor(input: string, k: Key, ctx: KeyContext): CommandName 
 }
 
 export interface Hint {
-  /** null: a dialog's key (dialogs are not keymap commands). */
+  /** null: a dialog's key (a choice of the decisions table, not a keymap command). */
   command: CommandName | null;
   key: string;
   text: string;
@@ -253,84 +253,4 @@ export function helpRows(): HelpRow[] {
     }
   }
   return rows;
-}
-
-// ---- dialogs: each one owns the keyboard while open; its keys are listed here so the dialog, the status-bar
-// hints and the help all read the same table.
-
-/** One choice in a dialog. */
-export interface DialogOption<C extends string = string> {
-  choice: C;
-  /** Characters (letters match either case) or 'Enter' / 'Esc'. */
-  keys: readonly string[];
-  label: string;
-  /** Dangerous: the first key only arms it, `y` then confirms (any other key goes back). */
-  confirm?: string;
-}
-
-export type DialogId = 'command_confirm' | 'command_block' | 'step_failed' | 'step_rolled_back' | 'secret_found' | 'commit_failed' | 'external_change';
-
-export const DIALOG_KEYS = {
-  command_confirm: [
-    { choice: 'allow_once', keys: ['y'], label: 'allow once' },
-    { choice: 'allow_run', keys: ['a'], label: 'allow this command for the rest of the run' },
-    { choice: 'deny', keys: ['n', 'Esc', 'Enter'], label: 'deny' },
-  ],
-  command_block: [
-    { choice: 'deny', keys: ['n', 'Esc', 'Enter'], label: 'deny' },
-    { choice: 'allow_once', keys: ['!'], label: 'run it anyway', confirm: 'Run a command the policy blocks?' },
-  ],
-  step_failed: [
-    { choice: 'retry', keys: ['r'], label: 'retry the step' },
-    { choice: 'skip', keys: ['k'], label: 'skip the step (its changes stay uncommitted)' },
-    { choice: 'rollback', keys: ['b'], label: 'roll back the step’s changes' },
-    { choice: 'stop', keys: ['s'], label: 'stop execution' },
-  ],
-  step_rolled_back: [
-    { choice: 'retry', keys: ['r'], label: 'retry the step' },
-    { choice: 'skip', keys: ['k'], label: 'skip the step' },
-    { choice: 'stop', keys: ['s'], label: 'stop execution' },
-  ],
-  secret_found: [
-    { choice: 'retry', keys: ['r'], label: 'retry the commit (after you removed it)' },
-    { choice: 'commit_anyway', keys: ['c'], label: 'commit anyway', confirm: 'Commit although it may contain a secret?' },
-    { choice: 'leave_uncommitted', keys: ['l'], label: 'leave the changes uncommitted, go on' },
-    { choice: 'stop', keys: ['s'], label: 'stop execution' },
-  ],
-  commit_failed: [
-    { choice: 'retry', keys: ['r'], label: 'retry the commit' },
-    { choice: 'continue', keys: ['c'], label: 'continue without committing' },
-    { choice: 'stop', keys: ['s'], label: 'stop execution' },
-  ],
-  external_change: [
-    { choice: 'overwrite', keys: ['o'], label: 'overwrite: use the agent’s version' },
-    { choice: 'merge', keys: ['m'], label: 'merge both versions' },
-    { choice: 'discard', keys: ['d'], label: 'discard the agent’s version: keep yours' },
-  ],
-} as const satisfies Record<DialogId, readonly DialogOption[]>;
-
-export const DIALOG_TITLES: Record<DialogId, string> = {
-  command_confirm: 'Command confirmation',
-  command_block: 'Blocked command',
-  step_failed: 'A step still fails',
-  step_rolled_back: 'A step was rolled back',
-  secret_found: 'Possible secret in a step’s changes',
-  commit_failed: 'A step’s commit failed',
-  external_change: 'plan.md / comments.md changed outside',
-};
-
-/** Does this keypress mean one of `keys` ('Enter', 'Esc' or a character)? */
-export function dialogKeyMatches(keys: readonly string[], input: string, k: Key): boolean {
-  if (k.ctrl) return false;
-  return keys.some((spec) => {
-    if (spec === 'Enter') return k.return;
-    if (spec === 'Esc') return k.escape; // Ink marks Esc as meta too
-    if (k.meta) return false;
-    return /^[a-z]$/.test(spec) ? input.toLowerCase() === spec : input === spec;
-  });
-}
-
-/** "y allow once · a allow … · n/Esc/Enter deny" */
-export function dialogHints(options: readonly DialogOption[]): Hint[] {
-  return options.map((o) => ({ command: null, key: o.keys.join('/'), text: o.label }));
 }

@@ -1,6 +1,7 @@
 // The TUI's view model: a pure reducer from what the engine publishes (and what the person sent) to what the
 // screen shows. No React here, so it is tested without rendering.
 import { roleOf } from '../core/approval.js';
+import { DECISIONS, type Choice } from '../core/decisions.js';
 import { noticeText } from '../core/notice-text.js';
 import type { EngineEvent, EngineOutput, Notice } from '../core/events.js';
 import { appendItems, emptyList, replaceLast, toArray, type ChunkedList } from './entry-list.js';
@@ -282,22 +283,12 @@ function describeSent(e: EngineEvent): string | null {
       return e.text;
     case 'goal_ready':
       return e.goal ? `Goal is ready: ${e.goal}` : 'Goal is ready.';
-    case 'arbitrate':
-      return e.choice === 'continue' ? `Continue for ${e.rounds ?? 0} more round(s).` : { force_approve: 'Force approve the plan.', edit: 'I will edit the plan by hand.', cancel: 'Cancel the run.' }[e.choice];
-    case 'edit_done':
-      return 'Done editing the plan.';
-    case 'unclear_choice':
-      return e.choice === 'retry' ? 'Ask the reviewer again.' : 'Treat it as CHANGES_REQUIRED.';
-    case 'step_choice':
-      return { retry: 'Retry the step.', skip: 'Skip the step.', rollback: 'Roll the step back.', stop: 'Stop execution.' }[e.choice];
-    case 'secret_choice':
-      return { retry: 'Retry the commit (secret removed).', commit_anyway: 'Commit anyway.', leave_uncommitted: 'Leave the changes uncommitted.', stop: 'Stop execution.' }[e.choice];
-    case 'commit_choice':
-      return { retry: 'Retry the commit.', continue: 'Continue without committing.', stop: 'Stop execution.' }[e.choice];
-    case 'external_choice':
-      return { overwrite: 'Use the agent’s version.', merge: 'Merge both versions.', discard: 'Keep my version.' }[e.choice];
-    case 'command_choice':
-      return { allow_once: 'Allow the command once.', allow_run: 'Allow this command for the rest of the run.', deny: 'Deny the command.' }[e.choice];
+    case 'decide': {
+      // The person's choice, in the decisions table's words.
+      if (e.on === 'arbitration' && e.choice === 'continue') return `Continue for ${e.rounds ?? 0} more round(s).`;
+      const label = (DECISIONS[e.on].choices as readonly Choice[]).find((c) => c.id === e.choice)?.label ?? e.choice;
+      return `${label.charAt(0).toUpperCase()}${label.slice(1)}.`;
+    }
     default:
       return null;
   }
@@ -387,28 +378,4 @@ export function droppedEntries(v: ViewState): number {
 /** The conversation entries as an array, oldest first. */
 export function entriesOf(v: ViewState): ConversationEntry[] {
   return toArray(v.entries);
-}
-
-export function formatTokens(n: number): string {
-  if (n < 1000) return String(n);
-  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
-  return `${(n / 1_000_000).toFixed(1)}M`;
-}
-
-export function formatCost(usd: number): string {
-  return `$${usd.toFixed(usd < 10 ? 2 : 0)}`;
-}
-
-export function formatElapsed(ms: number): string {
-  const total = Math.max(0, Math.floor(ms / 1000));
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  const mm = String(m).padStart(h ? 2 : 1, '0');
-  const ss = String(s).padStart(2, '0');
-  return h ? `${h}:${mm}:${ss}` : `${mm}:${ss}`;
-}
-
-export function totalTokens(u: UsageTotals): number {
-  return u.inputTokens + u.outputTokens;
 }

@@ -51,7 +51,7 @@ describe('commands held for the person', () => {
     const verdict = engine.checkCommand(check('git push origin main'));
     const held = await until(() => engine.state.pendingCommand);
     expect(held).toMatchObject({ command: 'git push origin main', decision: 'confirm', rule: 'git push', role: 'planner' });
-    await engine.dispatch({ type: 'command_choice', id: held.id, choice: 'allow_once' });
+    await engine.dispatch({ type: 'decide', on: 'command', id: held.id, choice: 'allow-once' });
     expect(await verdict).toEqual({ allow: true });
     expect(engine.state.pendingCommand).toBeNull();
     expect(engine.state.allowedCommands).toEqual([]);
@@ -61,7 +61,7 @@ describe('commands held for the person', () => {
     const { engine } = await executing({ interactive: true });
     const first = engine.checkCommand(check('npm publish'));
     const held = await until(() => engine.state.pendingCommand);
-    await engine.dispatch({ type: 'command_choice', id: held.id, choice: 'allow_run' });
+    await engine.dispatch({ type: 'decide', on: 'command', id: held.id, choice: 'allow-run' });
     expect(await first).toEqual({ allow: true });
     expect(await engine.checkCommand(check('npm publish'))).toEqual({ allow: true });
     expect(engine.state.pendingCommand).toBeNull();
@@ -72,7 +72,7 @@ describe('commands held for the person', () => {
     const verdict = engine.checkCommand(check('chmod -R 777 src'));
     const held = await until(() => engine.state.pendingCommand);
     expect(held).toMatchObject({ decision: 'block', rule: 'chmod 777' });
-    await engine.dispatch({ type: 'command_choice', id: held.id, choice: 'deny' });
+    await engine.dispatch({ type: 'decide', on: 'command', id: held.id, choice: 'deny' });
     const v = await verdict;
     expect(v.allow).toBe(false);
     expect(v.allow ? '' : v.reason).toMatch(/do not try variants/);
@@ -85,10 +85,10 @@ describe('commands held for the person', () => {
     const b = engine.checkCommand(check('npm publish'));
     const first = await until(() => engine.state.pendingCommand);
     expect(first.command).toBe('git push');
-    await engine.dispatch({ type: 'command_choice', id: first.id, choice: 'allow_once' });
+    await engine.dispatch({ type: 'decide', on: 'command', id: first.id, choice: 'allow-once' });
     const second = await until(() => (engine.state.pendingCommand?.id !== first.id ? engine.state.pendingCommand : null));
     expect(second.command).toBe('npm publish');
-    await engine.dispatch({ type: 'command_choice', id: second.id, choice: 'deny' });
+    await engine.dispatch({ type: 'decide', on: 'command', id: second.id, choice: 'deny' });
     expect((await a).allow).toBe(true);
     expect((await b).allow).toBe(false);
   });

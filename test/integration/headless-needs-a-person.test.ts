@@ -33,7 +33,11 @@ describe('headless runs that need a person', () => {
     const h = harness({ rules: [] }, ALWAYS_CHANGES);
     const first = await h.run({ goal: 'g', auto: true, maxIterations: 2 });
     expect(first.code).toBe(3);
-    expect(first.events.find((e) => e.event === 'needs_human')).toMatchObject({ kind: 'arbitration', iteration: 2, phase: 'REVIEW' });
+    const waiting = first.events.find((e) => e.event === 'needs_human');
+    expect(waiting).toMatchObject({ kind: 'arbitration', iteration: 2, phase: 'REVIEW' });
+    // The event lists what can be answered here, as flags.
+    expect((waiting?.choices as Array<{ flag: string }>).map((c) => c.flag)).toEqual(['--decide approve', '--decide continue:N', '--decide edit', '--decide cancel']);
+    expect(String(waiting?.hint)).toContain('--decide approve | continue:N | edit | cancel');
     expect(first.events.filter((e) => e.event === 'verdict')).toHaveLength(2);
 
     const more = await h.run({ resume: 'resume', auto: true, decision: parseDecision('continue:1') });
@@ -45,6 +49,16 @@ describe('headless runs that need a person', () => {
     expect(approve.code).toBe(0);
     expect(readWork(h.repo.dir, 'log.md')).toContain('Plan force-approved by the person at iteration 3');
     expect(gitLog(h.repo.dir).filter((s) => s.startsWith('[Step'))).toHaveLength(2);
+  });
+
+  it('without --json the person is told which flags to rerun with, never a key', async () => {
+    const h = harness({ rules: [] }, ALWAYS_CHANGES);
+    const out = sink();
+    const code = await runHeadless({ cwd: h.repo.dir, homeDir: h.repo.home, goal: 'g', auto: true, json: false, maxIterations: 1, resume: 'ask', agents: { planner: new FakeAgent('planner', { rules: [] }), reviewer: new FakeAgent('reviewer', ALWAYS_CHANGES) }, stdout: out, stderr: sink() });
+    expect(code).toBe(3);
+    const line = out.text().split('\n').find((l) => l.startsWith('[needs you]')) ?? '';
+    expect(line).toContain('rerun with --resume --decide approve | continue:N | edit | cancel');
+    expect(line).not.toMatch(/\bpress\b|\bEnter\b|\bEsc\b/);
   });
 
   it('arbitration → edit by hand → --decide edited sends the edited plan to review', async () => {

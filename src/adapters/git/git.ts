@@ -142,7 +142,7 @@ export function stepCommitMessageArgs(runId: string, step: number, summary: stri
 export function commitFailureMessage(step: number, output: string): string {
   const why = firstLine(output);
   const hint = /identity|user\.email|user\.name/i.test(output)
-    ? '; set it with `git config user.name …` and `git config user.email …`, then press Enter to retry'
-    : '; fix it, then press Enter to retry';
+    ? '; set it with `git config user.name …` and `git config user.email …`, then retry'
+    : '; fix it, then retry';
   return `git commit of step ${step} failed: ${why}${hint}`;
 }

@@ -1,34 +1,31 @@
 import { Box, Text } from '../styled.js';
 import { useDialogKeys } from '../key-router.js';
 import { useState } from 'react';
-import type { ArbitrationChoice } from '../../core/types.js';
+import { DECISIONS, type Choice } from '../../core/decisions.js';
+import { keyPicks } from '../decision-keys.js';
 import { Frame } from './Frame.js';
 
-export const ARBITRATION_OPTIONS: ReadonlyArray<{ choice: ArbitrationChoice; label: string }> = [
-  { choice: 'force_approve', label: 'Force approve the plan' },
-  { choice: 'continue', label: 'Continue for N more rounds' },
-  { choice: 'edit', label: 'Edit plan.md by hand, then send it to review' },
-  { choice: 'cancel', label: 'Cancel the run' },
-];
+const OPTIONS: readonly Choice[] = DECISIONS.arbitration.choices;
+const NUMBERS = `${OPTIONS[0]?.keys[0] ?? ''}-${OPTIONS[OPTIONS.length - 1]?.keys[0] ?? ''}`;
 
 export interface ArbitrationDialogProps {
   iteration: number;
-  onChoose: (choice: ArbitrationChoice, rounds?: number) => void;
+  /** A choice of the decisions table's arbitration question; `rounds` for "continue". */
+  onChoose: (choice: string, rounds?: number) => void;
 }
 
-/** At the iteration cap: ↑/↓ + Enter or 1-4; "continue" then asks for the number of rounds. */
+/** At the iteration cap: ↑/↓ + Enter or the choice's number; "continue" then asks for the number of rounds. */
 export function ArbitrationDialog({ iteration, onChoose }: ArbitrationDialogProps) {
   const [selected, setSelected] = useState(0);
   const [rounds, setRounds] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
-  const pick = (i: number): void => {
-    const opt = ARBITRATION_OPTIONS[i];
+  const pick = (opt: Choice | undefined): void => {
     if (!opt) return;
-    if (opt.choice === 'continue') {
+    if (opt.id === 'continue') {
       setRounds('2');
       setError(null);
-    } else onChoose(opt.choice);
+    } else onChoose(opt.id);
   };
 
   useDialogKeys((input, key) => {
@@ -44,19 +41,19 @@ export function ArbitrationDialog({ iteration, onChoose }: ArbitrationDialogProp
       }
       return;
     }
-    if (key.upArrow) setSelected((s) => (s + ARBITRATION_OPTIONS.length - 1) % ARBITRATION_OPTIONS.length);
-    else if (key.downArrow) setSelected((s) => (s + 1) % ARBITRATION_OPTIONS.length);
-    else if (key.return) pick(selected);
-    else if (/^[1-4]$/.test(input)) pick(Number(input) - 1);
+    if (key.upArrow) setSelected((s) => (s + OPTIONS.length - 1) % OPTIONS.length);
+    else if (key.downArrow) setSelected((s) => (s + 1) % OPTIONS.length);
+    else if (key.return) pick(OPTIONS[selected]);
+    else pick(OPTIONS.find((o) => keyPicks(o.keys, input, key)));
   });
 
-  const keys = rounds !== null ? 'digits: rounds · Enter: continue · Esc: back' : '↑/↓ + Enter, or 1-4';
+  const keys = rounds !== null ? 'digits: rounds · Enter: continue · Esc: back' : `↑/↓ + Enter, or ${NUMBERS}`;
   return (
     <Frame title={`The reviewer still asks for changes after ${iteration} rounds. What now?`} keys={keys}>
       <Box flexDirection="column">
-        {ARBITRATION_OPTIONS.map((o, i) => (
-          <Text key={o.choice} color={i === selected ? 'cyan' : undefined} bold={i === selected}>
-            {i === selected ? '›' : ' '} {i + 1}. {o.label}
+        {OPTIONS.map((o, i) => (
+          <Text key={o.id} color={i === selected ? 'cyan' : undefined} bold={i === selected}>
+            {i === selected ? '›' : ' '} {o.keys[0]}. {o.label}
           </Text>
         ))}
       </Box>

@@ -1,34 +1,36 @@
 import type { ReactNode } from 'react';
 import { useState } from 'react';
+import type { Choice } from '../../core/decisions.js';
+import { choiceKeysText, keyPicks } from '../decision-keys.js';
 import { useDialogKeys } from '../key-router.js';
-import { dialogKeyMatches, type DialogOption } from '../keymap.js';
 import { Box, Text } from '../styled.js';
 import { Frame } from './Frame.js';
 
-export interface ChoiceDialogProps<C extends string> {
+export interface ChoiceDialogProps {
   title: string;
-  options: readonly DialogOption<C>[];
-  onChoose: (choice: C) => void;
+  /** From the decisions table: each choice's keys pick it. */
+  options: readonly Choice[];
+  onChoose: (choice: string) => void;
   color?: string;
   children?: ReactNode;
 }
 
 /** A dialog of lettered choices. A choice marked `confirm` needs a second, explicit key: `y`. */
-export function ChoiceDialog<C extends string>({ title, options, onChoose, color, children }: ChoiceDialogProps<C>) {
-  const [armed, setArmed] = useState<DialogOption<C> | null>(null);
+export function ChoiceDialog({ title, options, onChoose, color, children }: ChoiceDialogProps) {
+  const [armed, setArmed] = useState<Choice | null>(null);
   useDialogKeys((input, key) => {
     if (key.ctrl) return;
     if (armed) {
-      if (input.toLowerCase() === 'y') onChoose(armed.choice);
+      if (input.toLowerCase() === 'y') onChoose(armed.id);
       setArmed(null);
       return;
     }
-    const picked = options.find((o) => dialogKeyMatches(o.keys, input, key));
+    const picked = options.find((o) => keyPicks(o.keys, input, key));
     if (!picked) return;
     if (picked.confirm) setArmed(picked);
-    else onChoose(picked.choice);
+    else onChoose(picked.id);
   });
-  const keys = armed ? 'y: yes, do it · any other key: back' : options.map((o) => `${o.keys.join('/')}: ${o.label}`).join(' · ');
+  const keys = armed ? 'y: yes, do it · any other key: back' : choiceKeysText(options);
   return (
     <Frame title={title} keys={keys} color={color}>
       {children}

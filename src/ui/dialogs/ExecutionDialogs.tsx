@@ -1,12 +1,15 @@
 // The dialogs of step execution: a held command, a step that still fails, a possible secret, a failed commit,
-// and a workflow file changed outside while an agent wrote it. Their keys are in keymap.ts (DIALOG_KEYS).
-import type { Awaiting, CommandChoice, CommitFailureChoice, ExternalChangeChoice, PendingCommand, SecretChoice, StepFailureChoice } from '../../core/types.js';
-import { DIALOG_KEYS } from '../keymap.js';
+// and a workflow file changed outside while an agent wrote it. Their choices and keys come from the decisions
+// table (core/decisions.ts).
+import type { Awaiting, PendingCommand } from '../../core/types.js';
+import { tuiChoices } from '../decision-keys.js';
 import { Box, Text } from '../styled.js';
 import { ChoiceDialog } from './ChoiceDialog.js';
 
 const TAIL_LINES = 10;
 const MAX_FINDINGS = 8;
+
+type OnChoose = (choice: string) => void;
 
 /** The last lines of a long text, with a note of how many were left out. */
 export function tailOf(text: string, lines = TAIL_LINES): string {
@@ -15,14 +18,14 @@ export function tailOf(text: string, lines = TAIL_LINES): string {
   return [`… (${all.length - lines} earlier line(s))`, ...all.slice(-lines)].join('\n');
 }
 
-export function CommandDialog({ pending, onChoose }: { pending: PendingCommand; onChoose: (choice: CommandChoice) => void }) {
+export function CommandDialog({ pending, onChoose }: { pending: PendingCommand; onChoose: OnChoose }) {
   const blocked = pending.decision === 'block';
   const who = pending.role === 'agent-collab' ? 'agent-collab' : `The ${pending.role}`;
   return (
     <ChoiceDialog
       key={pending.id}
       title={blocked ? `${who} wants to run a command the policy blocks` : `${who} wants to run a command`}
-      options={blocked ? DIALOG_KEYS.command_block : DIALOG_KEYS.command_confirm}
+      options={tuiChoices(pending)}
       onChoose={onChoose}
       color={blocked ? 'red' : 'yellow'}
     >
@@ -37,24 +40,22 @@ export function CommandDialog({ pending, onChoose }: { pending: PendingCommand; 
   );
 }
 
-type StepFailed = Extract<Awaiting, { kind: 'step_failed' }>;
+type Waiting<K extends Awaiting['kind']> = Extract<Awaiting, { kind: K }>;
 
-export function StepFailedDialog({ awaiting: a, onChoose }: { awaiting: StepFailed; onChoose: (choice: StepFailureChoice) => void }) {
+export function StepFailedDialog({ awaiting: a, onChoose }: { awaiting: Waiting<'step_failed'>; onChoose: OnChoose }) {
   const title = a.rolledBack ? `Step ${a.step} was rolled back. What next?` : `Step ${a.step} still fails after attempt ${a.attempt} (${a.category.replace(/_/g, ' ')})`;
   return (
-    <ChoiceDialog key={`${a.step}:${a.attempt}:${a.rolledBack}`} title={title} options={a.rolledBack ? DIALOG_KEYS.step_rolled_back : DIALOG_KEYS.step_failed} onChoose={onChoose} color="red">
+    <ChoiceDialog key={`${a.step}:${a.attempt}:${a.rolledBack}`} title={title} options={tuiChoices(a)} onChoose={onChoose} color="red">
       <Text dimColor>category: {a.category}</Text>
       <Text wrap="wrap">{tailOf(a.message) || '(no output)'}</Text>
     </ChoiceDialog>
   );
 }
 
-type SecretFound = Extract<Awaiting, { kind: 'secret_found' }>;
-
-export function SecretDialog({ awaiting: a, onChoose }: { awaiting: SecretFound; onChoose: (choice: SecretChoice) => void }) {
+export function SecretDialog({ awaiting: a, onChoose }: { awaiting: Waiting<'secret_found'>; onChoose: OnChoose }) {
   const shown = a.findings.slice(0, MAX_FINDINGS);
   return (
-    <ChoiceDialog title={`Step ${a.step}: the changes may contain a secret; nothing was committed`} options={DIALOG_KEYS.secret_found} onChoose={onChoose} color="red">
+    <ChoiceDialog title={`Step ${a.step}: the changes may contain a secret; nothing was committed`} options={tuiChoices(a)} onChoose={onChoose} color="red">
       {shown.map((f) => (
         <Text key={`${f.file}:${f.line}:${f.kind}`} wrap="wrap">
           • {f.file}:{f.line} — {f.kind}
@@ -65,11 +66,9 @@ export function SecretDialog({ awaiting: a, onChoose }: { awaiting: SecretFound;
   );
 }
 
-type CommitFailed = Extract<Awaiting, { kind: 'commit_failed' }>;
-
-export function CommitFailedDialog({ awaiting: a, onChoose }: { awaiting: CommitFailed; onChoose: (choice: CommitFailureChoice) => void }) {
+export function CommitFailedDialog({ awaiting: a, onChoose }: { awaiting: Waiting<'commit_failed'>; onChoose: OnChoose }) {
   return (
-    <ChoiceDialog title={`The commit of step ${a.step} failed`} options={DIALOG_KEYS.commit_failed} onChoose={onChoose} color="red">
+    <ChoiceDialog title={`The commit of step ${a.step} failed`} options={tuiChoices(a)} onChoose={onChoose} color="red">
       <Text dimColor wrap="truncate">
         [Step {a.step}] {a.summary}
       </Text>
@@ -78,12 +77,10 @@ export function CommitFailedDialog({ awaiting: a, onChoose }: { awaiting: Commit
   );
 }
 
-type ExternalChange = Extract<Awaiting, { kind: 'external_change' }>;
-
-export function ExternalChangeDialog({ awaiting: a, onChoose }: { awaiting: ExternalChange; onChoose: (choice: ExternalChangeChoice) => void }) {
+export function ExternalChangeDialog({ awaiting: a, onChoose }: { awaiting: Waiting<'external_change'>; onChoose: OnChoose }) {
   const file = a.file === 'plan' ? 'plan.md' : 'comments.md';
   return (
-    <ChoiceDialog title={`${file} changed outside agent-collab while the ${a.role} wrote a new version`} options={DIALOG_KEYS.external_change} onChoose={onChoose}>
+    <ChoiceDialog title={`${file} changed outside agent-collab while the ${a.role} wrote a new version`} options={tuiChoices(a)} onChoose={onChoose}>
       <Text>Your edit is on disk; the {a.role}’s version is in the Conversation tab.</Text>
     </ChoiceDialog>
   );

@@ -3,6 +3,7 @@ import { useDialogKeys } from '../key-router.js';
 import { useState } from 'react';
 import type { Role } from '../../core/types.js';
 import { useTextField } from '../use-text-field.js';
+import { keyOf } from '../decision-keys.js';
 import { Frame } from './Frame.js';
 
 const MAX_QUESTION_LINES = 8;
@@ -17,7 +18,7 @@ export function QuestionDialog({ role, text, onAnswer }: { role: Role; text: str
   const lines = text.split(/\r?\n/);
   const shown = lines.length > MAX_QUESTION_LINES ? [...lines.slice(0, MAX_QUESTION_LINES), `… (${lines.length - MAX_QUESTION_LINES} more line(s) in the Conversation tab)`] : lines;
   return (
-    <Frame title={`The ${role} asks:`} keys="Enter: send the answer">
+    <Frame title={`The ${role} asks:`} keys={keyOf('question', 'answer')}>
       <Text>{shown.join('\n')}</Text>
       <Box borderStyle="round" borderColor="green" paddingX={1}>
         <Text color="green">answer › </Text>

@@ -5,7 +5,8 @@ import { fileLines, truncate, type Line } from '../lines.js';
 import { conversationSource, type LineSource } from '../line-source.js';
 import { toArray } from '../entry-list.js';
 import type { FileTexts } from '../use-files.js';
-import { droppedEntries, formatCost, formatElapsed, formatTokens, type ViewState } from '../view-model.js';
+import { formatCost, formatElapsed, formatTokens } from '../format.js';
+import { droppedEntries, type ViewState } from '../view-model.js';
 
 export const TAB_TITLES: Record<TabId, string> = { conversation: 'Conversation', plan: 'Plan', comments: 'Comments', log: 'Log', status: 'Status' };
 

@@ -61,7 +61,7 @@ describe('step workspace: secrets and commit failures', () => {
     const indexBefore = fx.git('ls-files', '-s');
 
     const result = await fx.ws.commitStep({ runId: 'r', step: 4, summary: 'Add x', baseTree: base, allowSecrets: false });
-    expect(result).toEqual({ kind: 'failed', message: 'git commit of step 4 failed: lint failed: missing semicolon; fix it, then press Enter to retry' });
+    expect(result).toEqual({ kind: 'failed', message: 'git commit of step 4 failed: lint failed: missing semicolon; fix it, then retry' });
     expect(fx.git('rev-parse', 'HEAD')).toBe(head);
     expect(fx.status()).toEqual(statusBefore);
     expect(fx.git('ls-files', '-s')).toBe(indexBefore);

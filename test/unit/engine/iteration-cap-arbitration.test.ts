@@ -25,30 +25,30 @@ describe('iteration cap', () => {
   });
 
   it('force approve → APPROVED and the steps are loaded', () => {
-    const r = transition(atCap(), { type: 'arbitrate', choice: 'force_approve' }, OPTS);
+    const r = transition(atCap(), { type: 'decide', on: 'arbitration', choice: 'approve' }, OPTS);
     expect(r.state.phase).toBe('APPROVED');
     expect(r.effects.map((e) => e.type)).toEqual(['set_plan_status', 'log', 'load_steps']);
   });
 
   it('continue N more rounds → RESPOND with the cap raised by N', () => {
-    const r = transition(atCap(), { type: 'arbitrate', choice: 'continue', rounds: 2 }, OPTS);
+    const r = transition(atCap(), { type: 'decide', on: 'arbitration', choice: 'continue', rounds: 2 }, OPTS);
     expect(r.state.phase).toBe('RESPOND');
     expect(r.state.maxIterations).toBe(7);
     expect(r.effects.map((e) => e.type)).toContain('run_agent');
-    expect(() => transition(atCap(), { type: 'arbitrate', choice: 'continue', rounds: 0 }, OPTS)).toThrow(/whole number of rounds/);
+    expect(() => transition(atCap(), { type: 'decide', on: 'arbitration', choice: 'continue', rounds: 0 }, OPTS)).toThrow(/whole number of rounds/);
   });
 
   it('edit manually → waits for the edit, then the edited plan goes to review', () => {
-    const editing = transition(atCap(), { type: 'arbitrate', choice: 'edit' }, OPTS).state;
+    const editing = transition(atCap(), { type: 'decide', on: 'arbitration', choice: 'edit' }, OPTS).state;
     expect(editing.awaiting).toEqual({ kind: 'manual_edit' });
-    const r = transition(editing, { type: 'edit_done' }, OPTS);
+    const r = transition(editing, { type: 'decide', on: 'manual_edit', choice: 'edited' }, OPTS);
     expect(r.state.phase).toBe('REVIEW');
     expect(r.state.maxIterations).toBe(6);
     expect(r.effects).toContainEqual({ type: 'run_agent', role: 'reviewer', action: { kind: 'review' } });
   });
 
   it('cancel → CANCELLED and archived', () => {
-    const r = transition(atCap(), { type: 'arbitrate', choice: 'cancel' }, OPTS);
+    const r = transition(atCap(), { type: 'decide', on: 'arbitration', choice: 'cancel' }, OPTS);
     expect(r.state.phase).toBe('CANCELLED');
     expect(r.effects.map((e) => e.type)).toContain('archive');
   });
@@ -70,7 +70,7 @@ describe('unreadable reviewer answers', () => {
 
   it('the person can treat it as changes required', () => {
     const shown = transition(running('REVIEW', { kind: 'review' }, { unclearCount: 1 }), unclear, OPTS).state;
-    const r = transition(shown, { type: 'unclear_choice', choice: 'changes_required' }, OPTS);
+    const r = transition(shown, { type: 'decide', on: 'unclear_verdict', choice: 'changes' }, OPTS);
     expect(r.state.iteration).toBe(1);
     expect(r.state.phase).toBe('RESPOND');
     expect(r.effects[0]).toMatchObject({ type: 'write_comments', verdict: 'CHANGES_REQUIRED' });

@@ -68,7 +68,7 @@ const INVALID: Array<{ from: WorkflowState; event: EngineEvent; error: RegExp }>
   { from: stateIn('DONE'), event: { type: 'cancel' }, error: /"cancel" is not allowed in phase DONE: the run is finished/ },
   { from: stateIn('CANCELLED'), event: { type: 'stop' }, error: /the run is finished/ },
   { from: stateIn('INIT', { goal: '' }), event: { type: 'stop' }, error: /nothing to stop/ },
-  { from: stateIn('REVIEW'), event: { type: 'arbitrate', choice: 'force_approve' }, error: /nothing is waiting for it/ },
+  { from: stateIn('REVIEW'), event: { type: 'decide', on: 'arbitration', choice: 'approve' }, error: /nothing is waiting for it/ },
   { from: stateIn('RESPOND', { mode: 'manual' }), event: { type: 'pause' }, error: /auto mode is not on/ },
   { from: running('REVIEW', { kind: 'review' }), event: { type: 'agent_done', role: 'planner', action: { kind: 'respond' }, text: 'x' }, error: /no respond round is running/ },
   { from: stateIn('EXECUTE'), event: { type: 'step_committed', step: 3, commit: null }, error: /step 3 is not being committed/ },

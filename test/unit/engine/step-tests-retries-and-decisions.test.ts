@@ -105,29 +105,29 @@ describe('the person decides about a step that still fails', () => {
   const failedState = executing({ mode: 'manual', awaiting: { kind: 'step_failed', step: 1, attempt: 3, category: 'test_failure', message: 'x', rolledBack: false }, stepRun: { ...executing().stepRun!, attempt: 3, feedback: 'FAIL' } });
 
   it('retry runs one more attempt with the failure fed back', () => {
-    const r = step(failedState, { type: 'step_choice', choice: 'retry' });
+    const r = step(failedState, { type: 'decide', on: 'step_failed', choice: 'retry' });
     expect(r.state.inflight).toEqual({ kind: 'execute_step', step: 1, attempt: 4, feedback: 'FAIL' });
   });
 
   it('skip marks the step skipped and moves on', () => {
-    const r = step(failedState, { type: 'step_choice', choice: 'skip' });
+    const r = step(failedState, { type: 'decide', on: 'step_failed', choice: 'skip' });
     expect(r.state.steps[0]).toMatchObject({ skipped: true, done: false });
     expect(r.state.awaiting).toEqual({ kind: 'go', action: { kind: 'execute_step', step: 2 } });
     expect(types(r.effects)).toContain('mark_step_skipped');
   });
 
   it('rollback restores the tree, then asks again without offering rollback twice', () => {
-    const r = step(failedState, { type: 'step_choice', choice: 'rollback' });
+    const r = step(failedState, { type: 'decide', on: 'step_failed', choice: 'rollback' });
     expect(r.state.inflight).toEqual({ kind: 'rollback_step', step: 1 });
     const back = step(r.state, { type: 'step_rolled_back', step: 1, files: ['a.js'] });
     expect(back.state.awaiting).toMatchObject({ kind: 'step_failed', rolledBack: true });
-    expect(() => step(back.state, { type: 'step_choice', choice: 'rollback' })).toThrow(/already rolled back/);
-    const retry = step(back.state, { type: 'step_choice', choice: 'retry' });
+    expect(() => step(back.state, { type: 'decide', on: 'step_failed', choice: 'rollback' })).toThrow(/already rolled back/);
+    const retry = step(back.state, { type: 'decide', on: 'step_failed', choice: 'retry' });
     expect(retry.state.inflight).toEqual({ kind: 'execute_step', step: 1, attempt: 4 });
   });
 
   it('stop goes back to goal refinement with the plan kept', () => {
-    const r = step(failedState, { type: 'step_choice', choice: 'stop' });
+    const r = step(failedState, { type: 'decide', on: 'step_failed', choice: 'stop' });
     expect(r.state.phase).toBe('REFINE_GOAL');
     expect(r.state.stepRun).toBeNull();
     expect(types(r.effects)).toEqual(['stop_agents', 'set_plan_status', 'log']);
@@ -135,7 +135,7 @@ describe('the person decides about a step that still fails', () => {
 
   it('the last step skipped finishes the run', () => {
     const last = { ...failedState, steps: [{ ...steps[0]!, done: true }, steps[1]!], currentStep: 2, awaiting: { ...failedState.awaiting!, step: 2 } as WorkflowState['awaiting'] };
-    const r = step(last, { type: 'step_choice', choice: 'skip' });
+    const r = step(last, { type: 'decide', on: 'step_failed', choice: 'skip' });
     expect(r.state.phase).toBe('DONE');
   });
 });
@@ -147,21 +147,21 @@ describe('commits: secrets and failures ask the person', () => {
     const r = step(committing, { type: 'secrets_found', step: 1, findings: [{ file: '.env', line: 1, kind: '.env file' }] });
     expect(r.state.awaiting).toMatchObject({ kind: 'secret_found', step: 1, summary: 'add greet()' });
     expect(r.state.mode).toBe('manual');
-    const anyway = step(r.state, { type: 'secret_choice', choice: 'commit_anyway' });
+    const anyway = step(r.state, { type: 'decide', on: 'secret_found', choice: 'commit-anyway' });
     expect(anyway.state.inflight).toEqual({ kind: 'commit_step', step: 1, summary: 'add greet()', allowSecrets: true });
-    const again = step(r.state, { type: 'secret_choice', choice: 'retry' });
+    const again = step(r.state, { type: 'decide', on: 'secret_found', choice: 'retry' });
     expect(again.state.inflight).toEqual({ kind: 'commit_step', step: 1, summary: 'add greet()' });
-    const leave = step(r.state, { type: 'secret_choice', choice: 'leave_uncommitted' });
+    const leave = step(r.state, { type: 'decide', on: 'secret_found', choice: 'leave' });
     expect(leave.state.steps[0]).toMatchObject({ done: true, commit: null });
   });
 
   it('a failed commit offers retry, continue without the commit, or stop', () => {
     const r = step(committing, { type: 'commit_failed', step: 1, message: 'pre-commit hook failed' });
     expect(r.state.awaiting).toMatchObject({ kind: 'commit_failed', step: 1, message: 'pre-commit hook failed' });
-    expect(step(r.state, { type: 'commit_choice', choice: 'retry' }).state.inflight).toMatchObject({ kind: 'commit_step', step: 1 });
-    const cont = step(r.state, { type: 'commit_choice', choice: 'continue' });
+    expect(step(r.state, { type: 'decide', on: 'commit_failed', choice: 'retry' }).state.inflight).toMatchObject({ kind: 'commit_step', step: 1 });
+    const cont = step(r.state, { type: 'decide', on: 'commit_failed', choice: 'continue' });
     expect(cont.state.steps[0]).toMatchObject({ done: true, commit: null });
-    expect(step(r.state, { type: 'commit_choice', choice: 'stop' }).state.phase).toBe('REFINE_GOAL');
+    expect(step(r.state, { type: 'decide', on: 'commit_failed', choice: 'stop' }).state.phase).toBe('REFINE_GOAL');
   });
 
   it("a step's log entry names its commit, files, tests, attempts, duration and tokens", () => {
@@ -184,17 +184,17 @@ describe('held commands', () => {
 
   it('allow for the run remembers the command; allow once does not', () => {
     const s = step(during, { type: 'command_held', command: held }).state;
-    const run = step(s, { type: 'command_choice', id: 'c1', choice: 'allow_run' });
+    const run = step(s, { type: 'decide', on: 'command', id: 'c1', choice: 'allow-run' });
     expect(run.state.allowedCommands).toEqual(['git push']);
     expect(run.effects[0]).toEqual({ type: 'answer_command', id: 'c1', allow: true, reason: 'allowed for this run by the person' });
-    const once = step(s, { type: 'command_choice', id: 'c1', choice: 'allow_once' });
+    const once = step(s, { type: 'decide', on: 'command', id: 'c1', choice: 'allow-once' });
     expect(once.state.allowedCommands).toEqual([]);
     expect(once.state.pendingCommand).toBeNull();
   });
 
   it('a stale answer is rejected', () => {
     const s = step(during, { type: 'command_held', command: held }).state;
-    expect(() => step(s, { type: 'command_choice', id: 'other', choice: 'deny' })).toThrow(/no longer waiting/);
+    expect(() => step(s, { type: 'decide', on: 'command', id: 'other', choice: 'deny' })).toThrow(/no longer waiting/);
   });
 
   it('denials are counted; at max_denials_per_step the step stops and the person is asked', () => {
@@ -209,7 +209,7 @@ describe('held commands', () => {
 
   it("the person's deny tells the agent not to try variants", () => {
     const s = step(during, { type: 'command_held', command: held }).state;
-    const r = step(s, { type: 'command_choice', id: 'c1', choice: 'deny' });
+    const r = step(s, { type: 'decide', on: 'command', id: 'c1', choice: 'deny' });
     expect(r.effects[0]).toMatchObject({ type: 'answer_command', allow: false });
     expect((r.effects[0] as { reason: string }).reason).toMatch(/do not try variants/);
   });
@@ -220,7 +220,7 @@ describe('plan.md changed outside while the planner wrote a new version', () => 
     const s = running('RESPOND', { kind: 'respond' }, { iteration: 1 });
     const r = step(s, { type: 'external_change', role: 'planner', action: { kind: 'respond' }, file: 'plan', text: 'new plan' });
     expect(r.state.awaiting).toMatchObject({ kind: 'external_change', file: 'plan', text: 'new plan' });
-    const merged = step(r.state, { type: 'external_choice', choice: 'merge' });
+    const merged = step(r.state, { type: 'decide', on: 'external_change', choice: 'merge' });
     expect(merged.state.inflight).toEqual({ kind: 'respond' });
     expect(merged.effects.at(-1)).toEqual({ type: 'merge_external', role: 'planner', action: { kind: 'respond' }, file: 'plan', text: 'new plan', choice: 'merge' });
   });

@@ -18,7 +18,7 @@ describe('arbitration dialog', () => {
   it('1 force-approves', async () => {
     const r = await renderApp(ARBITRATION);
     await r.press('1');
-    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'arbitrate', choice: 'force_approve' }]));
+    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'decide', on: 'arbitration', choice: 'approve' }]));
     await waitFor(() => expect(r.frame()).not.toContain('1. Force approve')); // answered: the dialog closes
   });
 
@@ -27,7 +27,7 @@ describe('arbitration dialog', () => {
     await r.press('2');
     await waitFor(() => expect(r.frame()).toContain('More rounds:'));
     await r.press(KEY.backspace, '3', KEY.enter);
-    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'arbitrate', choice: 'continue', rounds: 3 }]));
+    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'decide', on: 'arbitration', choice: 'continue', rounds: 3 }]));
   });
 
   it('continue refuses 0 rounds', async () => {
@@ -40,10 +40,10 @@ describe('arbitration dialog', () => {
   it('arrows and Enter pick "edit manually"; ↑ wraps to "cancel"', async () => {
     const r = await renderApp(ARBITRATION);
     await r.press(KEY.down, KEY.down, KEY.enter);
-    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'arbitrate', choice: 'edit' }]));
+    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'decide', on: 'arbitration', choice: 'edit' }]));
     const r2 = await renderApp(ARBITRATION);
     await r2.press(KEY.up, KEY.enter);
-    await waitFor(() => expect(r2.engine.sent).toEqual([{ type: 'arbitrate', choice: 'cancel' }]));
+    await waitFor(() => expect(r2.engine.sent).toEqual([{ type: 'decide', on: 'arbitration', choice: 'cancel' }]));
   });
 
   it('owns the keyboard: global keys do nothing while it is open', async () => {
@@ -85,14 +85,14 @@ describe('other dialogs', () => {
     await r.press('e');
     await waitFor(() => expect(onEdit).toHaveBeenCalledWith('plan'));
     await r.press(KEY.enter);
-    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'edit_done' }]));
+    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'decide', on: 'manual_edit', choice: 'edited' }]));
   });
 
   it('unreadable verdict: r asks again, c treats it as changes required', async () => {
     const r = await renderApp({ phase: 'REVIEW', awaiting: { kind: 'unclear_verdict', text: 'hmm', action: { kind: 'review', reask: true } } });
     expect(r.frame()).toContain('no readable verdict');
     await r.press('c');
-    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'unclear_choice', choice: 'changes_required' }]));
+    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'decide', on: 'unclear_verdict', choice: 'changes' }]));
   });
 
   it('resume on start: [Y/n] where Enter means yes', async () => {

@@ -158,6 +158,6 @@ describe('keys', () => {
     await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'stop' }]));
     const r2 = await renderApp({ phase: 'REVIEW', iteration: 5, awaiting: { kind: 'arbitration', iteration: 5 } });
     for (const k of [KEY.down, KEY.down, KEY.enter]) r2.stdin.write(k);
-    await waitFor(() => expect(r2.engine.sent).toEqual([{ type: 'arbitrate', choice: 'edit' }]));
+    await waitFor(() => expect(r2.engine.sent).toEqual([{ type: 'decide', on: 'arbitration', choice: 'edit' }]));
   });
 });

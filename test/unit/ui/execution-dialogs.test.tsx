@@ -31,14 +31,14 @@ describe('command confirmation', () => {
   it('y allows once', async () => {
     const r = await renderApp(executing(held('confirm')));
     await r.press('y');
-    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'command_choice', id: 'cmd-7', choice: 'allow_once' }]));
+    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'decide', on: 'command', id: 'cmd-7', choice: 'allow-once' }]));
     await waitFor(() => expect(r.frame()).not.toContain('wants to run a command'));
   });
 
   it('a allows the command for the rest of the run', async () => {
     const r = await renderApp(executing(held('confirm')));
     await r.press('a');
-    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'command_choice', id: 'cmd-7', choice: 'allow_run' }]));
+    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'decide', on: 'command', id: 'cmd-7', choice: 'allow-run' }]));
   });
 
   it.each([
@@ -48,7 +48,7 @@ describe('command confirmation', () => {
   ])('%s denies', async (_name, key) => {
     const r = await renderApp(executing(held('confirm')));
     await r.press(key);
-    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'command_choice', id: 'cmd-7', choice: 'deny' }]));
+    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'decide', on: 'command', id: 'cmd-7', choice: 'deny' }]));
   });
 
   it('a blocked command: Enter denies; "run it anyway" needs ! and then y', async () => {
@@ -64,13 +64,13 @@ describe('command confirmation', () => {
     await waitFor(() => expect(r.frame()).not.toContain('[y/N]'));
     expect(r.engine.sent).toEqual([]);
     await r.press('!', 'y');
-    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'command_choice', id: 'cmd-7', choice: 'allow_once' }]));
+    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'decide', on: 'command', id: 'cmd-7', choice: 'allow-once' }]));
   });
 
   it('a blocked command: Enter denies', async () => {
     const r = await renderApp(executing(held('block', 'rm -rf build')));
     await r.press(KEY.enter);
-    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'command_choice', id: 'cmd-7', choice: 'deny' }]));
+    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'decide', on: 'command', id: 'cmd-7', choice: 'deny' }]));
   });
 
   it('owns the keyboard while open: s, p, ? do nothing; the status bar shows its keys', async () => {
@@ -112,7 +112,7 @@ describe('a step that still fails', () => {
     ] as const) {
       const one = await renderApp({ phase: 'EXECUTE', awaiting: stepFailed(false) });
       await one.press(key);
-      await waitFor(() => expect(one.engine.sent).toEqual([{ type: 'step_choice', choice }]));
+      await waitFor(() => expect(one.engine.sent).toEqual([{ type: 'decide', on: 'step_failed', choice }]));
     }
   });
 
@@ -124,7 +124,7 @@ describe('a step that still fails', () => {
     await sleep(20);
     expect(r.engine.sent).toEqual([]);
     await r.press('k');
-    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'step_choice', choice: 'skip' }]));
+    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'decide', on: 'step_failed', choice: 'skip' }]));
   });
 });
 
@@ -141,17 +141,17 @@ describe('a possible secret', () => {
     await waitFor(() => expect(r.frame()).not.toContain('[y/N]'));
     expect(r.engine.sent).toEqual([]);
     await r.press('c', 'y');
-    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'secret_choice', choice: 'commit_anyway' }]));
+    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'decide', on: 'secret_found', choice: 'commit-anyway' }]));
   });
 
   it.each([
     ['r', 'retry'],
-    ['l', 'leave_uncommitted'],
+    ['l', 'leave'],
     ['s', 'stop'],
   ] as const)('%s → %s', async (key, choice) => {
     const r = await renderApp({ phase: 'EXECUTE', awaiting: secret });
     await r.press(key);
-    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'secret_choice', choice }]));
+    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'decide', on: 'secret_found', choice }]));
   });
 });
 
@@ -165,7 +165,7 @@ describe('a failed commit', () => {
     expect(r.frame()).toContain('The commit of step 3 failed');
     expect(r.frame()).toContain('pre-commit hook failed: lint errors');
     await r.press(key);
-    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'commit_choice', choice }]));
+    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'decide', on: 'commit_failed', choice }]));
   });
 });
 
@@ -179,6 +179,6 @@ describe('an external change', () => {
     expect(r.frame()).toContain('plan.md changed outside agent-collab while the planner wrote a new version');
     expect(r.frame()).toContain('o overwrite: use the agent’s version');
     await r.press(key);
-    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'external_choice', choice }]));
+    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'decide', on: 'external_change', choice }]));
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineOutput } from '../../../src/core/events.js';
 import type { AgentEvent, WorkflowState } from '../../../src/core/types.js';
-import { describeAction, entriesOf, formatElapsed, MAX_ROUNDS, formatTokens, initialView, reduceView, type ViewAction, type ViewState } from '../../../src/ui/view-model.js';
+import { formatElapsed, formatTokens } from '../../../src/ui/format.js';
+import { describeAction, entriesOf, MAX_ROUNDS, initialView, reduceView, type ViewAction, type ViewState } from '../../../src/ui/view-model.js';
 import { stateIn } from '../../helpers/states.js';
 
 function run(view: ViewState, ...actions: ViewAction[]): ViewState {

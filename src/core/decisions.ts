@@ -1,0 +1,175 @@
+// Every question agent-collab puts to the person, with its choices, declared once. The TUI's dialogs and key
+// hints, `--decide` and its `--help` text, the `needs_human` event and the headless hints are all derived from
+// this table, and the person's answer reaches the core as one `decide` event.
+import type { Awaiting, PendingCommand } from './types.js';
+
+export interface Choice {
+  /** What the `decide` event carries. */
+  readonly id: string;
+  /** Short, for a dialog option or a status-bar hint. */
+  readonly label: string;
+  /** One line, for `--help` and the `needs_human` event. */
+  readonly description: string;
+  /** TUI keys: a character (letters match either case), 'Enter' or 'Esc'. Empty: not offered in the TUI. */
+  readonly keys: readonly string[];
+  /** How it is given on the command line (`--decide retry`, `--answer "…"`); null: only in the TUI. */
+  readonly flag: string | null;
+  /** Hard to undo: the TUI asks this question before doing it. */
+  readonly confirm?: string;
+}
+
+export interface Question {
+  /** What happened, in a few words (the `--help` text groups the choices by it). */
+  readonly about: string;
+  readonly choices: readonly Choice[];
+}
+
+function choice<I extends string>(id: I, label: string, description: string, keys: readonly string[], flag: string | null = `--decide ${id}`) {
+  return { id, label, description, keys, flag };
+}
+
+/** `--decide cancel` ends the run wherever it waits (the TUI offers it only at the iteration cap). */
+export const CANCEL = choice('cancel', 'cancel the run', 'cancel the run; it is archived to .agent-collab/history/', []);
+
+export const DECISIONS = {
+  arbitration: {
+    about: 'the iteration cap was reached',
+    choices: [
+      choice('approve', 'Force approve the plan', 'approve the plan although the reviewer still asks for changes', ['1']),
+      { ...choice('continue', 'Continue for N more rounds', 'allow N more review rounds (plain `continue` is one)', ['2']), flag: '--decide continue:N' },
+      choice('edit', 'Edit plan.md by hand, then send it to review', 'edit plan.md yourself, then decide `edited`', ['3']),
+      { ...CANCEL, label: 'Cancel the run', keys: ['4'] },
+    ],
+  },
+  manual_edit: {
+    about: 'you are editing plan.md by hand',
+    choices: [choice('edited', 'done, send it to review', 'plan.md is edited: send it to the reviewer', ['Enter'])],
+  },
+  unclear_verdict: {
+    about: 'the reviewer gave no readable verdict',
+    choices: [
+      choice('retry', 'ask the reviewer again', 'ask the reviewer again for a verdict', ['r']),
+      choice('changes', 'treat it as CHANGES_REQUIRED', 'treat the answer as CHANGES_REQUIRED', ['c']),
+    ],
+  },
+  failure: {
+    about: 'an agent round or agent-collab failed',
+    choices: [choice('retry', 'retry', 'run the failed round again (a plain --resume does too)', ['Enter'])],
+  },
+  question: {
+    about: 'an agent asks a question',
+    choices: [choice('answer', 'send the answer', 'answer the agent; it goes back into the same session', ['Enter'], '--answer "…"')],
+  },
+  step_failed: {
+    about: 'a step still fails after its retries',
+    choices: [
+      choice('retry', 'retry the step', 'give the step one more attempt', ['r']),
+      choice('skip', 'skip the step', 'skip the step; its changes stay uncommitted', ['k']),
+      choice('rollback', 'roll back the step’s changes', 'restore the files the step changed (its patch is kept)', ['b']),
+      choice('stop', 'stop execution', 'stop execution and go back to goal refinement (plan kept)', ['s']),
+    ],
+  },
+  secret_found: {
+    about: 'a step’s changes may contain a secret',
+    choices: [
+      choice('retry', 'retry the commit (after you removed it)', 'scan and commit again after you removed the secret', ['r']),
+      { ...choice('commit-anyway', 'commit anyway', 'commit although the scan found something', ['c']), confirm: 'Commit although it may contain a secret?' },
+      choice('leave', 'leave the changes uncommitted, go on', 'leave the changes uncommitted and go on with the next step', ['l']),
+      choice('stop', 'stop execution', 'stop execution and go back to goal refinement (changes left uncommitted)', ['s']),
+    ],
+  },
+  commit_failed: {
+    about: 'a step’s commit failed',
+    choices: [
+      choice('retry', 'retry the commit', 'try the commit again (after fixing the hook or the git identity)', ['r']),
+      choice('continue', 'continue without committing', 'go on with the next step; the changes stay uncommitted', ['c']),
+      choice('stop', 'stop execution', 'stop execution and go back to goal refinement (changes left uncommitted)', ['s']),
+    ],
+  },
+  external_change: {
+    about: 'plan.md or comments.md changed outside while an agent wrote it',
+    choices: [
+      choice('overwrite', 'overwrite: use the agent’s version', 'use the agent’s version; yours is saved in .agent-collab/backups/', ['o']),
+      choice('merge', 'merge both versions', 'three-way merge of your edit and the agent’s version', ['m']),
+      choice('discard', 'discard the agent’s version: keep yours', 'keep your version; the agent’s is dropped', ['d']),
+    ],
+  },
+  // Held commands are decided only in the TUI: a run without it answers them with --allow-cmd and the policy.
+  command: {
+    about: 'an agent wants to run a command that needs confirmation',
+    choices: [
+      choice('allow-once', 'allow once', 'run the command this once', ['y'], null),
+      choice('allow-run', 'allow this command for the rest of the run', 'run it, and the same command again without asking', ['a'], null),
+      choice('deny', 'deny', 'the agent is told no and goes on without it', ['n', 'Esc', 'Enter'], null),
+    ],
+  },
+  blocked_command: {
+    about: 'an agent wants to run a command the policy blocks',
+    choices: [
+      choice('deny', 'deny', 'the agent is told no and goes on without it', ['n', 'Esc', 'Enter'], null),
+      { ...choice('allow-once', 'run it anyway', 'run the blocked command this once', ['!'], null), confirm: 'Run a command the policy blocks?' },
+    ],
+  },
+} as const satisfies Record<string, Question>;
+
+export type QuestionKind = keyof typeof DECISIONS;
+export type ChoiceId<K extends QuestionKind> = (typeof DECISIONS)[K]['choices'][number]['id'];
+
+/** The person's answer to a question; `question` is answered by the `answer` event (it carries text). */
+export type DecideEvent =
+  | { type: 'decide'; on: 'arbitration'; choice: ChoiceId<'arbitration'>; rounds?: number }
+  | { type: 'decide'; on: 'manual_edit'; choice: ChoiceId<'manual_edit'> }
+  | { type: 'decide'; on: 'unclear_verdict'; choice: ChoiceId<'unclear_verdict'> }
+  | { type: 'decide'; on: 'failure'; choice: ChoiceId<'failure'> }
+  | { type: 'decide'; on: 'step_failed'; choice: ChoiceId<'step_failed'> }
+  | { type: 'decide'; on: 'secret_found'; choice: ChoiceId<'secret_found'> }
+  | { type: 'decide'; on: 'commit_failed'; choice: ChoiceId<'commit_failed'> }
+  | { type: 'decide'; on: 'external_change'; choice: ChoiceId<'external_change'> }
+  /** `id`: the held command's, so a late answer cannot reach a newer command. */
+  | { type: 'decide'; on: 'command'; id: string; choice: ChoiceId<'command'> };
+
+export type DecidedKind = DecideEvent['on'];
+
+/** The question a waiting state asks, or null when it is not one (the goal, a go). */
+export function questionOf(w: Awaiting): Exclude<QuestionKind, 'command' | 'blocked_command'> | null {
+  return w.kind in DECISIONS ? (w.kind as Exclude<QuestionKind, 'command' | 'blocked_command'>) : null;
+}
+
+/** The question a held command asks. */
+export function commandQuestion(p: Pick<PendingCommand, 'decision'>): 'command' | 'blocked_command' {
+  return p.decision === 'block' ? 'blocked_command' : 'command';
+}
+
+/** The choices that apply to this waiting state now (a rolled-back step cannot be rolled back again). */
+export function choicesFor(w: Awaiting): readonly Choice[] {
+  const q = questionOf(w);
+  if (!q) return [];
+  const all: readonly Choice[] = DECISIONS[q].choices;
+  return w.kind === 'step_failed' && w.rolledBack ? all.filter((c) => c.id !== 'rollback') : all;
+}
+
+const DECIDE = '--decide ';
+
+/** What follows `--decide` for a choice ("continue:N"), or null when it is not given with --decide. */
+export function decideSpelling(c: Choice): string | null {
+  return c.flag?.startsWith(DECIDE) ? c.flag.slice(DECIDE.length) : null;
+}
+
+/** The `--decide` word of a choice ("continue:N" → "continue"), or null. */
+export function decideWord(c: Choice): string | null {
+  return decideSpelling(c)?.replace(/:N$/, '') ?? null;
+}
+
+/** Every `--decide` spelling, in table order, without repeats ("approve", "continue:N", …, "cancel"). */
+export function decideSpellings(): string[] {
+  const all = (Object.values(DECISIONS) as Question[]).flatMap((q) => [...q.choices, CANCEL].map(decideSpelling));
+  return [...new Set(all.filter((s): s is string => s !== null))];
+}
+
+/** "--decide retry | skip | stop" for the choices of a waiting state (`--answer "…"` for a question). */
+export function flagsFor(w: Awaiting): string {
+  const choices = choicesFor(w);
+  const words = choices.map(decideSpelling).filter((s): s is string => s !== null);
+  const other = choices.filter((c) => c.flag && decideSpelling(c) === null).map((c) => c.flag as string);
+  return [...other, ...(words.length ? [`${DECIDE}${words.join(' | ')}`] : [])].join(', ');
+}

@@ -1,0 +1,59 @@
+// Below the tabs when no dialog is open (the goal box, the next round, a failure, the end), and the status-bar
+// keys that apply now.
+import type { DialogKind } from './decision-keys.js';
+import { choiceHints, keyOf, tuiChoices } from './decision-keys.js';
+import { GoalInput } from './GoalInput.js';
+import { bindingOf, hintsFor, type Hint, type KeyContext } from './keymap.js';
+import { Box, Text } from './styled.js';
+import { describeAction, whoRuns, type ViewState } from './view-model.js';
+
+export type Modal = 'help' | 'confirm_stop' | 'confirm_enter' | 'command' | DialogKind;
+
+/** Dialogs whose choices are single keys: the status bar lists them (the others explain their keys inside). */
+const LETTERED: ReadonlySet<Modal> = new Set<Modal>(['command', 'unclear_verdict', 'step_failed', 'secret_found', 'commit_failed', 'external_change']);
+
+/** The status-bar keys: a dialog's own while it has the keyboard, else the keymap's that apply now. */
+export function hintsNow(modal: Modal | null, view: ViewState, ctx: KeyContext): Hint[] {
+  if (modal === null) return hintsFor(ctx);
+  const quit: Hint = { command: 'quit', key: 'Ctrl+C', text: 'quit' };
+  const asking = modal === 'command' ? view.state.pendingCommand : view.awaiting;
+  if (!LETTERED.has(modal) || !asking) return [quit];
+  return [...choiceHints(tuiChoices(asking)), quit];
+}
+
+interface BannerProps {
+  view: ViewState;
+  draft: string;
+  typing: boolean;
+  busy: boolean;
+}
+
+/** The non-modal line(s) above the status bar: the goal box, the next round, a failure, the end. */
+export function Banner({ view, draft, typing, busy }: BannerProps) {
+  const a = view.awaiting;
+  const stopKey = bindingOf('stop').keys[0]?.label ?? 's';
+  if (view.finished) {
+    return <Text color={view.finished === 'DONE' ? 'green' : 'yellow'}>{view.finished === 'DONE' ? 'Run finished: all steps done.' : 'Run cancelled.'} q: leave</Text>;
+  }
+  if (view.phase === 'REFINE_GOAL' && (a?.kind === 'goal' || busy)) {
+    return <GoalInput value={draft} active={typing} busy={busy} />;
+  }
+  if (a?.kind === 'go' && !busy) {
+    return (
+      <Text color="cyan" wrap="truncate">
+        Next: {whoRuns(a.action)} — {describeAction(a.action, view.state)}. Enter: let it through · a: auto mode
+      </Text>
+    );
+  }
+  if (a?.kind === 'failure' && !busy) {
+    return (
+      <Box flexDirection="column" borderStyle="single" borderColor="red" paddingX={1}>
+        <Text color="red" wrap="truncate">
+          ✗ {a.role ?? 'agent-collab'} failed ({a.failure}): {a.message}
+        </Text>
+        <Text dimColor>{keyOf('failure', 'retry')} · {stopKey}: stop · Ctrl+C: quit (state is saved)</Text>
+      </Box>
+    );
+  }
+  return null;
+}

@@ -1,0 +1,43 @@
+// The dialog for what the engine waits for from the person: one per question of the decisions table that the
+// TUI asks in a dialog (see decision-keys.ts); each choice becomes a `decide` event.
+import type { EngineEvent } from '../../core/events.js';
+import type { Awaiting } from '../../core/types.js';
+import { decideEvent } from '../decision-keys.js';
+import { ArbitrationDialog } from './ArbitrationDialog.js';
+import { CommitFailedDialog, ExternalChangeDialog, SecretDialog, StepFailedDialog } from './ExecutionDialogs.js';
+import { QuestionDialog } from './QuestionDialog.js';
+import { ManualEditDialog, UnclearVerdictDialog } from './SmallDialogs.js';
+
+export interface AwaitingDialogProps {
+  awaiting: Awaiting;
+  onEvent: (event: EngineEvent) => void;
+  /** Opens plan.md in $EDITOR (while the person edits it by hand). */
+  onEditPlan: () => void;
+}
+
+export function AwaitingDialog({ awaiting: a, onEvent, onEditPlan }: AwaitingDialogProps) {
+  const decide = (choice: string, rounds?: number): void => {
+    const event = decideEvent(a, choice, rounds);
+    if (event) onEvent(event);
+  };
+  switch (a.kind) {
+    case 'arbitration':
+      return <ArbitrationDialog iteration={a.iteration} onChoose={decide} />;
+    case 'question':
+      return <QuestionDialog key={a.text} role={a.role} text={a.text} onAnswer={(text) => onEvent({ type: 'answer', text })} />;
+    case 'manual_edit':
+      return <ManualEditDialog onEdit={onEditPlan} onDone={() => decide('edited')} />;
+    case 'unclear_verdict':
+      return <UnclearVerdictDialog awaiting={a} onChoose={decide} />;
+    case 'step_failed':
+      return <StepFailedDialog awaiting={a} onChoose={decide} />;
+    case 'secret_found':
+      return <SecretDialog awaiting={a} onChoose={decide} />;
+    case 'commit_failed':
+      return <CommitFailedDialog awaiting={a} onChoose={decide} />;
+    case 'external_change':
+      return <ExternalChangeDialog awaiting={a} onChoose={decide} />;
+    default:
+      return null;
+  }
+}
