@@ -82,11 +82,10 @@ export class GitStepWorkspace implements StepWorkspace {
 
   async commitStep(opts: StepCommitOptions): Promise<StepCommitResult> {
     // A crash may have come between `git commit` and saving the state that records it: no second commit then.
-    const existing = await findStepCommit(this.repoRoot, opts.runId, opts.step);
+    // (Independent reads, so at once.)
+    const [existing, now, head] = await Promise.all([findStepCommit(this.repoRoot, opts.runId, opts.step), this.snapshot(), this.headTree()]);
     if (existing) return { kind: 'committed', hash: existing };
 
-    const now = await this.snapshot();
-    const head = await this.headTree();
     const headOrEmpty = head ?? (await this.emptyTree());
     const changes = await this.stepChanges(opts.baseTree ?? headOrEmpty, headOrEmpty, now);
     if (changes.length === 0) return { kind: 'nothing' };
@@ -156,9 +155,9 @@ export class GitStepWorkspace implements StepWorkspace {
    * changed back to HEAD's content is no change.
    */
   private async stepChanges(base: string, headOrEmpty: string, now: string): Promise<RawChange[]> {
-    const stepFiles = new Set(await this.changedFiles(base, now));
-    if (stepFiles.size === 0) return [];
-    return (await this.rawChanges(headOrEmpty, now)).filter((c) => stepFiles.has(c.path));
+    const [sinceBase, sinceHead] = await Promise.all([this.changedFiles(base, now), this.rawChanges(headOrEmpty, now)]);
+    const stepFiles = new Set(sinceBase);
+    return sinceHead.filter((c) => stepFiles.has(c.path));
   }
 
   /**
