@@ -48,25 +48,16 @@ export interface CliAgentOptions {
   debugSource: string;
   wallTimeoutMs?: number;
   idleTimeoutMs?: number;
-  /** How long the CLI may take to exit after its answer (default EXIT_AFTER_ANSWER_MS). */
-  exitAfterAnswerMs?: number;
   /** agent-collab's command hook; every turn passes it to the CLI. */
   hook?: HookEndpoint;
 }
 
 /** How much of stderr goes into an error message. */
 const STDERR_IN_MESSAGE_BYTES = 2_000;
-/** How long a CLI may take to exit after its answer before it is stopped (it normally needs 20–60 ms). */
-export const EXIT_AFTER_ANSWER_MS = 5_000;
 
 interface Run {
   stopped: boolean;
   proc: RunningProcess | null;
-  /**
-   * Set when the turn's answer has been delivered while the CLI was still on its way out (saving its session):
-   * settles once it has exited.
-   */
-  exiting: Promise<void> | null;
 }
 
 function duration(ms: number): string {
@@ -94,25 +85,22 @@ export class CliAgent implements Agent {
     return this.run(turn, sessionId);
   }
 
-  /** Stops running turns; a CLI that has already answered is left to exit by itself (it is saving its session). */
+  /** Stops running turns (their whole process groups). */
   async stop(): Promise<void> {
     const runs = [...this.runs];
     for (const r of runs) r.stopped = true;
-    await Promise.all(runs.map((r) => r.exiting ?? r.proc?.stop()));
+    await Promise.all(runs.map((r) => r.proc?.stop()));
   }
 
   /** Registered at call time, so stop() also cancels a turn nobody has iterated yet. */
   private run(turn: AgentTurn, sessionId: string | null): AsyncIterable<AgentEvent> {
-    const run: Run = { stopped: false, proc: null, exiting: null };
+    const run: Run = { stopped: false, proc: null };
     this.runs.add(run);
     return this.events(run, turn, sessionId);
   }
 
   private async *events(run: Run, turn: AgentTurn, sessionId: string | null): AsyncGenerator<AgentEvent> {
     try {
-      // An earlier turn's CLI may still be saving its session (a resume reads it): it exits first.
-      await Promise.all([...this.runs].map((r) => r.exiting));
-      if (run.stopped) return;
       const binary = this.opts.binary ?? this.flavor.cli;
       const hook = await this.launchHook(turn);
       if (typeof hook === 'string') {
@@ -136,7 +124,9 @@ export class CliAgent implements Agent {
       let done: AgentEvent | null = null;
       let failed = false;
       const audited = new Set<string>();
-      read: for await (const raw of proc.lines()) {
+      for await (const raw of proc.lines()) {
+        // Once the answer is whole, the rest of the output (if any) only goes to debug.log.
+        if (done) continue;
         const json = parseJsonLine(raw);
         if (!json) continue;
         for (const ev of translator.line(json)) {
@@ -148,24 +138,24 @@ export class CliAgent implements Agent {
             yield this.unapprovedFailure(unapproved);
             return;
           }
+          // The answer is delivered once the CLI has exited: it saves its session on the way out, and the next
+          // turn may resume that session.
           if (ev.type === 'done') {
             done = ev;
-            break read;
+            break;
           }
           if (ev.type === 'error') failed = true;
           yield ev;
         }
       }
+      const end = await proc.ended;
+      if (run.stopped || end.kind === 'stopped') return;
       if (done) {
-        // The answer is whole. The CLI still takes tens of ms to save its session and exit: the engine need not
-        // wait for that, only this agent's next turn does (above).
+        this.noteEndAfterAnswer(end);
         for (const ev of translator.finish()) yield ev;
-        run.exiting = this.exitAfterAnswer(run, proc);
         yield done;
         return;
       }
-      const end = await proc.ended;
-      if (run.stopped || end.kind === 'stopped') return;
       if (end.kind !== 'exited') {
         yield this.endFailure(end, binary);
         return;
@@ -176,34 +166,26 @@ export class CliAgent implements Agent {
       }
       if (!failed) yield this.exitFailure(end, sessionId !== null);
     } finally {
-      if (!run.exiting) {
-        this.runs.delete(run);
-        await run.proc?.stop(); // the consumer may have stopped listening early; a no-op once ended
-      }
+      this.runs.delete(run);
+      await run.proc?.stop(); // the consumer may have stopped listening early; a no-op once ended
     }
   }
 
   /**
-   * Lets a CLI that has answered exit by itself (its remaining output still reaches debug.log); one that is
-   * still running `exitAfterAnswerMs` later is stopped. Settles once it has exited.
+   * A CLI that answered but then failed to exit cleanly: its answer still counts (it is whole), and debug.log says
+   * how it ended. One that hangs after its answer is ended by the idle or wall timeout like any other.
    */
-  private async exitAfterAnswer(run: Run, proc: RunningProcess): Promise<void> {
-    const source = this.opts.debugSource;
-    const allowMs = this.opts.exitAfterAnswerMs ?? EXIT_AFTER_ANSWER_MS;
-    const overdue = setTimeout(() => {
-      this.opts.debug(source, `agent-collab: ${this.flavor.cli} was still running ${duration(allowMs)} after its answer; stopping it`);
-      void proc.stop();
-    }, allowMs);
-    try {
-      for await (const _ of proc.lines()); // drained, so the pipe keeps flowing
-      const end = await proc.ended;
-      if (end.kind === 'exited' && (end.exitCode !== 0 || end.signal !== null)) {
-        this.opts.debug(source, `agent-collab: ${this.flavor.cli} exited after its answer with ${end.signal ?? `code ${end.exitCode}`}`);
-      }
-    } finally {
-      clearTimeout(overdue);
-      this.runs.delete(run);
-    }
+  private noteEndAfterAnswer(end: Exclude<ProcessEnd, { kind: 'stopped' }>): void {
+    const cli = this.flavor.cli;
+    const how =
+      end.kind === 'exited'
+        ? end.exitCode !== 0 || end.signal !== null
+          ? `exited after its answer with ${end.signal ?? `code ${end.exitCode}`}`
+          : null
+        : end.kind === 'timeout' || end.kind === 'idle'
+          ? `was still running after its answer and was stopped (${end.kind === 'idle' ? 'no output' : 'turn time limit'}: ${duration(end.afterMs)})`
+          : `ended after its answer: ${end.kind}`;
+    if (how) this.opts.debug(this.opts.debugSource, `agent-collab: ${cli} ${how}`);
   }
 
   /** The turn's hook (null: no hook for this turn), or why it cannot be had. */

@@ -35,8 +35,7 @@ export type EngineEvent =
   | { type: 'agent_question'; role: Role; action: Action; text: string }
   | { type: 'agent_failed'; role: Role; action: Action; kind: FailureKind; message: string }
   | { type: 'steps_loaded'; steps: StepInfo[] }
-  /** `treeAfter`: the working tree's snapshot right after the commit, when known without taking one (see StepCommitResult). */
-  | { type: 'step_committed'; step: number; commit: string | null; files?: string[]; at?: string; treeAfter?: string }
+  | { type: 'step_committed'; step: number; commit: string | null; files?: string[]; at?: string }
   /** The working tree was snapshotted before a step's first attempt. */
   | { type: 'step_started'; step: number; baseTree: string | null; at: string }
   | { type: 'tests_done'; step: number; attempt: number; command: string; passed: boolean; output: string; durationMs: number; timedOut: boolean }

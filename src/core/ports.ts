@@ -1,5 +1,6 @@
 // The interfaces through which the effect runner reaches the outside world.
-// Implementations live in src/persistence (files), src/engine/git.ts (git) and src/adapters (agents).
+// Implementations live in src/persistence (files, artifacts), src/adapters/git (the step workspace) and src/adapters
+// (agents, the test runner).
 import type { PromptName } from './prompt-template.js';
 import type { ExternalChangeChoice, Role, SecretFinding, StepInfo, Verdict, WorkflowState } from './types.js';
 
@@ -29,8 +30,6 @@ export interface WorkflowFiles {
   archive(state: WorkflowState): Promise<string>;
   /** Raw agent output and engine diagnostics, for debug.log. */
   debug(source: string, line: string): void;
-  /** Loads what the first plan/comments write needs, while an agent works (optional). */
-  warmUp?(): Promise<void>;
 }
 
 export interface Prompts {
@@ -45,12 +44,9 @@ export interface StepChanges {
 }
 
 export type StepCommitResult =
-  /**
-   * `files` and `patch` are what this call committed; absent when the commit already existed (a restart). `treeAfter`:
-   * the working tree's snapshot after the commit, when it is known without taking one (the commit ran no hook).
-   */
-  | { kind: 'committed'; hash: string; files?: string[]; patch?: string; treeAfter?: string }
-  | { kind: 'nothing'; treeAfter?: string }
+  /** `files` and `patch` are what this call committed; absent when the commit already existed (a restart). */
+  | { kind: 'committed'; hash: string; files?: string[]; patch?: string }
+  | { kind: 'nothing' }
   | { kind: 'secrets'; findings: SecretFinding[] }
   | { kind: 'failed'; message: string };
 
@@ -60,11 +56,6 @@ export interface StepCommitOptions {
   summary: string;
   baseTree: string | null;
   allowSecrets: boolean;
-  /**
-   * Look for this run's commit of the step first (default). The engine passes false when it began the step itself
-   * and has not committed it yet: no earlier process can have made that commit.
-   */
-  checkExisting?: boolean;
 }
 
 /** Git work of the executor: snapshot before a step, commit only the step's changes, roll a step back. */

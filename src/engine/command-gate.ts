@@ -1,5 +1,10 @@
-// What the engine needs to judge a command before it runs, and the commands waiting for the person's answer.
-import type { CommandVerdict } from '../core/ports.js';
+// The gate every command passes before it runs: the agents' (through their CLI's PreToolUse hook) and
+// agent-collab's own (the test command, the step commit, the rollback). The [safety] policy decides; blocked and
+// confirm-required commands go to the person (held until answered) or, in a headless run, to `--allow-cmd`.
+import { randomUUID } from 'node:crypto';
+import type { CommandCheck, CommandVerdict } from '../core/ports.js';
+import { errorMessage, type EngineContext } from './context.js';
+import type { RunRecords } from './run-records.js';
 
 export interface PolicyVerdict {
   decision: 'allow' | 'confirm' | 'block';
@@ -60,5 +65,74 @@ export class CommandHolds {
 
   denyAll(reason: string): void {
     for (const id of [...this.waiting.keys()]) this.answer(id, { allow: false, reason });
+  }
+}
+
+export class EngineCommandGate {
+  private readonly holds = new CommandHolds();
+
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly records: RunRecords,
+  ) {}
+
+  /** The person's answer to a held command (`answer_command`). */
+  answer(id: string, verdict: CommandVerdict): void {
+    this.holds.answer(id, verdict);
+  }
+
+  /** Every held command is denied (the round was stopped, or agent-collab is closing). */
+  denyAll(reason: string): void {
+    this.holds.denyAll(reason);
+  }
+
+  /** Never throws; anything unexpected denies. */
+  async check(check: CommandCheck): Promise<CommandVerdict> {
+    try {
+      return await this.judge(check);
+    } catch (err) {
+      this.ctx.deps.files.debug('engine', `command check failed: ${errorMessage(err)}`);
+      return { allow: false, reason: `agent-collab could not check the command (${errorMessage(err)}), so it was denied` };
+    }
+  }
+
+  private async judge(check: CommandCheck): Promise<CommandVerdict> {
+    const policy = this.ctx.deps.commands;
+    if (!policy) return { allow: false, reason: 'no command policy is loaded, so agent-collab denies every command' };
+    await policy.ready();
+    const v = policy.evaluate(check.command);
+    this.ctx.deps.files.debug('policy', `${check.role}: ${v.decision} ${JSON.stringify(check.command)}${v.rule ? ` (rule "${v.rule}")` : ''}`);
+    if (v.decision === 'allow') return { allow: true };
+    const notice = (decision: 'allow' | 'deny', reason: string): void =>
+      this.ctx.emit({ type: 'notice', notice: { kind: 'command', role: check.role, command: check.command, decision, rule: v.rule, reason } });
+    const allowed = this.ctx.state().allowedCommands;
+    if (v.decision === 'confirm' && (allowed.includes(check.command) || policy.allowedByPrefix(check.command, [...allowed, ...policy.allowPrefixes]))) {
+      notice('allow', 'allowed earlier in this run');
+      return { allow: true };
+    }
+    const rule = v.rule ?? 'policy';
+    if (!policy.interactive) {
+      const reason =
+        v.decision === 'block'
+          ? `${v.reason}; ${DENY_ADVICE}`
+          : `needs the person's confirmation (rule "${rule}") and nobody can confirm in this headless run (the person can allow it with --allow-cmd); ${DENY_ADVICE}`;
+      notice('deny', reason);
+      this.records.timeline(`denied ${check.role}'s command \`${check.command}\` (rule "${rule}")`);
+      await this.ctx.dispatch({ type: 'command_denied', id: null, command: check.command, reason });
+      return { allow: false, reason };
+    }
+    return this.holds.serialize(async () => {
+      const id = randomUUID();
+      const pending = { id, role: check.role, command: check.command, decision: v.decision as 'block' | 'confirm', rule, reason: v.reason };
+      const held = await this.ctx.dispatch({ type: 'command_held', command: pending });
+      if (!held) return { allow: false, reason: 'the run is no longer at a point where a command can run' };
+      this.records.timeline(`held ${check.role}'s command \`${check.command}\` for the person (rule "${rule}")`);
+      const verdict = await this.holds.wait(id, policy.confirmTimeoutMs, () => {
+        void this.ctx.dispatch({ type: 'command_denied', id, command: check.command, reason: 'nobody answered in time' });
+      });
+      notice(verdict.allow ? 'allow' : 'deny', verdict.allow ? 'the person allowed it' : verdict.reason);
+      this.records.timeline(`${verdict.allow ? 'allowed' : 'denied'} \`${check.command}\``);
+      return verdict;
+    });
   }
 }

@@ -121,7 +121,7 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
       autoApprove: config.workflow.auto_approve,
       execution: { maxRetries: config.test.max_retries, testFallbackToAgent: config.test.fallback_to_agent, maxDenials: config.safety.max_denials_per_step },
     };
-    const workspace = new GitStepWorkspace(repoRoot, relativeWorkdir(config), repo.indexFile, repo);
+    const workspace = new GitStepWorkspace(repoRoot, relativeWorkdir(config));
     const tests = new ShellTestRunner(repoRoot, config.test, (source, line) => files.debug(source, line));
     const prompts = { render: (name: Parameters<typeof renderPrompt>[0], vars: Record<string, string | number>) => renderPrompt(name, vars, { overrideDir: paths.promptsOverride }) };
     return {

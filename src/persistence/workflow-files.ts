@@ -7,7 +7,6 @@ import { changedSinceWritten, reconcile, WrittenCopies, type WatchedFile } from 
 import path from 'node:path';
 import type { DebugLog } from './debug-log.js';
 import { archiveRun } from './history.js';
-import { renderFrontmatter } from './frontmatter.js';
 import { appendLog } from './log-file.js';
 import type { Paths } from './paths.js';
 import { bodyOfText, readComments, readPlan, setPlanStatus, writeComments, writePlan, writePlanBody, type Alongside } from './plan-files.js';
@@ -105,10 +104,5 @@ export class DiskWorkflowFiles implements WorkflowFiles {
 
   debug(source: string, line: string): void {
     this.debugLog.write(source, line);
-  }
-
-  /** The frontmatter parser loads lazily (~15 ms); this loads it ahead and runs it once. */
-  async warmUp(): Promise<void> {
-    await bodyOfText(await renderFrontmatter({ version: 1, status: 'draft' }), this.paths.plan);
   }
 }

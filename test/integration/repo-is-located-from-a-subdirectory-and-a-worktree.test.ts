@@ -1,12 +1,13 @@
-// One git process finds the work tree top, .git/info/exclude, the index and the ref files — from a subdirectory, and in a linked
-// worktree (whose index is its own while info/exclude is the main repository's) — and a plain directory gets the
-// usual one-line advice.
+// The work tree top and .git/info/exclude are found from a subdirectory and in a linked worktree (whose
+// info/exclude is the main repository's, while its index and HEAD are its own: a step commit there lands on the
+// worktree's branch); a plain directory gets the usual one-line advice.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { excludeWorkdir, headCommitFromFiles, locateRepo } from '../../src/adapters/git/git.js';
+import { excludeWorkdir, locateRepo } from '../../src/adapters/git/git.js';
+import { GitStepWorkspace } from '../../src/adapters/git/step-workspace.js';
 import { tempRepo } from '../helpers/repo.js';
 
 const cleanups: Array<() => void> = [];
@@ -15,25 +16,17 @@ afterEach(() => {
 });
 
 describe('locateRepo', () => {
-  it('from a subdirectory: the top, info/exclude, the index, HEAD and the branch refs, all absolute', async () => {
+  it('from a subdirectory: the top and info/exclude, absolute', async () => {
     const repo = tempRepo();
     cleanups.push(repo.cleanup);
     const sub = path.join(repo.dir, 'src', 'deep');
     mkdirSync(sub, { recursive: true });
     const top = realpathSync(repo.dir);
     const git = path.join(repo.dir, '.git');
-    const found = await locateRepo(sub);
-    expect(found).toEqual({
-      root: top,
-      excludeFile: path.join(git, 'info', 'exclude'),
-      indexFile: path.join(git, 'index'),
-      headFile: path.join(git, 'HEAD'),
-      headsDir: path.join(git, 'refs', 'heads'),
-    });
-    expect(headCommitFromFiles(found)).toBe(execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repo.dir, encoding: 'utf8' }).trim());
+    expect(await locateRepo(sub)).toEqual({ root: top, excludeFile: path.join(git, 'info', 'exclude') });
   });
 
-  it('in a linked worktree: its own index, the main repository’s info/exclude; excluding the work dir writes there once', async () => {
+  it('in a linked worktree: the main repository’s info/exclude, written once; a step commit lands on the worktree’s branch', async () => {
     const repo = tempRepo();
     cleanups.push(repo.cleanup);
     const wt = path.join(mkdtempSync(path.join(os.tmpdir(), 'ac-wt-')), 'linked');
@@ -42,14 +35,18 @@ describe('locateRepo', () => {
     const found = await locateRepo(wt);
     expect(found.root).toBe(realpathSync(wt));
     expect(realpathSync(found.excludeFile)).toBe(realpathSync(path.join(repo.dir, '.git', 'info', 'exclude')));
-    expect(found.indexFile).toBe(path.join(realpathSync(repo.dir), '.git', 'worktrees', 'linked', 'index'));
-    expect(found.headFile).toBe(path.join(realpathSync(repo.dir), '.git', 'worktrees', 'linked', 'HEAD'));
-    expect(found.headsDir).toBe(path.join(realpathSync(repo.dir), '.git', 'refs', 'heads'));
-    // The worktree's own branch: a commit there is read from the main repository's refs.
+    // The person has staged a file in the worktree: it stays staged and out of the step's commit.
+    writeFileSync(path.join(wt, 'mine.txt'), 'mine\n');
+    execFileSync('git', ['add', 'mine.txt'], { cwd: wt });
+    const mainHead = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repo.dir, encoding: 'utf8' }).trim();
+    const ws = new GitStepWorkspace(found.root, '.agent-collab');
+    const base = await ws.snapshot();
     writeFileSync(path.join(wt, 'w.txt'), 'w\n');
-    execFileSync('git', ['add', 'w.txt'], { cwd: wt });
-    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-q', '-m', 'in the worktree'], { cwd: wt });
-    expect(headCommitFromFiles(found)).toBe(execFileSync('git', ['rev-parse', 'HEAD'], { cwd: wt, encoding: 'utf8' }).trim());
+    const r = await ws.commitStep({ runId: 'run-1', step: 1, summary: 'In the worktree', baseTree: base, allowSecrets: false });
+    expect(r).toMatchObject({ kind: 'committed', files: ['w.txt'] });
+    expect(r.kind === 'committed' && r.hash).toBe(execFileSync('git', ['rev-parse', 'HEAD'], { cwd: wt, encoding: 'utf8' }).trim());
+    expect(execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repo.dir, encoding: 'utf8' }).trim()).toBe(mainHead);
+    expect(execFileSync('git', ['status', '--porcelain'], { cwd: wt, encoding: 'utf8' })).toBe('A  mine.txt\n');
 
     await excludeWorkdir(found.excludeFile, '.agent-collab');
     await excludeWorkdir(found.excludeFile, '.agent-collab/');

@@ -1,6 +1,5 @@
-// Git operations the engine needs: find the repo, keep agent-collab's files out of it, commit steps.
+// Git operations agent-collab needs: find the repo, keep agent-collab's files out of it, find and word step commits.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stepSubject } from '../../core/plan-steps.js';
@@ -21,11 +20,7 @@ export interface GitCallOptions {
   input?: string;
 }
 
-/**
- * Runs git in `cwd`; never rejects on a git failure (look at exitCode). Throws a UserError when git is missing.
- * Plain child_process, not execa: a step runs ~10 short git commands, and execa's own work costs ~2.5 ms of this
- * thread per command on top of the spawn.
- */
+/** Runs git in `cwd`; never rejects on a git failure (look at exitCode). Throws a UserError when git is missing. */
 export function runGit(cwd: string, args: string[], opts: GitCallOptions = {}): Promise<GitResult> {
   return new Promise((resolve, reject) => {
     const child = spawn('git', args, {
@@ -68,47 +63,19 @@ export async function findRepoRoot(cwd: string): Promise<string> {
   return (await locateRepo(cwd)).root;
 }
 
-/** Where git keeps HEAD and the branch refs (absolute; in a linked worktree, HEAD is that worktree's own). */
-export interface RefFiles {
-  headFile: string;
-  headsDir: string;
-}
-
-export interface RepoLocation extends RefFiles {
+export interface RepoLocation {
   root: string;
   /** `.git/info/exclude` (absolute; in a linked worktree, the main repository's). */
   excludeFile: string;
-  /** The person's index file (absolute; in a linked worktree, that worktree's own). */
-  indexFile: string;
 }
 
-/** The work tree top containing `cwd`, and where its exclude, index and ref files are: one git process for all. */
+/** The work tree top containing `cwd` and where its `info/exclude` is. */
 export async function locateRepo(cwd: string): Promise<RepoLocation> {
-  const r = await git(cwd, ['rev-parse', '--show-toplevel', ...['info/exclude', 'index', 'HEAD', 'refs/heads'].flatMap((p) => ['--git-path', p])]);
-  const [root, exclude, index, head, heads] = r.stdout.split('\n');
-  if (r.exitCode !== 0 || !root || !exclude || !index || !head || !heads) throw new UserError(`${cwd} is not inside a git repository; cd into your project or run \`git init\` first`);
+  const r = await git(cwd, ['rev-parse', '--show-toplevel', '--git-path', 'info/exclude']);
+  const [root, exclude] = r.stdout.split('\n');
+  if (r.exitCode !== 0 || !root || !exclude) throw new UserError(`${cwd} is not inside a git repository; cd into your project or run \`git init\` first`);
   // --git-path answers relative to the directory git ran in.
-  const at = (p: string): string => path.resolve(cwd, p);
-  return { root, excludeFile: at(exclude), indexFile: at(index), headFile: at(head), headsDir: at(heads) };
-}
-
-const FULL_HASH = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
-
-/**
- * The commit HEAD names, read from git's ref files: right after `git commit` the branch's loose ref holds it. Null
- * where the files do not tell (refs only packed, the reftable format, anything unexpected): ask `git rev-parse`.
- */
-export function headCommitFromFiles(refs: RefFiles): string | null {
-  try {
-    const head = readFileSync(refs.headFile, 'utf8').trim();
-    if (FULL_HASH.test(head)) return head; // detached
-    const branch = /^ref: refs\/heads\/(.+)$/.exec(head)?.[1];
-    if (!branch || branch.split('/').some((part) => part === '' || part === '.' || part === '..')) return null;
-    const hash = readFileSync(path.join(refs.headsDir, branch), 'utf8').trim();
-    return FULL_HASH.test(hash) ? hash : null;
-  } catch {
-    return null;
-  }
+  return { root, excludeFile: path.resolve(cwd, exclude) };
 }
 
 /** Adds agent-collab's work dir to .git/info/exclude (`excludeFile`) so it never shows up in `git status` or a commit. */

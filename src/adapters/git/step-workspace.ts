@@ -1,12 +1,10 @@
 // The executor's git work: snapshot the working tree before a step, commit only what the step changed (after a
 // secret scan), and roll a step back. The person's index and files are only touched where the step's files are.
-import { copyFileSync, mkdtempSync, rmSync, statSync, utimesSync } from 'node:fs';
-import { rm, rmdir } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, rmdir, stat, utimes } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { commitFailureMessage, findStepCommit, firstLine, headCommitFromFiles, runGit, stepCommitMessageArgs, type GitCallOptions, type RefFiles } from './git.js';
+import { commitFailureMessage, findStepCommit, firstLine, runGit, stepCommitMessageArgs, type GitCallOptions } from './git.js';
 import type { StepChanges, StepCommitOptions, StepCommitResult, StepWorkspace } from '../../core/ports.js';
-import { traceCommit } from './commit-trace.js';
 import { scanDiff } from '../../core/secret-scan.js';
 
 /** Pathspecs passed through --pathspec-from-file are taken literally (no globbing of `[`, `*`, `?` in file names). */
@@ -36,11 +34,8 @@ function nulInput(files: string[]): string {
   return files.map((f) => `${f}\0`).join('');
 }
 
-/**
- * `git diff --raw -z [-p]` output: the raw entries (`:<modes> <hashes> <status>\0<path>\0` each), then, with -p, a NUL
- * and the patch. The patch is taken as it comes: a text file may hold NUL bytes of its own.
- */
-export function parseRawAndPatch(out: string): { changes: RawChange[]; patch: string } {
+/** `git diff --raw -z` output: `:<modes> <hashes> <status>\0<path>\0` per entry. */
+export function parseRaw(out: string): RawChange[] {
   const changes: RawChange[] = [];
   let pos = 0;
   while (out.startsWith(':', pos)) {
@@ -51,35 +46,26 @@ export function parseRawAndPatch(out: string): { changes: RawChange[]; patch: st
     changes.push({ path: out.slice(metaEnd + 1, pathEnd), status: status.charAt(0), newMode });
     pos = pathEnd + 1;
   }
-  if (out.startsWith('\0', pos)) pos++;
-  return { changes, patch: out.slice(pos) };
+  return changes;
 }
 
 export class GitStepWorkspace implements StepWorkspace {
-  /** The person's index file (`git rev-parse --git-path index`), found once. */
-  private indexPath: string | null;
+  /** The person's index file (`git rev-parse --git-path index`: a linked worktree has its own), found once. */
+  private indexPath: Promise<string> | null = null;
   /** agent-collab's work dir relative to the repo root, or null when it lies outside the repo. */
   private readonly workdir: string | null;
 
-  /**
-   * `indexFile`: the person's index, when the caller knows it already (else asked from git once). `refs`: where HEAD
-   * and the branches are, to read a new commit's hash without a git process (else asked from git each time).
-   */
   constructor(
     private readonly repoRoot: string,
     workdirRel: string,
-    indexFile: string | null = null,
-    private readonly refs: RefFiles | null = null,
   ) {
-    this.indexPath = indexFile;
     const rel = path.relative(repoRoot, path.resolve(repoRoot, workdirRel)).split(path.sep).join('/');
     this.workdir = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : null;
   }
 
   async snapshot(): Promise<string> {
     return this.withTempIndex(async (env) => {
-      // Seeded without a pause when the index is there, so `git add -A` starts before whatever the caller starts next.
-      if (!this.seedFromRealIndexNow(env.GIT_INDEX_FILE)) await this.seedFromRealIndex(env.GIT_INDEX_FILE);
+      await this.seedFromPersonsIndex(env.GIT_INDEX_FILE);
       // agent-collab's work dir is not removed from the snapshot: it is git-ignored (info/exclude), so `git add -A`
       // leaves it out unless the person tracks it, and every diff of snapshots excludes it by pathspec anyway.
       await this.must(['add', '-A'], { env }, 'snapshot the working tree');
@@ -95,21 +81,16 @@ export class GitStepWorkspace implements StepWorkspace {
   }
 
   async commitStep(opts: StepCommitOptions): Promise<StepCommitResult> {
-    // Independent reads at once: each is a git process, and a step's commit is on the user's clock. The search for
-    // an earlier commit of this step is only needed when the step may have been committed by an earlier process.
-    // The snapshot's `git add -A` first: it heads the longest chain, and each start of a process holds this thread for
-    // the fork (~5–20 ms under load), so what starts first finishes first.
-    const [now, head, existing] = await Promise.all([
-      this.snapshot(),
-      this.headTree(),
-      opts.checkExisting === false ? null : findStepCommit(this.repoRoot, opts.runId, opts.step),
-    ]);
+    // A crash may have come between `git commit` and saving the state that records it: no second commit then.
+    // (Independent reads, so at once.)
+    const [existing, now, head] = await Promise.all([findStepCommit(this.repoRoot, opts.runId, opts.step), this.snapshot(), this.headTree()]);
     if (existing) return { kind: 'committed', hash: existing };
 
     const headOrEmpty = head ?? (await this.emptyTree());
-    const { changes, patch } = await this.stepChanges(opts.baseTree ?? headOrEmpty, head, headOrEmpty, now);
-    if (changes.length === 0) return { kind: 'nothing', treeAfter: now };
+    const changes = await this.stepChanges(opts.baseTree ?? headOrEmpty, headOrEmpty, now);
+    if (changes.length === 0) return { kind: 'nothing' };
     const files = changes.map((c) => c.path);
+    const patch = await this.commitPatch(head, headOrEmpty, now, files);
     const findings = scanDiff(patch);
     if (findings.length > 0 && !opts.allowSecrets) return { kind: 'secrets', findings };
 
@@ -119,26 +100,18 @@ export class GitStepWorkspace implements StepWorkspace {
     // stays as it is), and is undone if the commit fails.
     const created = changes.filter((c) => c.status === 'A').map((c) => c.path);
     if (created.length > 0) await this.must(['add', '-N', ...PATHSPEC_STDIN], { env: LITERAL, input: nulInput(created) }, 'stage the new files');
-    const trace = traceCommit();
-    let startedNothing = false;
-    let commit: Awaited<ReturnType<typeof runGit>>;
-    try {
-      // Without git's auto-maintenance check after the commit (`git maintenance run --auto`, a process of its own):
-      // the person's next commit, merge or fetch runs it.
-      commit = await runGit(this.repoRoot, ['-c', 'maintenance.auto=false', 'commit', '-q', '--only', ...PATHSPEC_STDIN, ...stepCommitMessageArgs(opts.runId, opts.step, opts.summary)], {
-        env: { ...LITERAL, ...trace.env },
-        input: nulInput(files),
-      });
-    } finally {
-      startedNothing = trace.startedNothing(); // also removes the trace
-    }
+    // Without git's auto-maintenance after the commit (`git maintenance run --auto`, possibly a gc): the person's
+    // next commit, merge or fetch runs it, rather than a step of an unattended run.
+    const commit = await runGit(this.repoRoot, ['-c', 'maintenance.auto=false', 'commit', '-q', '--only', ...PATHSPEC_STDIN, ...stepCommitMessageArgs(opts.runId, opts.step, opts.summary)], {
+      env: LITERAL,
+      input: nulInput(files),
+    });
     if (commit.exitCode !== 0) {
       await this.undoIntentToAdd(created, headOrEmpty);
       return { kind: 'failed', message: commitFailureMessage(opts.step, commit.stderr.trim() ? commit.stderr : commit.stdout) };
     }
-    const hash = (this.refs && headCommitFromFiles(this.refs)) ?? (await this.must(['rev-parse', 'HEAD'], {}, 'read the new commit')).trim();
-    // No hook (nor anything else) ran: the working tree is still the snapshot taken above.
-    return { kind: 'committed', hash, files, patch, ...(startedNothing ? { treeAfter: now } : {}) };
+    const hash = (await this.must(['rev-parse', 'HEAD'], {}, 'read the new commit')).trim();
+    return { kind: 'committed', hash, files, patch };
   }
 
   async rollback(baseTree: string): Promise<string[]> {
@@ -174,25 +147,17 @@ export class GitStepWorkspace implements StepWorkspace {
   private async rawChanges(from: string, to: string): Promise<RawChange[]> {
     if (from === to) return [];
     const out = await this.must(['diff', '--raw', '-z', '--no-renames', ...DIFF_FLAGS, from, to, '--', ...this.everythingButWorkdir()], {}, 'list changed files');
-    return parseRawAndPatch(out).changes;
+    return parseRaw(out);
   }
 
   /**
-   * The step's changes against HEAD and the patch that commits them. From a clean tree (the base is HEAD's tree) that
-   * is everything that differs from HEAD: one git process gives both.
+   * The step's files (changed since `base`) that differ from HEAD, with their status against HEAD: a file the step
+   * changed back to HEAD's content is no change.
    */
-  private async stepChanges(base: string, head: string | null, headOrEmpty: string, now: string): Promise<{ changes: RawChange[]; patch: string }> {
-    if (base === headOrEmpty) {
-      if (headOrEmpty === now) return { changes: [], patch: '' };
-      const out = await this.must(['diff', '--raw', '-p', '--binary', '-z', '--no-renames', ...DIFF_FLAGS, headOrEmpty, now, '--', ...this.everythingButWorkdir()], {}, 'diff the step');
-      return parseRawAndPatch(out);
-    }
-    // Of the step's files, those that differ from HEAD: a file the step changed back to HEAD's content is no change.
+  private async stepChanges(base: string, headOrEmpty: string, now: string): Promise<RawChange[]> {
     const [sinceBase, sinceHead] = await Promise.all([this.changedFiles(base, now), this.rawChanges(headOrEmpty, now)]);
     const stepFiles = new Set(sinceBase);
-    const changes = sinceHead.filter((c) => stepFiles.has(c.path));
-    const patch = changes.length === 0 ? '' : await this.commitPatch(head, headOrEmpty, now, changes.map((c) => c.path));
-    return { changes, patch };
+    return sinceHead.filter((c) => stepFiles.has(c.path));
   }
 
   /**
@@ -233,31 +198,30 @@ export class GitStepWorkspace implements StepWorkspace {
   }
 
   /**
-   * Starts a temporary index as a copy of the person's index (read only): its cached file stats spare `git add -A`
-   * from hashing every file again, and its skip-worktree bits keep a sparse checkout's absent files from looking
-   * deleted. Without an index (a fresh clone step, a repo with no commits) it starts from HEAD, or empty.
+   * Starts a temporary index as a copy of the person's index (read only): its skip-worktree bits keep a sparse
+   * checkout's absent files from looking deleted. Without an index yet, the temporary one starts empty.
    */
-  private async seedFromRealIndex(tempIndex: string): Promise<void> {
-    this.indexPath ??= path.resolve(this.repoRoot, (await this.must(['rev-parse', '--git-path', 'index'], {}, 'find the index')).trim());
-    if (this.seedFromRealIndexNow(tempIndex)) return;
-    if ((await this.headTree()) !== null) await this.must(['read-tree', 'HEAD'], { env: { GIT_INDEX_FILE: tempIndex } }, 'read HEAD');
-  }
-
-  /** The copy of the person's index, when its path is known and it exists; false otherwise. */
-  private seedFromRealIndexNow(tempIndex: string): boolean {
-    if (this.indexPath === null) return false;
+  private async seedFromPersonsIndex(tempIndex: string): Promise<void> {
+    this.indexPath ??= this.must(['rev-parse', '--git-path', 'index'], {}, 'find the index').then(
+      (out) => path.resolve(this.repoRoot, out.trim()),
+      (err: unknown) => {
+        this.indexPath = null; // asked again next time
+        throw err;
+      },
+    );
+    const index = await this.indexPath;
+    let mtimeMs: number;
     try {
-      // Synchronous: three calls of well under a millisecond each, where the thread pool's round trips cost ~1 ms
-      // apiece, and every snapshot (two per step) waits for them.
-      const { mtimeMs } = statSync(this.indexPath);
-      copyFileSync(this.indexPath, tempIndex);
-      // Same (or an earlier) mtime as the original, so git's racy-clean checks treat the entries as it would.
-      const mtime = new Date(Math.floor(mtimeMs));
-      utimesSync(tempIndex, mtime, mtime);
-      return true;
-    } catch {
-      return false; // no index yet
+      ({ mtimeMs } = await stat(index));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw err;
     }
+    await copyFile(index, tempIndex);
+    // The copy keeps the original's mtime (never a later one): git's racy-clean check then treats entries alike, and
+    // a file changed in the same second as the person's index is not taken for unchanged.
+    const mtime = new Date(Math.floor(mtimeMs));
+    await utimes(tempIndex, mtime, mtime);
   }
 
   private async headTree(): Promise<string | null> {
@@ -269,13 +233,13 @@ export class GitStepWorkspace implements StepWorkspace {
     return (await this.must(['hash-object', '-t', 'tree', '--stdin'], { input: '' }, 'make an empty tree')).trim();
   }
 
-  /** A temporary index in a directory of its own (made and removed synchronously: a few syscalls on a tiny dir). */
+  /** A temporary index in a directory of its own. */
   private async withTempIndex<T>(fn: (env: { GIT_INDEX_FILE: string }) => Promise<T>): Promise<T> {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'agent-collab-index-'));
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'agent-collab-index-'));
     try {
       return await fn({ GIT_INDEX_FILE: path.join(dir, 'index') });
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      await rm(dir, { recursive: true, force: true });
     }
   }
 

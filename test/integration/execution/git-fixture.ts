@@ -3,7 +3,6 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { tempRepo } from '../../helpers/repo.js';
-import type { RefFiles } from '../../../src/adapters/git/git.js';
 import { GitStepWorkspace } from '../../../src/adapters/git/step-workspace.js';
 
 export const WORKDIR = '.agent-collab';
@@ -21,11 +20,6 @@ export interface Fixture {
   /** Files of a commit with their status letter, e.g. "A\tnew.txt". */
   commitFiles: (rev?: string) => string[];
   cleanup: () => void;
-}
-
-function refFiles(dir: string): RefFiles {
-  const [headFile = '', headsDir = ''] = execFileSync('git', ['rev-parse', '--git-path', 'HEAD', '--git-path', 'refs/heads'], { cwd: dir, encoding: 'utf8' }).split('\n');
-  return { headFile: path.resolve(dir, headFile), headsDir: path.resolve(dir, headsDir) };
 }
 
 export function fixture(opts: { commits?: boolean } = {}): Fixture {
@@ -63,8 +57,7 @@ export function fixture(opts: { commits?: boolean } = {}): Fixture {
       .sort();
   return {
     dir,
-    // As a session makes it: with the ref files, so a commit's hash is read from them.
-    ws: new GitStepWorkspace(dir, WORKDIR, null, refFiles(dir)),
+    ws: new GitStepWorkspace(dir, WORKDIR),
     git,
     write,
     read: (file) => readFileSync(abs(file), 'utf8'),

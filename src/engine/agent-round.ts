@@ -1,0 +1,163 @@
+// One agent round: its prompt, the agent's streamed events (session ids and usage saved as they come), infra
+// retries with backoff, a new session when the saved one is lost, and the event the round ends in.
+// The round runs under its signal: once that is aborted (stop, cancel, close) nothing of it is dispatched.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Effect, RoundUsage } from '../core/events.js';
+import { detectQuestion } from '../core/question-detect.js';
+import { isAgentAction, type Action, type AgentEvent, type AgentTurn, type FailureKind, type Role, type StepFailureCategory, type TurnKind } from '../core/types.js';
+import type { EngineContext } from './context.js';
+import type { RunRecords } from './run-records.js';
+import type { StepExecutor } from './step-executor.js';
+import { buildTurnPrompt, recoveryPrompt } from './turn-prompts.js';
+
+type RoundOutcome =
+  | { kind: 'done'; text: string }
+  | { kind: 'question'; text: string }
+  | { kind: 'failed'; failure: FailureKind; message: string }
+  | { kind: 'stopped' };
+
+/** One round under way: who plays it, its signal, what it has used, and where its events are recorded. */
+interface Play {
+  role: Role;
+  kind: TurnKind;
+  signal: AbortSignal;
+  usage: RoundUsage;
+  record: ((ev: AgentEvent) => void) | null;
+}
+
+export class AgentRounds {
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly records: RunRecords,
+    private readonly steps: StepExecutor,
+  ) {}
+
+  async run(role: Role, action: Action, signal: AbortSignal): Promise<void> {
+    if (!isAgentAction(action)) throw new Error(`${action.kind} is not an agent round`);
+    if (action.kind === 'execute_step' && !(await this.steps.begin(action.step, signal))) return;
+    const s = this.ctx.state();
+    const { deps } = this.ctx;
+    const prompt = await buildTurnPrompt(deps.prompts, deps.files, s, action, 1 + (deps.options.execution?.maxRetries ?? 3));
+    if (signal.aborted) return;
+    const turn: AgentTurn = {
+      prompt,
+      cwd: deps.repoRoot,
+      access: action.kind === 'execute_step' ? 'workspace-write' : 'read-only',
+      meta: { role, kind: action.kind, iteration: action.kind === 'review' ? s.iteration + 1 : s.iteration, step: action.kind === 'execute_step' || action.kind === 'ask_test_command' ? action.step : null },
+    };
+    const attempt = s.stepRun?.attempt ?? 1;
+    const play: Play = { role, kind: action.kind, signal, usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0, durationMs: 0, calls: 0 }, record: null };
+    if (action.kind === 'execute_step' && this.records.enabled) {
+      this.records.write(action.step, attempt, 'prompt.md', prompt);
+      this.records.timeline(`step ${action.step} attempt ${attempt}: ${role} at work`);
+      play.record = (ev) => this.records.appendEvent(action.step, attempt, ev);
+    }
+    const started = Date.now();
+    const outcome = await this.withRetries(play, turn);
+    if (signal.aborted || outcome.kind === 'stopped') return;
+    this.ctx.emit({ type: 'notice', notice: { kind: 'round', role, action: action.kind, outcome: outcome.kind, usage: { ...play.usage, durationMs: Date.now() - started } } });
+    if (outcome.kind === 'failed' && action.kind === 'execute_step') {
+      await this.records.attempt(action.step, attempt, this.ctx.state().stepRun?.baseTree, { result: 'fail', category: failureCategory(outcome.failure), failure: outcome.failure, message: outcome.message });
+    }
+    const changed = outcome.kind === 'done' ? await this.changedOutside(action) : null;
+    if (signal.aborted) return;
+    if (changed && outcome.kind === 'done') await this.ctx.dispatch({ type: 'external_change', role, action, file: changed, text: outcome.text });
+    else if (outcome.kind === 'done') await this.ctx.dispatch({ type: 'agent_done', role, action, text: outcome.text });
+    else if (outcome.kind === 'question') await this.ctx.dispatch({ type: 'agent_question', role, action, text: outcome.text });
+    else await this.ctx.dispatch({ type: 'agent_failed', role, action, kind: outcome.failure, message: outcome.message });
+  }
+
+  /** The person chose how plan.md / comments.md changed outside should meet the agent's new version. */
+  async mergeExternal(effect: Extract<Effect, { type: 'merge_external' }>, signal: AbortSignal): Promise<void> {
+    const text = await this.ctx.deps.files.resolveExternal(effect.file, effect.text, effect.choice);
+    if (signal.aborted) return;
+    await this.ctx.dispatch({ type: 'agent_done', role: effect.role, action: effect.action, text });
+  }
+
+  /** Service errors (`infra`) are tried again after backoffMs, 2×, 4×, … */
+  private async withRetries(play: Play, turn: AgentTurn): Promise<RoundOutcome> {
+    const retry = this.ctx.deps.retry ?? { infraRetries: 0, backoffMs: 0 };
+    let outcome = await this.attempt(play, turn);
+    for (let k = 1; outcome.kind === 'failed' && outcome.failure === 'infra' && k <= retry.infraRetries; k++) {
+      const delay = retry.backoffMs * 2 ** (k - 1);
+      const wait = delay < 1000 ? `${delay} ms` : `${Math.round(delay / 1000)} s`;
+      this.ctx.emit({ type: 'notice', notice: { kind: 'info', message: `The ${play.role} hit a service error (${outcome.message}); retrying in ${wait} (${k}/${retry.infraRetries}).` } });
+      this.ctx.deps.files.debug('engine', `infra retry ${k}/${retry.infraRetries} for ${play.role} after: ${outcome.message}`);
+      const waited = await sleep(delay, true, { signal: play.signal }).catch(() => false);
+      if (!waited) return { kind: 'stopped' };
+      outcome = await this.attempt(play, turn);
+    }
+    return outcome;
+  }
+
+  /** One try: in the role's session if it has one, else (or if that session is gone) a new one. */
+  private async attempt(play: Play, turn: AgentTurn): Promise<RoundOutcome> {
+    if (play.signal.aborted) return { kind: 'stopped' };
+    const agent = this.ctx.deps.agents[play.role];
+    const sessionId = this.ctx.state().sessions[play.role];
+    const outcome = await this.consume(play, sessionId ? agent.resume(sessionId, turn) : agent.start(turn));
+    if (outcome.kind !== 'failed' || outcome.failure !== 'session_lost' || !sessionId || play.signal.aborted) return outcome;
+    this.ctx.emit({ type: 'notice', notice: { kind: 'info', message: `The ${play.role}'s session could not be resumed; starting a new one from plan.md and comments.md.` } });
+    const recovery = await recoveryPrompt(this.ctx.deps.prompts, this.ctx.deps.files, this.ctx.state(), turn.prompt);
+    if (play.signal.aborted) return { kind: 'stopped' };
+    return this.consume(play, agent.start({ ...turn, prompt: recovery }));
+  }
+
+  private async consume(play: Play, stream: AsyncIterable<AgentEvent>): Promise<RoundOutcome> {
+    const { role, signal } = play;
+    let question: string | null = null;
+    let error: { failure: FailureKind; message: string } | null = null;
+    for await (const ev of stream) {
+      if (signal.aborted) return { kind: 'stopped' };
+      this.ctx.deps.files.debug(role, JSON.stringify(ev));
+      play.record?.(ev);
+      this.ctx.emit({ type: 'agent_event', role, event: ev });
+      switch (ev.type) {
+        case 'session':
+          await this.ctx.dispatch({ type: 'session', role, sessionId: ev.sessionId });
+          break;
+        case 'usage':
+          addUsage(play.usage, ev);
+          await this.ctx.dispatch({ type: 'usage', role, inputTokens: ev.inputTokens, outputTokens: ev.outputTokens, cachedTokens: ev.cachedTokens ?? 0, costUsd: ev.costUsd ?? 0, durationMs: ev.durationMs ?? 0 });
+          break;
+        case 'question':
+          question = ev.text;
+          break;
+        case 'error':
+          error = { failure: ev.kind, message: ev.resetAt ? `${ev.message} (the limit resets at ${ev.resetAt})` : ev.message };
+          break;
+        case 'done': {
+          if (ev.sessionId) await this.ctx.dispatch({ type: 'session', role, sessionId: ev.sessionId });
+          const asked = question ?? detectQuestion(play.kind, ev.text);
+          return asked !== null ? { kind: 'question', text: asked } : { kind: 'done', text: ev.text };
+        }
+        default:
+          break;
+      }
+    }
+    if (signal.aborted) return { kind: 'stopped' };
+    if (error) return { kind: 'failed', ...error };
+    return { kind: 'failed', failure: 'agent_error', message: `the ${role} ended its turn without an answer` };
+  }
+
+  /** plan.md or comments.md, when the person changed it since agent-collab last wrote it and this round writes it anew. */
+  private async changedOutside(action: Action): Promise<'plan' | 'comments' | null> {
+    const file = action.kind === 'write_plan' || action.kind === 'respond' ? 'plan' : action.kind === 'review' ? 'comments' : null;
+    if (!file) return null;
+    return (await this.ctx.deps.files.changedOutside(file)) ? file : null;
+  }
+}
+
+function addUsage(u: RoundUsage, ev: Extract<AgentEvent, { type: 'usage' }>): void {
+  u.inputTokens += ev.inputTokens;
+  u.outputTokens += ev.outputTokens;
+  u.cachedTokens += ev.cachedTokens ?? 0;
+  u.costUsd += ev.costUsd ?? 0;
+  u.calls += 1;
+}
+
+function failureCategory(kind: FailureKind): StepFailureCategory {
+  if (kind === 'timeout' || kind === 'idle') return 'timeout';
+  if (kind === 'infra' || kind === 'usage_limit') return 'infra';
+  return 'agent_error';
+}

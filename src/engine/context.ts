@@ -1,0 +1,39 @@
+// What the parts of the engine share: its ports, the state now, the event queue and the subscribers.
+import type { EngineEvent, EngineOutput } from '../core/events.js';
+import type { Artifacts, Prompts, StepWorkspace, TestRunner, WorkflowFiles } from '../core/ports.js';
+import type { TransitionOptions } from '../core/transition.js';
+import type { Agent, Role, WorkflowState } from '../core/types.js';
+import type { CommandPolicy } from './command-gate.js';
+
+export interface EngineDeps {
+  repoRoot: string;
+  files: WorkflowFiles;
+  prompts: Prompts;
+  agents: Record<Role, Agent>;
+  options: TransitionOptions;
+  /** Service errors (failure kind `infra`) are retried this many times, waiting backoffMs, 2×, 4×, … */
+  retry?: { infraRetries: number; backoffMs: number };
+  /** Snapshots the work tree before a step, commits only the step's changes, rolls a step back. */
+  workspace: StepWorkspace;
+  /** Runs the tests after each step; without it, steps are not tested. */
+  tests?: TestRunner;
+  /** Per step attempt artifacts under runs/<run id>/. */
+  artifacts?: Artifacts;
+  /** The [safety] policy for commands; without it every command is denied (fail closed). */
+  commands?: CommandPolicy;
+  now?: () => Date;
+}
+
+export interface EngineContext {
+  readonly deps: EngineDeps;
+  /** The state as last applied. */
+  state(): WorkflowState;
+  /** Queues an event; resolves false when it was rejected. */
+  dispatch(event: EngineEvent): Promise<boolean>;
+  emit(out: EngineOutput): void;
+  nowIso(): string;
+}
+
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,113 @@
+// agent-collab's own work around a step's agent rounds: the snapshot the step is measured against, the tests,
+// the commit of only the step's changes (the workspace scans them for secrets first) and the rollback.
+// Each ends in an event; a result whose round was stopped meanwhile (its signal aborted) is dropped.
+import path from 'node:path';
+import { stepSubject } from '../core/plan-steps.js';
+import type { EngineContext } from './context.js';
+import type { EngineCommandGate } from './command-gate.js';
+import type { RunRecords } from './run-records.js';
+
+export class StepExecutor {
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly records: RunRecords,
+    private readonly gate: EngineCommandGate,
+  ) {}
+
+  /**
+   * Before a step's first attempt: the working tree is snapshotted so the step's own changes can be told apart.
+   * A retry keeps the base it has. False when the round cannot go on (stopped, or the step was not started).
+   */
+  async begin(step: number, signal: AbortSignal): Promise<boolean> {
+    if (this.ctx.state().stepRun?.step === step) return true;
+    const baseTree = await this.ctx.deps.workspace.snapshot();
+    if (signal.aborted) return false;
+    this.records.timeline(`step ${step} started`);
+    await this.ctx.dispatch({ type: 'step_started', step, baseTree, at: this.ctx.nowIso() });
+    return !signal.aborted && this.ctx.state().stepRun?.step === step;
+  }
+
+  async runTests(step: number, attempt: number, signal: AbortSignal): Promise<void> {
+    const { tests, repoRoot } = this.ctx.deps;
+    const command = this.ctx.state().testCommand || (tests ? ((await tests.resolve())?.command ?? null) : null);
+    if (signal.aborted) return;
+    if (!command || !tests) {
+      await this.ctx.dispatch({ type: 'no_test_command', step });
+      return;
+    }
+    // agent-collab's own commands go through the same policy as the agents'.
+    const verdict = await this.gate.check({ role: 'agent-collab', command, cwd: repoRoot });
+    if (signal.aborted) return;
+    const base = this.ctx.state().stepRun?.baseTree;
+    if (!verdict.allow) {
+      await this.records.attempt(step, attempt, base, { result: 'fail', category: 'policy_block', command, reason: verdict.reason });
+      await this.ctx.dispatch({ type: 'attempt_failed', step, attempt, category: 'policy_block', message: `the test command \`${command}\` was denied: ${verdict.reason}` });
+      return;
+    }
+    this.records.timeline(`step ${step} attempt ${attempt}: running \`${command}\``);
+    const dir = await this.records.attemptDir(step, attempt);
+    const r = await tests.run(command, { fullOutputFile: dir ? path.join(dir, 'test-output.txt') : null });
+    if (signal.aborted) return;
+    const category = r.passed ? null : r.timedOut ? 'timeout' : 'test_failure';
+    await this.records.attempt(step, attempt, base, { result: r.passed ? 'pass' : 'fail', category, command, exitCode: r.exitCode, durationMs: r.durationMs });
+    this.records.timeline(`step ${step} attempt ${attempt}: tests ${r.passed ? 'passed' : r.timedOut ? 'timed out' : 'failed'} (${(r.durationMs / 1000).toFixed(1)} s)`);
+    await this.ctx.dispatch({ type: 'tests_done', step, attempt, command, passed: r.passed, output: r.output, durationMs: r.durationMs, timedOut: r.timedOut });
+  }
+
+  async commit(step: number, summary: string, allowSecrets: boolean, signal: AbortSignal): Promise<void> {
+    const { workspace, repoRoot } = this.ctx.deps;
+    const s = this.ctx.state();
+    const run = s.stepRun?.step === step ? s.stepRun : null;
+    const allowed = await this.gate.check({ role: 'agent-collab', command: `git commit -m ${shellQuote(stepSubject(step, summary))}`, cwd: repoRoot });
+    if (signal.aborted) return;
+    if (!allowed.allow) {
+      await this.ctx.dispatch({ type: 'commit_failed', step, message: `agent-collab's own \`git commit\` of step ${step} was denied: ${allowed.reason}` });
+      return;
+    }
+    // The workspace first looks for this run's commit of the step: a crash may have come between `git commit`
+    // and saving the state that records it.
+    const r = await workspace.commitStep({ runId: s.runId, step, summary, baseTree: run?.baseTree ?? null, allowSecrets });
+    if (signal.aborted) return;
+    if (run?.testResult === 'none') {
+      if (r.kind === 'committed' && r.patch !== undefined) this.records.write(step, run.attempt, 'patch.diff', r.patch);
+      this.records.verdict(step, run.attempt, { result: 'pass', category: null, command: null, note: 'no test command' });
+    }
+    switch (r.kind) {
+      case 'committed':
+      case 'nothing': {
+        const commit = r.kind === 'committed' ? r.hash : null;
+        this.records.timeline(commit ? `step ${step} committed as ${commit.slice(0, 7)}` : `step ${step}: no changes, nothing committed`);
+        await this.ctx.dispatch({ type: 'step_committed', step, commit, files: r.kind === 'nothing' ? [] : r.files, at: this.ctx.nowIso() });
+        return;
+      }
+      case 'secrets':
+        this.records.timeline(`step ${step}: commit held, possible secret (${r.findings.length})`);
+        await this.ctx.dispatch({ type: 'secrets_found', step, findings: r.findings });
+        return;
+      case 'failed':
+        this.records.timeline(`step ${step}: commit failed: ${r.message}`);
+        await this.ctx.dispatch({ type: 'commit_failed', step, message: r.message });
+        return;
+    }
+  }
+
+  async rollback(step: number, signal: AbortSignal): Promise<void> {
+    const { workspace, repoRoot } = this.ctx.deps;
+    const run = this.ctx.state().stepRun;
+    const base = run?.step === step ? run.baseTree : null;
+    if (!base) throw new Error(`step ${step} has no snapshot to roll back to; restore the files with git yourself`);
+    const allowed = await this.gate.check({ role: 'agent-collab', command: `git restore --source=${base} --worktree -- .`, cwd: repoRoot });
+    if (signal.aborted) return;
+    if (!allowed.allow) throw new Error(`agent-collab's own \`git restore\` for the rollback of step ${step} was denied: ${allowed.reason}`);
+    const changes = await workspace.changedSince(base);
+    this.records.write(step, run?.attempt ?? 1, 'rolled-back.patch.diff', changes.patch);
+    const files = await workspace.rollback(base);
+    if (signal.aborted) return;
+    this.records.timeline(`step ${step} rolled back (${files.length} file(s))`);
+    await this.ctx.dispatch({ type: 'step_rolled_back', step, files });
+  }
+}
+
+function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, "'\\''")}'`;
+}
