@@ -1,7 +1,7 @@
 // state.json, plan.md and comments.md survive a power cut (fsync before the rename); the pid file and the copies
 // kept to notice outside edits do not need to, and are not fsynced.
 import fs from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { open, readFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { writeAtomic } from '../../../src/persistence/atomic-write.js';
@@ -15,9 +15,12 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-/** Whether `fn` fsynced anything. */
+/** Whether `fn` fsynced anything (through a FileHandle or the fs functions). */
 async function fsyncs(fn: () => Promise<unknown>): Promise<boolean> {
-  const spies = [vi.spyOn(fs, 'fsync'), vi.spyOn(fs, 'fsyncSync')];
+  const handle = await open(process.execPath, 'r');
+  const handles = Object.getPrototypeOf(handle) as FileHandle;
+  await handle.close();
+  const spies = [vi.spyOn(handles, 'sync'), vi.spyOn(fs, 'fsync'), vi.spyOn(fs, 'fsyncSync')];
   try {
     await fn();
     return spies.some((s) => s.mock.calls.length > 0);
