@@ -8,9 +8,9 @@
 //   dist/agent-collab.cjs    the launcher (src/launch/launcher.ts): runs the main bundle through V8's code cache
 //   dist/cli.js              `node dist/cli.js …` for those who start it that way: loads the launcher
 //
-// The rest of tsc's per-file dist/ stays: the node command hook client (dist/adapters/command-hook/hook-main.js) must
-// remain its own tiny file, and the .wasm/prompt files are found from the package root at run time
-// (src/package-root.ts). The bash command hook client (command-hook.sh), which tsc does not copy, is copied next to it.
+// The rest of tsc's per-file dist/ stays: the .wasm/prompt files are found from the package root at run time
+// (src/package-root.ts). The command hook client (command-hook.sh), which tsc does not copy, is copied to
+// dist/adapters/command-hook/.
 //
 // Files are written so that a process starting agent-collab during the build never sees half an output: the bundles
 // first (their names carry a content hash), then the launcher and dist/cli.js by rename, then the bundles no longer
@@ -177,7 +177,7 @@ const mainText = (
     outfile: path.join(outdir, 'main.cjs'),
     format: 'cjs',
     plugins: [uiOnly, jsYamlWithoutEsprima, builtinsThroughRequire, tuiThroughLauncher(`./tui/${tuiName}`)],
-    // package-root.ts and hook-program.ts ask where they are; in the bundle that is dist/main-<hash>.cjs.
+    // package-root.ts and bash-client.ts ask where they are; in the bundle that is dist/main-<hash>.cjs.
     define: { 'import.meta.url': '__agentCollabModuleUrl' },
     // ES modules are strict, and the bundled sources were written as ES modules.
     banner: { js: `"use strict";var __agentCollabModuleUrl=require("node:url").pathToFileURL(__filename).href;` },

@@ -3,9 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { createAgent } from '../adapters/index.js';
-import { probeVerdicts } from '../adapters/command-hook/probe-verdicts.js';
 import { startCommandHookServer, type CommandHookServer } from '../adapters/command-hook/server.js';
-import { cacheRoot } from '../cache-dir.js';
 import type { CommandGate } from '../core/ports.js';
 import path from 'node:path';
 import { ShellTestRunner } from '../adapters/test-runner.js';
@@ -63,52 +61,27 @@ export function newRunId(now = new Date()): string {
   return `${now.toISOString().slice(0, 19).replace(/[-:T]/g, '')}-${randomBytes(3).toString('hex')}`;
 }
 
+/** Opens in a plain order: the repo, its config, the instance lock, the work dir kept out of git, the hook server, the agents. */
 export async function openSession(opts: OpenOptions): Promise<Session> {
-  // Bound late: the engine that answers is built by engineFor(); until then every command is denied.
-  let commandGate: CommandGate = () => Promise.resolve({ allow: false, reason: 'agent-collab has no run under way to check the command against' });
-  // debug.log is written only once the lock is held (another instance may own it): lines before that wait here.
-  const early: Array<[string, string]> = [];
-  let debug = (source: string, line: string): void => void early.push([source, line]);
-  let confirmTimeoutSeconds = 0; // set from the config below, before any endpoint is made
-  // The command hook server first: its client probe (a bash process) then runs while git finds the repo and the
-  // config is read, instead of holding up the first agent.
-  const cache = cacheRoot(process.env, opts.homeDir === undefined ? undefined : () => opts.homeDir!);
-  const starting = startCommandHookServer({
-    gate: (check) => commandGate(check),
-    confirmTimeoutSeconds: () => confirmTimeoutSeconds,
-    debug: (source, line) => debug(source, line),
-    verdicts: probeVerdicts(cache === null ? null : path.join(cache, 'hook-client-probe.json')),
-  });
-  let repo: Awaited<ReturnType<typeof locateRepo>>;
-  let config: Config;
-  let paths: Paths;
-  try {
-    repo = await locateRepo(opts.cwd);
-    ({ config } = loadConfig({ repoRoot: repo.root, homeDir: opts.homeDir, overrides: opts.overrides }));
-    confirmTimeoutSeconds = config.safety.confirm_timeout_seconds;
-    paths = resolvePaths(repo.root, config);
-    await mkdir(paths.workdir, { recursive: true });
-  } catch (err) {
-    await starting.then((hooks) => hooks.close()).catch(() => undefined);
-    throw err;
-  }
+  const repo = await locateRepo(opts.cwd);
+  const { config } = loadConfig({ repoRoot: repo.root, homeDir: opts.homeDir, overrides: opts.overrides });
+  const paths = resolvePaths(repo.root, config);
   const repoRoot = repo.root;
-  // Independent, so at once: the lock and keeping the work dir out of git (the hook server is on its way).
-  const [locked, excluded, started] = await Promise.allSettled([acquireInstanceLock(paths.workdir), excludeWorkdir(repo.excludeFile, relativeWorkdir(config)), starting]);
-  const commandHooks = started.status === 'fulfilled' ? started.value : null;
-  if (locked.status === 'rejected') {
-    await commandHooks?.close();
-    throw locked.reason;
-  }
-  const release = locked.value;
+  await mkdir(paths.workdir, { recursive: true });
+  const release = await acquireInstanceLock(paths.workdir);
+  let commandHooks: CommandHookServer | null = null;
   try {
-    if (excluded.status === 'rejected') throw excluded.reason;
-    if (started.status === 'rejected') throw started.reason;
-    const hooks = started.value;
+    await excludeWorkdir(repo.excludeFile, relativeWorkdir(config));
     const debugLog = new DebugLog(paths.debugLog, parseSize(config.paths.debug_log_max_size) ?? 10 * 1024 * 1024);
     const files = new DiskWorkflowFiles(paths, debugLog);
-    debug = (source, line) => files.debug(source, line);
-    for (const [source, line] of early.splice(0)) files.debug(source, line);
+    // Bound late: the engine that answers is built by engineFor(); until then every command is denied.
+    let commandGate: CommandGate = () => Promise.resolve({ allow: false, reason: 'agent-collab has no run under way to check the command against' });
+    const hooks = await startCommandHookServer({
+      gate: (check) => commandGate(check),
+      confirmTimeoutSeconds: config.safety.confirm_timeout_seconds,
+      debug: (source, line) => files.debug(source, line),
+    });
+    commandHooks = hooks;
     const read = await readState(paths);
     const saved: SavedRun =
       read.kind === 'ok' ? (isTerminal(read.state.phase) ? { kind: 'finished', state: read.state } : { kind: 'unfinished', state: read.state }) : { kind: 'none' };

@@ -3,8 +3,8 @@
 // goes to the debug log (and `lastError`) instead of the caller.
 import { appendFile, mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import type { Artifacts } from '../core/ports.js';
+import { writeAtomic } from './atomic-write.js';
 
 export type ArtifactsDebug = (source: string, line: string) => void;
 
@@ -55,7 +55,7 @@ export class RunArtifacts implements Artifacts {
       const file = path.join(this.attemptPath(step, attempt), plainName(name, 'file name')); // a bad name rejects
       try {
         await this.attemptDir(step, attempt);
-        await writeFileAtomic(file, content);
+        await writeAtomic(file, content);
       } catch (err) {
         this.fail(`writing ${file}`, err);
       }

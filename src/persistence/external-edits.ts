@@ -1,11 +1,10 @@
 // Telling the person's edits of plan.md / comments.md apart from agent-collab's own writes, and reconciling them.
-import { readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { runGit } from '../adapters/git/git.js';
 import type { ExternalChangeChoice } from '../core/types.js';
-import { writeAtomic } from './file-lock.js';
+import { writeAtomic } from './atomic-write.js';
 
 export type WatchedFile = 'plan' | 'comments';
 
@@ -25,7 +24,7 @@ export class WrittenCopies {
 
   async last(which: WatchedFile): Promise<string | null> {
     try {
-      return readFileSync(this.file(which), 'utf8'); // small, and every round that writes waits for it
+      return await readFile(this.file(which), 'utf8');
     } catch {
       return null;
     }

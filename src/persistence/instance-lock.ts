@@ -2,7 +2,7 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { lock } from 'proper-lockfile';
 import { EXIT, UserError } from '../core/errors.js';
-import { writeAtomic } from './file-lock.js';
+import { writeAtomic } from './atomic-write.js';
 
 export interface InstanceLockOptions {
   /** Gets a one-line warning if the lock is lost while held (lock dir deleted, system slept too long). Default: print to stderr. */

@@ -1,25 +1,27 @@
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { inOrder } from './atomic-write.js';
 
 export const LOG_HEADER = '# agent-collab log\n';
 
 /**
- * Appends to log.md (created with a header if missing):
+ * Appends to log.md (created with a header if missing), entries in call order:
  *
  *     ## 2026-02-05T10:30:00.000Z — title
  *
  *     - line
  */
-export async function appendLog(file: string, entry: { title: string; lines?: string[]; at?: Date }): Promise<void> {
-  // Synchronous calls: a transition waits for its log entry before the state is saved, and each asynchronous call
-  // would be a thread-pool round trip (several milliseconds while the CLIs keep both cores busy) for a few hundred bytes.
-  mkdirSync(path.dirname(file), { recursive: true });
-  try {
-    writeFileSync(file, LOG_HEADER, { flag: 'wx' });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-  }
-  appendFileSync(file, formatLogEntry(entry), 'utf8');
+export function appendLog(file: string, entry: { title: string; lines?: string[]; at?: Date }): Promise<void> {
+  const text = formatLogEntry(entry);
+  return inOrder(file, async () => {
+    await mkdir(path.dirname(file), { recursive: true });
+    try {
+      await writeFile(file, LOG_HEADER + text, { flag: 'wx' });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      await appendFile(file, text, 'utf8');
+    }
+  });
 }
 
 export function formatLogEntry(entry: { title: string; lines?: string[]; at?: Date }): string {

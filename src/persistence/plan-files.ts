@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { EXIT, UserError } from '../core/errors.js';
-import { withFileLock, writeAtomic } from './file-lock.js';
+import { inOrder, writeAtomic } from './atomic-write.js';
 import { cleanAgentMarkdown, parseFrontmatter, renderFrontmatter } from './frontmatter.js';
 
 export type PlanStatus = 'draft' | 'reviewing' | 'approved';
@@ -24,27 +24,20 @@ export interface CommentsMeta {
 
 const PLAN_STATUSES: readonly PlanStatus[] = ['draft', 'reviewing', 'approved'];
 
-/** Work done at the same time as a write, given the file's new text (e.g. keeping a copy of it). */
-export type Alongside = (text: string) => Promise<void>;
-
-async function writeWith(file: string, text: string, alongside?: Alongside): Promise<void> {
-  await Promise.all([writeAtomic(file, text), alongside?.(text)]);
-}
-
 /** The body a reader of `text` (plan.md or comments.md) gets: what follows the frontmatter, leading blank lines dropped. */
 export async function bodyOfText(text: string, file: string): Promise<string> {
   return stripLeadingBlankLines((await parseFrontmatter(text, file)).content);
 }
 
-/** Writes plan.md: frontmatter, a blank line, the cleaned body. Atomic, under `<file>.lock`. */
+/** Writes plan.md (atomic, durable): frontmatter, a blank line, the cleaned body. Resolves to the text written. */
 export async function writePlan(
   file: string,
   plan: { body: string; status: PlanStatus; iteration: number; author?: 'planner' | 'user' },
-  alongside?: Alongside,
-): Promise<void> {
+): Promise<string> {
   const meta = { version: 1, status: plan.status, iteration: plan.iteration, author: plan.author ?? 'planner', updated: nowIso() };
   const text = await compose(meta, cleanAgentMarkdown(plan.body));
-  await withFileLock(file, () => writeWith(file, text, alongside));
+  await inOrder(file, () => writeAtomic(file, text));
+  return text;
 }
 
 /** null when the file does not exist. Missing or unknown frontmatter values fall back to draft / 0 / planner. */
@@ -64,7 +57,7 @@ export async function readPlan(file: string): Promise<{ meta: PlanMeta; body: st
 
 /** Changes `status` and `updated` in plan.md's frontmatter; the body stays byte for byte. */
 export async function setPlanStatus(file: string, status: PlanStatus): Promise<void> {
-  await withFileLock(file, async () => {
+  await inOrder(file, async () => {
     const parsed = await readMarkdown(file);
     if (!parsed) throw new UserError(`cannot set the plan status: ${file} does not exist; write a plan first`, EXIT.badInput);
     const data = { version: 1, ...parsed.data, status, updated: nowIso() };
@@ -73,25 +66,30 @@ export async function setPlanStatus(file: string, status: PlanStatus): Promise<v
   });
 }
 
-/** Replaces plan.md's body (as given, not cleaned), keeping its frontmatter except `updated`. Creates a draft if missing. */
-export async function writePlanBody(file: string, body: string, alongside?: Alongside): Promise<void> {
-  await withFileLock(file, async () => {
+/**
+ * Replaces plan.md's body (as given, not cleaned), keeping its frontmatter except `updated`. Creates a draft if
+ * missing. Resolves to the text written.
+ */
+export function writePlanBody(file: string, body: string): Promise<string> {
+  return inOrder(file, async () => {
     const parsed = await readMarkdown(file);
     const base = parsed?.data ?? { version: 1, status: 'draft', iteration: 0, author: 'planner' };
-    await writeWith(file, await compose({ ...base, updated: nowIso() }, body), alongside);
+    const text = await compose({ ...base, updated: nowIso() }, body);
+    await writeAtomic(file, text);
+    return text;
   });
 }
 
-/** Writes comments.md; the body starts with the `[APPROVED]` / `[CHANGES_REQUIRED]` marker line that matches `status`. */
-export async function writeComments(
-  file: string,
-  comments: { body: string; status: CommentsStatus; iteration: number },
-  alongside?: Alongside,
-): Promise<void> {
+/**
+ * Writes comments.md (atomic, durable); the body starts with the `[APPROVED]` / `[CHANGES_REQUIRED]` marker line that
+ * matches `status`. Resolves to the text written.
+ */
+export async function writeComments(file: string, comments: { body: string; status: CommentsStatus; iteration: number }): Promise<string> {
   const meta = { status: comments.status, iteration: comments.iteration, author: 'reviewer', updated: nowIso() };
   const body = withVerdictMarker(cleanAgentMarkdown(comments.body), comments.status);
   const text = await compose(meta, body);
-  await withFileLock(file, () => writeWith(file, text, alongside));
+  await inOrder(file, () => writeAtomic(file, text));
+  return text;
 }
 
 /** null when the file does not exist. The status falls back to the body's marker line, then CHANGES_REQUIRED. */
@@ -119,8 +117,7 @@ export function withVerdictMarker(body: string, status: CommentsStatus): string 
 async function readMarkdown(file: string): Promise<{ data: Record<string, unknown>; content: string; hadFrontmatter: boolean } | null> {
   let text: string;
   try {
-    // Synchronous: a small file the run waits for, where a thread-pool round trip costs more than the read.
-    text = readFileSync(file, 'utf8');
+    text = await readFile(file, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;

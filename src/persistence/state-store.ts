@@ -1,7 +1,7 @@
 import { readFile, rename, access } from 'node:fs/promises';
 import type { Mode, WorkflowState } from '../core/types.js';
 import { formatPath } from './config-errors.js';
-import { inOrder, writeAtomic } from './file-lock.js';
+import { inOrder, writeAtomic } from './atomic-write.js';
 import type { Paths } from './paths.js';
 import { workflowStateSchema } from './state-schema.js';
 
@@ -60,10 +60,7 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/**
- * Atomic write of state.json; writes from this process land in call order. No per-file lock: state.json has one
- * writer, the session holding the work dir's instance lock (a lock per save would cost ~1.5 ms and guard nothing).
- */
+/** Atomic, durable write of state.json; writes land in call order (the instance lock keeps other processes out). */
 export async function writeState(paths: Pick<Paths, 'state'>, state: WorkflowState): Promise<void> {
   const checked = workflowStateSchema.parse(state);
   await inOrder(paths.state, () => writeAtomic(paths.state, `${JSON.stringify(checked, null, 2)}\n`));

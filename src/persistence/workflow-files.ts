@@ -1,5 +1,5 @@
 // The engine's WorkflowFiles port over the `.agent-collab/` files.
-import { existsSync } from 'node:fs';
+import { access } from 'node:fs/promises';
 import type { WorkflowFiles } from '../core/ports.js';
 import { markStepDone, markStepSkipped, parseSteps } from '../core/plan-steps.js';
 import type { ExternalChangeChoice, StepInfo, Verdict, WorkflowState } from '../core/types.js';
@@ -9,7 +9,7 @@ import type { DebugLog } from './debug-log.js';
 import { archiveRun } from './history.js';
 import { appendLog } from './log-file.js';
 import type { Paths } from './paths.js';
-import { bodyOfText, readComments, readPlan, setPlanStatus, writeComments, writePlan, writePlanBody, type Alongside } from './plan-files.js';
+import { bodyOfText, readComments, readPlan, setPlanStatus, writeComments, writePlan, writePlanBody } from './plan-files.js';
 import { writeState } from './state-store.js';
 
 export class DiskWorkflowFiles implements WorkflowFiles {
@@ -31,10 +31,9 @@ export class DiskWorkflowFiles implements WorkflowFiles {
     await this.written.remember(which, await this.bodyOf(which));
   }
 
-  /** remember(), from the text being written (at the same time as the write). */
-  private remembering(which: WatchedFile): Alongside {
-    const file = which === 'plan' ? this.paths.plan : this.paths.comments;
-    return async (text) => this.written.remember(which, await bodyOfText(text, file));
+  /** remember(), from the text just written (not read back: an edit by the person right after is still noticed). */
+  private async rememberWritten(which: WatchedFile, text: string): Promise<void> {
+    await this.written.remember(which, await bodyOfText(text, which === 'plan' ? this.paths.plan : this.paths.comments));
   }
 
   async changedOutside(which: WatchedFile): Promise<boolean> {
@@ -66,15 +65,15 @@ export class DiskWorkflowFiles implements WorkflowFiles {
   }
 
   async writePlan(body: string, iteration: number): Promise<void> {
-    await writePlan(this.paths.plan, { body, status: 'reviewing', iteration }, this.remembering('plan'));
+    await this.rememberWritten('plan', await writePlan(this.paths.plan, { body, status: 'reviewing', iteration }));
   }
 
   async writeComments(body: string, verdict: Verdict, iteration: number): Promise<void> {
-    await writeComments(this.paths.comments, { body, status: verdict, iteration }, this.remembering('comments'));
+    await this.rememberWritten('comments', await writeComments(this.paths.comments, { body, status: verdict, iteration }));
   }
 
   async setPlanStatus(status: 'draft' | 'reviewing' | 'approved'): Promise<void> {
-    if (!existsSync(this.paths.plan)) return;
+    if (!(await exists(this.paths.plan))) return;
     await setPlanStatus(this.paths.plan, status);
   }
 
@@ -85,13 +84,13 @@ export class DiskWorkflowFiles implements WorkflowFiles {
   async markStepDone(step: number, commit: string | null): Promise<void> {
     const body = await this.readPlan();
     if (body === null) return;
-    await writePlanBody(this.paths.plan, markStepDone(body, step, commit), this.remembering('plan'));
+    await this.rememberWritten('plan', await writePlanBody(this.paths.plan, markStepDone(body, step, commit)));
   }
 
   async markStepSkipped(step: number): Promise<void> {
     const body = await this.readPlan();
     if (body === null) return;
-    await writePlanBody(this.paths.plan, markStepSkipped(body, step), this.remembering('plan'));
+    await this.rememberWritten('plan', await writePlanBody(this.paths.plan, markStepSkipped(body, step)));
   }
 
   appendLog(title: string, lines: string[]): Promise<void> {
@@ -105,4 +104,11 @@ export class DiskWorkflowFiles implements WorkflowFiles {
   debug(source: string, line: string): void {
     this.debugLog.write(source, line);
   }
+}
+
+function exists(file: string): Promise<boolean> {
+  return access(file).then(
+    () => true,
+    () => false,
+  );
 }

@@ -26,7 +26,7 @@ describe('the CLI in a repo', () => {
     const first = runCli(['run', '--goal', 'g', '--auto', '--json'], { cwd: repo.dir, home: repo.home });
     await first.waitFor((e) => e.event === 'agent' && e.role === 'reviewer' && e.type === 'session');
 
-    const hookLines = (): string[] => readWork(repo.dir, 'debug.log').split('\n').filter((l) => / \[command-hook\] hooks on 127\.0\.0\.1:\d+ use the /.test(l));
+    const hookLines = (): string[] => readWork(repo.dir, 'debug.log').split('\n').filter((l) => / \[command-hook\] hooks on 127\.0\.0\.1:\d+ use /.test(l));
     await vi.waitFor(() => expect(hookLines()).toHaveLength(1)); // the first one's, written once it held the lock
     const second = await runCli(['run', '--goal', 'g', '--auto'], { cwd: repo.dir, home: repo.home }).done;
     expect(second.code).toBe(2);

@@ -23,6 +23,10 @@ async function until(cond: () => boolean, ms = 20_000): Promise<void> {
   }
 }
 
+function tcpServers(): number {
+  return process.getActiveResourcesInfo().filter((r) => r === 'TCPServerWrap').length;
+}
+
 describe('session: agent commands through the command hook', () => {
   it('a blocked command of the planner does not run, an allowed one does; the engine reports the denial', async () => {
     const repo = tempRepoWithFakeScript({
@@ -75,12 +79,21 @@ describe('session: agent commands through the command hook', () => {
     expect(refused).toBe('ECONNREFUSED');
   });
 
-  it('outside a repository: the one-line error, and the hook server it started at once is closed again', async () => {
+  it('outside a repository: the one-line error, and no hook server is left listening', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'ac-norepo-'));
     cleanup = async () => rmSync(dir, { recursive: true, force: true });
-    const servers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'TCPServerWrap').length;
-    const before = servers();
+    const before = tcpServers();
     await expect(openSession({ cwd: dir, homeDir: dir })).rejects.toThrow(/is not inside a git repository/);
-    await until(() => servers() === before, 2_000); // libuv lets go of a closed handle on its next turn
+    await until(() => tcpServers() <= before, 2_000); // libuv lets go of a closed handle on its next turn
+  });
+
+  it('an agent that cannot be made after the hook server started: the one-line error, the hook server closed, the lock let go', async () => {
+    const repo = tempRepoWithFakeScript({ rules: [] });
+    cleanup = async () => repo.cleanup();
+    rmSync(path.join(repo.home, 'script.json'));
+    const before = tcpServers();
+    await expect(openSession({ cwd: repo.dir, homeDir: repo.home })).rejects.toThrow(/^fake script .*script\.json not found$/);
+    await until(() => tcpServers() <= before, 2_000);
+    expect(existsSync(path.join(repo.dir, '.agent-collab', 'agent-collab.lock'))).toBe(false);
   });
 });

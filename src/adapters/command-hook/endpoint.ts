@@ -18,10 +18,7 @@ export interface HookEndpoint {
   timeoutSeconds: number;
   /** Commands the hook got approved for this role. */
   approvals: CommandApprovals;
-  /**
-   * The hook command line and environment. Settles once the server has chosen its client (bash, or node when bash
-   * cannot reach it), normally well before the first turn starts; rejects when no client can work.
-   */
+  /** The hook command line and environment; an adapter fails the round before starting its CLI when this rejects. */
   launch(): Promise<HookLaunch>;
 }
 

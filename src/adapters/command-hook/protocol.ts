@@ -1,5 +1,5 @@
-// What the hook clients (command-hook.sh, hook-main.ts) and agent-collab's hook server say to each other, and what
-// a hook prints for the CLI. Imported by the node client: node built-ins only, nothing heavy.
+// What the hook client (command-hook.sh) and agent-collab's hook server say to each other, and what a hook prints
+// for the CLI.
 //
 // Wire (loopback TCP, one request per connection):
 //   client → server  `AC-HOOK 1 <token> <role> <n>\n` then exactly <n> bytes: the CLI's stdin JSON, untouched
@@ -27,12 +27,6 @@ export const MAX_HEADER_BYTES = 512;
 /** Every denial reason starts so, so the model and the person see who denied. */
 export const REASON_PREFIX = 'agent-collab: ';
 
-/** Tokens and roles are single words; the bash client refuses anything else before connecting. */
-const WORD = /^[0-9A-Za-z_-]+$/;
-const ROLE = /^[a-z]+$/;
-/** A reply key: 32 random bytes as lowercase hex. */
-const REPLY_KEY = /^[0-9a-f]{64}$/;
-
 /**
  * The one output shape both CLIs accept from a PreToolUse hook (codex treats any other field as a failed hook).
  * Printed on stdout, exit code 0.
@@ -48,25 +42,9 @@ export function denyOutput(why: string): string {
   return hookOutput('deny', why.startsWith(REASON_PREFIX) ? why : `${REASON_PREFIX}${why}`);
 }
 
-/** Whether a server's answer line is something a hook may print as is (a hook output or "no opinion"). */
-export function isPrintableAnswer(line: string): boolean {
-  return line === '' || line.startsWith('{"hookSpecificOutput":');
-}
-
-/** Whether `key` is a reply key a hook may trust (the shape the server makes, and not the token the hook sends). */
-export function isReplyKey(key: string, token: string): boolean {
-  return REPLY_KEY.test(key) && key !== token;
-}
-
 /** The answer line (without its newline) the server writes: the payload after the reply key. */
 export function keyedAnswer(replyKey: string, payload: string): string {
   return `${replyKey}:${payload}`;
-}
-
-/** The payload of an answer line that starts with `<replyKey>:`; null when it does not (someone else answered). */
-export function answerPayload(line: string, replyKey: string): string | null {
-  const prefix = `${replyKey}:`;
-  return line.startsWith(prefix) ? line.slice(prefix.length) : null;
 }
 
 export interface WireHeader {
@@ -75,9 +53,9 @@ export interface WireHeader {
   length: number;
 }
 
-export function wireHeader(h: WireHeader): string {
-  return `AC-HOOK 1 ${h.token} ${h.role} ${h.length}\n`;
-}
+/** Tokens and roles are single words; the client refuses anything else before connecting. */
+const WORD = /^[0-9A-Za-z_-]+$/;
+const ROLE = /^[a-z]+$/;
 
 /** The header line (without its newline); null when it is not one. */
 export function parseWireHeader(line: string): WireHeader | null {
@@ -86,32 +64,7 @@ export function parseWireHeader(line: string): WireHeader | null {
   return { token: m[1]!, role: m[2]!, length: Number(m[3]) };
 }
 
-/** argv of the node client after the script: `<port> <role> <deadline-ms>`. */
-export interface NodeClientArgs {
-  port: number;
-  role: string;
-  deadlineMs: number;
-}
-
-export function nodeClientArgv(args: NodeClientArgs): string[] {
-  return [String(args.port), args.role, String(args.deadlineMs)];
-}
-
-/** Parses the node client's argv; null when it is not what agent-collab writes. */
-export function parseNodeClientArgv(argv: readonly string[]): NodeClientArgs | null {
-  if (argv.length !== 3) return null;
-  const [port, role, deadline] = argv.map(String) as [string, string, string];
-  if (!/^\d{1,5}$/.test(port) || !/^\d{1,10}$/.test(deadline) || !ROLE.test(role)) return null;
-  const args = { port: Number(port), role, deadlineMs: Number(deadline) };
-  return args.port > 0 && args.port < 65_536 && args.deadlineMs > 0 ? args : null;
-}
-
 /** argv of the bash client after the script: `<port> <role> <deadline-seconds>`. */
 export function bashClientArgv(args: { port: number; role: string; deadlineSeconds: number }): string[] {
   return [String(args.port), args.role, String(args.deadlineSeconds)];
-}
-
-/** Whether `token` can travel in the header (the server's tokens always can). */
-export function isWireWord(token: string): boolean {
-  return WORD.test(token);
 }

@@ -9,12 +9,12 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import net from 'node:net';
 import type { CommandGate, CommandVerdict } from '../../core/ports.js';
+import { UserError } from '../../core/errors.js';
 import type { Role } from '../../core/types.js';
 import type { DebugSink } from '../process-runner.js';
 import { CommandApprovals } from './approvals.js';
 import { cliHookTimeoutSeconds, hookDeadlineSeconds, type HookEndpoint } from './endpoint.js';
-import { bashClient, nodeClient, PROBE_ANSWER, PROBE_ROLE, probeBashClient, readBashClient, unusableClient, type HookClient, type HookClientKind } from './hook-clients.js';
-import type { ProbeVerdicts } from './probe-verdicts.js';
+import { bashClientLine, PROBE_ANSWER, PROBE_ROLE, probeBashClient, readBashClient } from './bash-client.js';
 import {
   denyOutput,
   hookOutput,
@@ -31,20 +31,11 @@ import { readToolCall } from './tool-call.js';
 
 export interface CommandHookServerOptions {
   gate: CommandGate;
-  /**
-   * [safety] confirm_timeout_seconds: the hook waits a bit longer than that, the CLI longer still. A function is
-   * asked when an endpoint is made, so the server can start before the config is read.
-   */
-  confirmTimeoutSeconds: number | (() => number);
+  /** [safety] confirm_timeout_seconds: the hook waits a bit longer than that, the CLI longer still. */
+  confirmTimeoutSeconds: number;
   debug?: DebugSink;
-  /** Which hook client to hand out; default `auto`: bash when its probe round trip works, else node. */
-  client?: 'auto' | HookClientKind;
-  /** The bash the bash client runs under; default /bin/bash. */
+  /** The bash the hook client runs under; default /bin/bash. */
   bash?: string;
-  /** argv prefix that starts the node client; default: node on hook-main next to this module. */
-  nodeProgram?: readonly string[];
-  /** Earlier probes' passes: a bash remembered there gets the bash client without a probe (default: none). */
-  verdicts?: ProbeVerdicts;
 }
 
 export interface CheckedCommand {
@@ -59,9 +50,7 @@ export interface CheckedCommand {
 export interface CommandHookServer {
   /** The loopback port the hooks connect to. */
   readonly port: number;
-  /** The client the endpoints run, once chosen (a few ms after start). */
-  readonly client: Promise<HookClientKind>;
-  /** The hook for one role's agent: the CLI's timeout, the role's approvals, and (once chosen) the command line. */
+  /** The hook for one role's agent: the CLI's timeout, the role's approvals and the command line. */
   endpoint(role: Role): HookEndpoint;
   /** Every shell command a hook asked about (with a valid token), in the order answered. */
   readonly checkedCommands: readonly CheckedCommand[];
@@ -72,7 +61,7 @@ export interface CommandHookServer {
 }
 
 const ROLES: readonly Role[] = ['planner', 'reviewer'];
-/** A client that has not sent its whole request by then is dropped (the clients send it at once). */
+/** A client that has not sent its whole request by then is dropped (the client sends it at once). */
 const REQUEST_TIMEOUT_MS = 30_000;
 
 function sameSecret(a: string, b: string): boolean {
@@ -133,14 +122,15 @@ function readRequest(socket: net.Socket, done: (request: ReadRequest) => void): 
   socket.setTimeout(REQUEST_TIMEOUT_MS, () => socket.destroy());
 }
 
+/**
+ * Listens, then proves the hook client works here with one probe round trip; rejects with a UserError (and closes
+ * again) when it does not, since a hook that cannot answer would deny every command or, without bash, allow them.
+ */
 export async function startCommandHookServer(opts: CommandHookServerOptions): Promise<CommandHookServer> {
   const token = newSecret();
   const replyKey = newSecretBut(token);
-  let probe: ProbeSecrets | null = null;
-  if (opts.client === undefined || opts.client === 'auto') {
-    const probeToken = newSecretBut(token);
-    probe = { token: probeToken, replyKey: newSecretBut(probeToken) };
-  }
+  const probeToken = newSecretBut(token);
+  let probe: ProbeSecrets | null = { token: probeToken, replyKey: newSecretBut(probeToken) };
   const debug = opts.debug ?? (() => undefined);
   const approvals = new Map<Role, CommandApprovals>(ROLES.map((r) => [r, new CommandApprovals()]));
   const checked: CheckedCommand[] = [];
@@ -221,55 +211,53 @@ export async function startCommandHookServer(opts: CommandHookServerOptions): Pr
   });
   const port = (server.address() as net.AddressInfo).port;
 
-  async function choose(): Promise<HookClient> {
-    const bash = opts.bash ?? '/bin/bash';
-    const mode = opts.client ?? 'auto';
-    if (mode === 'node') return nodeClient('node client (asked for)', opts.nodeProgram);
-    const read = readBashClient();
-    if (mode === 'bash') return 'why' in read ? unusableClient(read.why) : bashClient(bash, read.script, 'bash client (asked for)');
-    if ('why' in read) return nodeClient(`node client: ${read.why}`, opts.nodeProgram);
-    if (opts.verdicts?.passed(bash, read.script)) return bashClient(bash, read.script, `bash client (${bash}; it passed the probe before)`);
-    const t0 = performance.now();
-    const failed = await probeBashClient({ bash, script: read.script, port, probe: probe! });
-    probe = null;
-    const ms = Math.round(performance.now() - t0);
-    if (failed !== null) return nodeClient(`node client: the bash client cannot be used here, ${failed} after ${ms} ms`, opts.nodeProgram);
-    opts.verdicts?.rememberPass(bash, read.script);
-    return bashClient(bash, read.script, `bash client (${bash}; its probe took ${ms} ms)`);
-  }
-  const chosen = choose().catch((err: unknown) => nodeClient(`node client: ${(err as Error).message}`, opts.nodeProgram));
-  void chosen.then((c) => debug('command-hook', `hooks on 127.0.0.1:${port} use the ${c.note}`));
-
-  const confirmTimeoutSeconds = (): number => (typeof opts.confirmTimeoutSeconds === 'function' ? opts.confirmTimeoutSeconds() : opts.confirmTimeoutSeconds);
   let closed: Promise<void> | null = null;
+  const close = (): Promise<void> => {
+    closed ??= new Promise<void>((resolve) => {
+      for (const s of sockets) s.destroy();
+      server.close(() => resolve());
+    });
+    return closed;
+  };
+
+  const bash = opts.bash ?? '/bin/bash';
+  let script: string;
+  let failed: string | null;
+  const t0 = performance.now();
+  try {
+    script = readBashClient();
+    failed = await probeBashClient({ bash, script, port, probe });
+  } catch (err) {
+    await close();
+    throw new UserError(`agent-collab's command hook cannot run: ${(err as Error).message}; reinstall agent-collab`);
+  } finally {
+    probe = null;
+  }
+  if (failed !== null) {
+    await close();
+    throw new UserError(`agent-collab's command hook cannot run: ${failed}; it needs ${bash} with /dev/tcp (install bash)`);
+  }
+  debug('command-hook', `hooks on 127.0.0.1:${port} use ${bash} (its probe took ${Math.round(performance.now() - t0)} ms)`);
+  const deadlineSeconds = hookDeadlineSeconds(opts.confirmTimeoutSeconds);
+  const timeoutSeconds = cliHookTimeoutSeconds(opts.confirmTimeoutSeconds);
 
   return {
     port,
-    client: chosen.then((c) => c.kind),
-    endpoint: (role) => {
-      const deadlineSeconds = hookDeadlineSeconds(confirmTimeoutSeconds());
-      const timeoutSeconds = cliHookTimeoutSeconds(confirmTimeoutSeconds());
-      return {
-        role,
-        timeoutSeconds,
-        approvals: approvals.get(role)!,
-        launch: async () => ({
-          command: (await chosen).commandLine({ port, role, deadlineSeconds }),
+    endpoint: (role) => ({
+      role,
+      timeoutSeconds,
+      approvals: approvals.get(role)!,
+      launch: () =>
+        Promise.resolve({
+          command: bashClientLine(bash, script, { port, role, deadlineSeconds }),
           env: { [HOOK_TOKEN_ENV]: token, [HOOK_REPLY_KEY_ENV]: replyKey },
           timeoutSeconds,
         }),
-      };
-    },
+    }),
     checkedCommands: checked,
     get pendingChecks() {
       return pending;
     },
-    close() {
-      closed ??= new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      });
-      return closed;
-    },
+    close,
   };
 }

@@ -1,4 +1,4 @@
-// Both hook clients (bash, and the node fallback) answer in exactly the shape both CLIs read, and deny — exit code 0,
+// The hook client answers in exactly the shape both CLIs read, and denies — exit code 0,
 // never a crash — whenever they cannot get agent-collab's answer: no server, a refused port, a wrong or missing
 // token, a missing reply key, an answer without the session's reply key (someone else holds the port), a server that
 // closes, answers garbage or never answers, broken argv or stdin, a SIGTERM while waiting.
@@ -7,8 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bashClient, nodeClient, readBashClient, type HookClientKind } from '../../../src/adapters/command-hook/hook-clients.js';
-import { nodeClientProgram, shellLine } from '../../../src/adapters/command-hook/hook-program.js';
+import { bashClientLine, readBashClient, shellLine } from '../../../src/adapters/command-hook/bash-client.js';
 import { hookOutput, HOOK_REPLY_KEY_ENV, HOOK_TOKEN_ENV } from '../../../src/adapters/command-hook/protocol.js';
 import { startCommandHookServer, type CommandHookServer } from '../../../src/adapters/command-hook/server.js';
 import type { CommandCheck, CommandGate } from '../../../src/core/ports.js';
@@ -64,15 +63,12 @@ const OTHER_KEY = 'b2'.repeat(32);
 /** A valid allow line, as agent-collab's server would write it after the key. */
 const ALLOW = hookOutput('allow', 'agent-collab: allowed by the command policy');
 
-const read = readBashClient();
-if ('why' in read) throw new Error(read.why);
-const script = read.script;
+const script = readBashClient();
 
-describe.for(['bash', 'node'] as const)('the %s hook client', (kind: HookClientKind) => {
+describe('the hook client', () => {
   async function server(gate: CommandGate): Promise<CommandHookServer> {
-    const s = await startCommandHookServer({ gate, confirmTimeoutSeconds: 5, client: kind });
+    const s = await startCommandHookServer({ gate, confirmTimeoutSeconds: 5 });
     cleanups.push(() => s.close());
-    expect(await s.client).toBe(kind);
     return s;
   }
 
@@ -84,13 +80,12 @@ describe.for(['bash', 'node'] as const)('the %s hook client', (kind: HookClientK
 
   /** The client's command line for a hand-made port / role / deadline. */
   function line(port: number, deadlineSeconds = 10, role = 'planner'): string {
-    const client = kind === 'bash' ? bashClient('/bin/bash', script, 'test') : nodeClient('test');
-    return client.commandLine({ port, role, deadlineSeconds });
+    return bashClientLine('/bin/bash', script, { port, role, deadlineSeconds });
   }
 
   /** The client program started with `args` instead of what agent-collab writes. */
   function withArgs(args: string[]): string {
-    return shellLine([...(kind === 'bash' ? ['/bin/bash', '--norc', '-p', '-c', script, 'agent-collab-hook'] : nodeClientProgram()), ...args]);
+    return shellLine(['/bin/bash', '--norc', '-p', '-c', script, 'agent-collab-hook', ...args]);
   }
 
   /** The hook's environment: token `t` and reply key `key`. */

@@ -6,7 +6,7 @@ import { parse as parseToml } from 'smol-toml';
 import { buildClaudeArgs, claudeFlavor } from '../../../src/adapters/claude/claude-agent.js';
 import { buildCodexArgs, codexFlavor } from '../../../src/adapters/codex/codex-agent.js';
 import type { HookLaunch } from '../../../src/adapters/command-hook/endpoint.js';
-import { shellLine } from '../../../src/adapters/command-hook/hook-program.js';
+import { shellLine } from '../../../src/adapters/command-hook/bash-client.js';
 import type { AgentTurn } from '../../../src/core/types.js';
 
 const hook: HookLaunch = {

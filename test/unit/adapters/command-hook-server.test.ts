@@ -1,15 +1,16 @@
 // The hook server: it listens on loopback only, only requests with the session's token reach the gate, the token
 // and the reply key travel in the environment (never on the command line), every answer to a request with the token
 // starts with the reply key and no other answer reveals it, a gate that throws is a deny, approvals are kept per role
-// and used up once; it hands out the bash client where bash's /dev/tcp reaches it, else the node client.
+// and used up once; it starts only once a probe proved the bash client reaches it, else it says why and closes.
 import net from 'node:net';
 import os from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readBashClient } from '../../../src/adapters/command-hook/hook-clients.js';
+import { readBashClient } from '../../../src/adapters/command-hook/bash-client.js';
 import { HOOK_REPLY_KEY_ENV, HOOK_TOKEN_ENV, MAX_REQUEST_BYTES } from '../../../src/adapters/command-hook/protocol.js';
 import { startCommandHookServer, type CommandHookServer, type CommandHookServerOptions } from '../../../src/adapters/command-hook/server.js';
+import { UserError } from '../../../src/core/errors.js';
 import type { CommandGate } from '../../../src/core/ports.js';
-import { bashCall, decision, runHookCommand } from './hook-helpers.js';
+import { bashCall, decision } from './hook-helpers.js';
 
 const open: CommandHookServer[] = [];
 afterEach(async () => {
@@ -20,6 +21,14 @@ async function server(gate: CommandGate, opts: Partial<CommandHookServerOptions>
   const s = await startCommandHookServer({ gate, confirmTimeoutSeconds: 5, ...opts });
   open.push(s);
   return s;
+}
+
+async function until(cond: () => boolean, ms = 2_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 /** The session's token and reply key, as its hooks get them. */
@@ -99,11 +108,11 @@ describe('command hook server', () => {
     await expect(send(s.port, 'x', '::1')).rejects.toThrow(/ECONNREFUSED|EADDRNOTAVAIL/);
   });
 
-  it.for(['bash', 'node'] as const)(
-    'the token and the reply key travel in the environment, not on the command line (%s client); they differ; every session gets its own',
-    async (client, { expect }) => {
-      const a = await server(allowAll, { client });
-      const b = await server(allowAll, { client });
+  it(
+    'the token and the reply key travel in the environment, not on the command line; they differ; every session gets its own',
+    async () => {
+      const a = await server(allowAll);
+      const b = await server(allowAll);
       const launch = await a.endpoint('reviewer').launch();
       expect(Object.keys(launch.env).sort()).toEqual([HOOK_REPLY_KEY_ENV, HOOK_TOKEN_ENV]);
       const { token, key } = { token: launch.env[HOOK_TOKEN_ENV]!, key: launch.env[HOOK_REPLY_KEY_ENV]! };
@@ -152,9 +161,9 @@ describe('command hook server', () => {
   });
 
   it('bash client command line: bash --norc -p -c <the script> with port, role and a deadline above confirm_timeout_seconds; the CLI timeout above that', async () => {
-    const s = await server(allowAll, { client: 'bash' });
+    const s = await server(allowAll);
     const launch = await s.endpoint('reviewer').launch();
-    const script = (readBashClient() as { script: string }).script;
+    const script = readBashClient();
     expect(script).not.toMatch(/^\s*#/m);
     const quoted = `'${script.replace(/'/g, `'\\''`)}'`;
     expect(launch.command).toBe(`/bin/bash --norc -p -c ${quoted} agent-collab-hook ${s.port} reviewer 20`);
@@ -162,13 +171,12 @@ describe('command hook server', () => {
     expect(s.endpoint('reviewer').timeoutSeconds).toBe(35);
   });
 
-  it("auto: picks the bash client here after a probe (its own token and key) through its own port, says so in the debug log, and the probe's token is dead afterwards", async () => {
+  it("starts after a probe (its own token and key) through its own port, says so in the debug log, and the probe's token is dead afterwards", async () => {
     const debug: string[] = [];
     const s = await server(allowAll, { debug: (source, line) => debug.push(`${source}: ${line}`) });
-    expect(await s.client).toBe('bash');
     const launch = await s.endpoint('planner').launch();
     expect(launch.command.startsWith('/bin/bash --norc -p -c ')).toBe(true);
-    expect(debug).toContainEqual(expect.stringMatching(new RegExp(`^command-hook: hooks on 127\\.0\\.0\\.1:${s.port} use the bash client \\(/bin/bash; its probe took \\d+ ms\\)$`)));
+    expect(debug).toContainEqual(expect.stringMatching(new RegExp(`^command-hook: hooks on 127\\.0\\.0\\.1:${s.port} use /bin/bash \\(its probe took \\d+ ms\\)$`)));
     expect(refused(await send(s.port, request('0'.repeat(64), 'probe', '{}')), (await secretsOf(s)).key)).toMatch(/^deny: .*token/);
     expect(s.checkedCommands).toEqual([]);
   });
@@ -176,19 +184,18 @@ describe('command hook server', () => {
   it.for([
     ['no bash at the path', '/nonexistent/bash', /\/nonexistent\/bash does not exist/],
     ['a shell without /dev/tcp (dash)', '/bin/dash', /the probe through \/bin\/dash did not come back/],
-  ] as const)('auto with %s: falls back to the node client, says why, and its hooks work', async ([, bash, why], { expect }) => {
-    const debug: string[] = [];
-    const s = await server((c) => Promise.resolve(c.command === 'ls' ? { allow: true } : { allow: false, reason: 'no' }), {
-      bash,
-      debug: (source, line) => debug.push(`${source}: ${line}`),
-    });
-    expect(await s.client).toBe('node');
-    expect(debug.join('\n')).toMatch(why);
-    expect(debug.join('\n')).toMatch(/use the node client: the bash client cannot be used here/);
-    const launch = await s.endpoint('planner').launch();
-    expect(launch.command).toContain('hook-main');
-    const r = await runHookCommand(launch.command, bashCall('ls'), { env: launch.env });
-    expect(decision(r.stdout).permissionDecision).toBe('allow');
+  ] as const)('with %s: does not start, says why in one line, and leaves no port open', async ([, bash, why], { expect }) => {
+    const servers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'TCPServerWrap').length;
+    const before = servers();
+    const err = await server(allowAll, { bash }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(UserError);
+    expect((err as Error).message).toMatch(why);
+    expect((err as Error).message).toMatch(/^agent-collab's command hook cannot run: .*needs .* with \/dev\/tcp \(install bash\)$/);
+    expect((err as Error).message).not.toContain('\n');
+    await until(() => servers() <= before); // libuv lets go of a closed handle on its next turn
   });
 
   it('once closed, the port refuses connections', async () => {
