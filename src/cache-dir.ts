@@ -1,4 +1,4 @@
-// Where agent-collab keeps what it can always make again (compiled code, the hook client's probe):
+// Where agent-collab keeps what it can always make again (the hook client's probe):
 // ${AGENT_COLLAB_CACHE_DIR:-${XDG_CACHE_HOME:-~/.cache}/agent-collab}. Deleting it at any time is safe.
 import os from 'node:os';
 import path from 'node:path';
