@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 // Entry point: parses the command line and hands over to a mode. Every failure a user can cause ends here
 // as one line on stderr and a documented exit code, never a stack trace.
-import './held-ca-certs.js'; // first: puts NODE_EXTRA_CA_CERTS back (see bin/agent-collab)
 import { parseArgs } from 'node:util';
 import { EXIT, UserError } from './core/errors.js';
 import { HELP, VERSION } from './modes/help.js';
@@ -137,32 +136,21 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-/**
- * Ends the process as soon as stdout and stderr have taken what was written to them (pipes are written
- * asynchronously). Everything else that must be finished (state.json, debug.log, the lock) was awaited before main()
- * returned; waiting for the event loop to run dry would also wait for V8's background compile jobs and then free the
- * whole heap, ~20 ms after the last line.
- */
-function exitWhenFlushed(code: number): void {
-  process.exitCode = code;
-  const pending = [process.stdout, process.stderr].filter((s) => s.writableLength > 0);
-  let left = pending.length;
-  if (left === 0) process.exit(code);
-  for (const stream of pending) {
-    stream.write('', () => {
-      if (--left === 0) process.exit(code);
-    });
-  }
-}
-
-main(process.argv.slice(2)).then(exitWhenFlushed, (err: unknown) => {
-  if (err instanceof UserError) {
-    process.stderr.write(`agent-collab: ${err.message}\n`);
-    exitWhenFlushed(err.exitCode);
-    return;
-  }
-  const msg = err instanceof Error ? err.message : String(err);
-  process.stderr.write(`agent-collab: internal error: ${msg.split('\n')[0]} (set AGENT_COLLAB_DEBUG=1 for details)\n`);
-  if (process.env.AGENT_COLLAB_DEBUG) process.stderr.write(`${err instanceof Error ? err.stack : ''}\n`);
-  exitWhenFlushed(1);
-});
+// The exit code is set, not forced: the process ends once stdout and stderr have passed on everything written to
+// them (a slow reader still gets the last line).
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    if (err instanceof UserError) {
+      process.stderr.write(`agent-collab: ${err.message}\n`);
+      process.exitCode = err.exitCode;
+      return;
+    }
+    const msg = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`agent-collab: internal error: ${msg.split('\n')[0]} (set AGENT_COLLAB_DEBUG=1 for details)\n`);
+    if (process.env.AGENT_COLLAB_DEBUG) process.stderr.write(`${err instanceof Error ? err.stack : ''}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,6 +1,6 @@
 // Where agent-collab's own files are (prompts/, package.json, the hook program): the directory of the nearest
 // package.json named "agent-collab" above this module. Works from the sources (`src/`, under vitest or tsx), from
-// the per-file build (`dist/…`), from the esbuild bundle (`dist/cli.js`, `dist/chunks/…`) and from an installed package.
+// the bundle (`dist/cli.js`, `dist/chunks/…`) and from an installed package.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -2,7 +2,6 @@
 import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { watch } from 'chokidar';
 import type { Engine } from '../engine/runner.js';
 import type { Agent, Mode, Role, WorkflowState } from '../core/types.js';
 import type { Config } from '../persistence/config-schema.js';
@@ -81,14 +80,24 @@ export function filesReader(session: Session): FilesReader {
     readLog: () => readFile(paths.log, 'utf8').catch(() => null),
     readDebugTail: () => readTail(paths.debugLog, DEBUG_TAIL_LINES),
     watch: (onChange) => {
-      // fs events, no polling and no awaitWriteFinish: a change is reported as soon as the OS reports it.
-      const watcher = watch(dirs, { ignoreInitial: true, depth: 0, awaitWriteFinish: false, atomic: false });
-      watcher.on('all', (_event, file) => {
-        const which = watched.get(path.resolve(file));
-        if (which) onChange(which);
-      });
-      watcher.on('error', () => undefined);
-      return () => void watcher.close();
+      // chokidar is loaded here, after the first frame (the App starts watching in an effect), not with the TUI.
+      let closed = false;
+      let close = (): void => undefined;
+      void import('chokidar').then(({ watch }) => {
+        if (closed) return;
+        // fs events, no polling and no awaitWriteFinish: a change is reported as soon as the OS reports it.
+        const watcher = watch(dirs, { ignoreInitial: true, depth: 0, awaitWriteFinish: false, atomic: false });
+        watcher.on('all', (_event, file) => {
+          const which = watched.get(path.resolve(file));
+          if (which) onChange(which);
+        });
+        watcher.on('error', () => undefined);
+        close = () => void watcher.close();
+      }, () => undefined); // like a watcher error: the tabs then refresh on the engine's own events only
+      return () => {
+        closed = true;
+        close();
+      };
     },
   };
 }

@@ -1,14 +1,14 @@
 // Loads Ink, React and the TUI with React's production build. The development build (what loads when NODE_ENV
 // is unset) re-checks every render and records performance marks: several times slower on a long stream, and
 // more memory. NODE_ENV is set only while the modules load, so the agents' child processes (and the commands
-// they run, e.g. `npm install`) never inherit it. For the same window `CI` / `CONTINUOUS_INTEGRATION` are hidden:
-// Ink reads them once when it loads and, if set, draws nothing until it exits — right for a CI log, wrong for the
-// person at this terminal (the TUI only runs on a TTY).
+// they run, e.g. `npm install`) never inherit it. For the same window `CI` / `CONTINUOUS_INTEGRATION` and `DEV` are
+// hidden: Ink reads them once when it loads. With CI set it draws nothing until it exits — right for a CI log, wrong
+// for the person at this terminal (the TUI only runs on a TTY); with DEV=true it tries to reach React DevTools
+// (not a dependency) and reads a package.json next to its module, which the bundle does not have.
 import type { render } from 'ink';
 import type { createElement } from 'react';
 import type { App } from './App.js';
 import type { ResumeDialog } from './dialogs/ConfirmDialog.js';
-import { importTui } from './import-tui.js';
 
 export interface Ui {
   render: typeof render;
@@ -17,16 +17,16 @@ export interface Ui {
   ResumeDialog: typeof ResumeDialog;
 }
 
-const CI_VARS = ['CI', 'CONTINUOUS_INTEGRATION'] as const;
+const HIDDEN_WHILE_LOADING = ['CI', 'CONTINUOUS_INTEGRATION', 'DEV'] as const;
 
 export async function loadUi(env: NodeJS.ProcessEnv = process.env): Promise<Ui> {
   const unset = env.NODE_ENV === undefined;
   if (unset) env.NODE_ENV = 'production';
-  const hidden = CI_VARS.filter((k) => k in env).map((k) => [k, env[k]] as const);
+  const hidden = HIDDEN_WHILE_LOADING.filter((k) => k in env).map((k) => [k, env[k]] as const);
   for (const [k] of hidden) delete env[k];
   try {
-    const tui = await importTui();
-    // React is CommonJS: its functions are on the default export (a bundler's chunk may offer nothing else).
+    const tui = await import('./tui.js');
+    // React is CommonJS: its functions are on the default export (the bundle offers nothing else).
     return { render: tui.render, createElement: tui.React.createElement, App: tui.App, ResumeDialog: tui.ResumeDialog };
   } finally {
     if (unset) delete env.NODE_ENV;

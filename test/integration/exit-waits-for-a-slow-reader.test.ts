@@ -1,6 +1,5 @@
-// agent-collab ends its process as soon as its work is done and stdout/stderr have taken what was written to them
-// (src/cli.ts exitWhenFlushed). A pipe is written asynchronously: a reader slower than the run still gets every line,
-// the last one included, and the exit code is the run's.
+// A pipe is written asynchronously: when a run ends before its reader has read everything, the reader still gets
+// every line, the last one included, and the exit code is the run's.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,10 +1,10 @@
 // The shell parser (tree-sitter-bash on web-tree-sitter, WASM) and the walk that turns its tree into
-// simple commands and write targets. `initPolicy()` loads the grammar once; parsing is synchronous after that.
+// simple commands and write targets. `loadShellParser()` loads the grammar once; parsing is synchronous after that.
 import { createRequire } from 'node:module';
+import { setFlagsFromString } from 'node:v8';
 import { fromPackageRoot } from '../../package-root.js';
 import type { Node, Parser } from 'web-tree-sitter';
 import type { Cmd, ParseScript, Script, ScriptPart, Stdin, WriteTarget } from '../../core/policy/types.js';
-import { useWasmFlags } from './wasm-flags.js';
 import { argOf, wordValue } from './words.js';
 
 let parser: Parser | null = null;
@@ -19,7 +19,9 @@ export async function loadShellParser(): Promise<ParseScript> {
 function loadGrammar(): Promise<void> {
   loading ??= (async () => {
     try {
-      useWasmFlags();
+      // Only V8's baseline WASM compiler: otherwise it recompiles the large grammar in the background, and the process
+      // cannot exit until that is done. Parsing one command line is fast either way.
+      setFlagsFromString('--liftoff-only');
       // Both .wasm files are resolved as agent-collab's dependencies: in the bundle, web-tree-sitter's own lookup
       // (next to its module) would point into agent-collab's dist/.
       const fromPackage = createRequire(fromPackageRoot('package.json'));
