@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ShellTestRunner, TEST_OUTPUT_MAX_BYTES } from '../../../src/adapters/test-runner.js';
-import { isAlive, waitUntilDead } from '../../unit/adapters/process-helpers.js';
+import { isAlive, waitUntilDead } from '../adapters/process-helpers.js';
 
 let dir: string;
 let debugLines: string[];

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UserError } from '../../../src/core/errors.js';
 import { acquireInstanceLock } from '../../../src/persistence/instance-lock.js';
-import { tempDir } from './tmp-dir.js';
+import { tempDir } from '../../unit/persistence/tmp-dir.js';
 
 const FIXTURE = fileURLToPath(new URL('./hold-instance-lock.fixture.ts', import.meta.url));
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));

@@ -7,7 +7,7 @@ import { createCodexAgent } from '../../../src/adapters/codex/codex-agent.js';
 import { CommandApprovals } from '../../../src/adapters/command-hook/approvals.js';
 import type { HookEndpoint } from '../../../src/adapters/command-hook/endpoint.js';
 import type { AgentTurn } from '../../../src/core/types.js';
-import { tempDir } from '../persistence/tmp-dir.js';
+import { tempDir } from '../../unit/persistence/tmp-dir.js';
 import { argvOf, hookEnvOf, writeFakeCli, type FakeCliBehaviour } from './fake-cli.js';
 import { collect } from '../../helpers/agent-events.js';
 

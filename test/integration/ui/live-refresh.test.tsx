@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { filesReader } from '../../../src/modes/interactive.js';
 import { App } from '../../../src/ui/App.js';
 import { closeFakeSessions, openFakeSession } from './fake-session.js';
-import { listening, sleep, waitFor } from './ui-helpers.js';
+import { listening, sleep, waitFor } from '../../unit/ui/ui-helpers.js';
 
 const LIMIT_MS = 300;
 /** Typical times are 30-90 ms; the margin absorbs a loaded 2-core machine (other test runs, a build). */
