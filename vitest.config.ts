@@ -9,8 +9,22 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     projects: [
-      // pure: no processes, no sockets (the setup file makes them throw)
-      { extends: true, test: { name: 'unit', include: tsx('unit'), setupFiles: ['test/unit/setup-pure.ts'] } },
+      // Pure: no processes, no sockets (the setup file makes them throw). The files share worker threads and their
+      // modules (no isolation), which keeps the tier fast; mocks, stubbed env vars and fake timers are undone after
+      // each test so no file sees another's.
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: tsx('unit'),
+          setupFiles: ['test/unit/setup-pure.ts'],
+          pool: 'threads',
+          isolate: false,
+          restoreMocks: true,
+          unstubEnvs: true,
+          unstubGlobals: true,
+        },
+      },
       // processes, git, fake agents, real files in temp dirs; needs `npm run build` for the dist/ tests
       { extends: true, test: { name: 'integration', include: tsx('integration') } },
       // the real pinned CLIs, installed into a cache dir outside the repo (reused when present)

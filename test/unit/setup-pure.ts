@@ -4,6 +4,7 @@
  * exports) also catches calls made through packages such as execa.
  */
 import childProcess from 'node:child_process';
+import { afterEach, vi } from 'vitest';
 import { syncBuiltinESMExports } from 'node:module';
 import net from 'node:net';
 import http from 'node:http';
@@ -24,3 +25,8 @@ patch(net, 'net', ['connect', 'createConnection', 'createServer']);
 patch(http, 'http', ['request', 'get', 'createServer']);
 patch(https, 'https', ['request', 'get', 'createServer']);
 syncBuiltinESMExports();
+
+// The unit files share their worker's modules and globals: a test that forgot its fake clock must not stop the next.
+afterEach(() => {
+  vi.useRealTimers();
+});
