@@ -255,7 +255,6 @@ describe('agent-collab run on the real CLIs', () => {
     expect(r.code, describeRun(r)).toBe(4);
     expect(events(r, 'needs_human')).toEqual([expect.objectContaining({ kind: 'failure', role: 'planner', failure: 'idle', phase: 'WRITE_PLAN' })]);
     expect(String(events(r, 'needs_human')[0]!.message)).toContain('produced no output for 2 s');
-    expect(r.ms).toBeLessThan(10_000);
     // nothing is left of the CLI's process group (the harness only kills agent-collab's own group), and its
     // request ended with it
     expect(processesOf(env.root, env.home)).toEqual([]);

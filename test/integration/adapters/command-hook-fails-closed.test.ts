@@ -258,7 +258,6 @@ describe.for(['bash', 'node'] as const)('the %s hook client', (kind: HookClientK
     const port = await rawServer(() => undefined); // accepts, answers nothing
     const r = await runHookCommand(line(port, 1), bashCall('ls'), token('x'));
     expectDeny(r, /got no answer within 1 s/);
-    expect(r.ms).toBeGreaterThanOrEqual(1_000);
   });
 
   it('a gate still waiting when the server closes: denies', async () => {
