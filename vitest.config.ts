@@ -1,12 +1,34 @@
 import { defineConfig } from 'vitest/config';
 
+const tsx = (dir: string): string[] => [`test/${dir}/**/*.test.ts`, `test/${dir}/**/*.test.tsx`];
+
+// Three tiers, one project each: `vitest run --project unit` runs one tier, `vitest run` runs all three.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // installs the pinned claude/codex CLIs into a cache dir outside the repo (reused when present)
-    globalSetup: ['test/e2e/global-setup.ts'],
+    projects: [
+      // Pure: no processes, no sockets (the setup file makes them throw). The files share worker threads and their
+      // modules (no isolation), which keeps the tier fast; mocks, stubbed env vars and fake timers are undone after
+      // each test so no file sees another's.
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: tsx('unit'),
+          setupFiles: ['test/unit/setup-pure.ts'],
+          pool: 'threads',
+          isolate: false,
+          restoreMocks: true,
+          unstubEnvs: true,
+          unstubGlobals: true,
+        },
+      },
+      // processes, git, fake agents, real files in temp dirs; needs `npm run build` for the dist/ tests
+      { extends: true, test: { name: 'integration', include: tsx('integration') } },
+      // the real pinned CLIs, installed into a cache dir outside the repo (reused when present)
+      { extends: true, test: { name: 'e2e', include: tsx('e2e'), globalSetup: ['test/e2e/global-setup.ts'] } },
+    ],
   },
 });

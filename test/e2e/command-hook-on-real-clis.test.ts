@@ -17,7 +17,7 @@ import { CliAgent, type CliFlavor } from '../../src/adapters/cli-agent.js';
 import { CODEX_HOOK_TRUST_FLAG, codexFlavor } from '../../src/adapters/codex/codex-agent.js';
 import { startCommandHookServer, type CommandHookServer } from '../../src/adapters/command-hook/server.js';
 import type { AgentEvent, AgentTurn } from '../../src/core/types.js';
-import { defaultPolicyGate, type PolicyGate } from '../unit/adapters/policy-gate.js';
+import { defaultPolicyGate, type PolicyGate } from '../integration/adapters/policy-gate.js';
 import { makeCliEnv, type CliEnv } from './cli-env.js';
 import { e2eClis, waitFor } from './harness.js';
 import { reply, startLlmServer, type LlmServer } from './llm-server.js';

@@ -165,10 +165,8 @@ describe('scripted LLM server', () => {
     const settled = Promise.allSettled([a, o]);
     for (let i = 0; i < 100 && server.hanging < 2; i++) await new Promise((r) => setTimeout(r, 10));
     expect(server.hanging).toBe(2);
-    const t0 = Date.now();
     await server.close();
     const results = await settled;
-    expect(Date.now() - t0).toBeLessThan(2000);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
     expect(server.hanging).toBe(0);
   });

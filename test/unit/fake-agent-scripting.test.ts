@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeAgent } from '../../src/adapters/fake/fake-agent.js';
 import type { FakeScript } from '../../src/adapters/fake/script.js';
 import { parseSteps } from '../../src/core/plan-steps.js';
@@ -32,6 +32,10 @@ async function turn(kind: TurnKind, over: Partial<AgentTurn> & { step?: number; 
 }
 
 const empty: FakeScript = { rules: [] };
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('FakeAgent defaults', () => {
   it('emits session, text, usage, done for a turn and records it', async () => {
@@ -165,9 +169,14 @@ describe('FakeAgent scripted actions', () => {
 
   it('waits delayMs before answering', async () => {
     const agent = new FakeAgent('p', { rules: [{ do: { delayMs: 80, text: 'late' } }] });
-    const t0 = Date.now();
-    expect(doneText(await collect(agent.start(await turn('refine'))))).toBe('late');
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(70);
+    const t = await turn('refine');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let answered = false;
+    const events = collect(agent.start(t)).finally(() => (answered = true));
+    await vi.advanceTimersByTimeAsync(79);
+    expect(answered).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(doneText(await events)).toBe('late');
   });
 
   it('hangs until stop(), then ends without done', async () => {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ShellTestRunner, TEST_OUTPUT_MAX_BYTES } from '../../../src/adapters/test-runner.js';
-import { isAlive, waitUntilDead } from '../../unit/adapters/process-helpers.js';
+import { isAlive, waitUntilDead } from '../adapters/process-helpers.js';
 
 let dir: string;
 let debugLines: string[];
@@ -65,12 +65,10 @@ describe('test runner', () => {
 
   it('a timeout stops the command and its `sleep 1000` grandchild', async () => {
     const out = path.join(dir, 'timeout.txt');
-    const started = Date.now();
     const r = await runner('auto', 1).run('sleep 1000 & echo "grandchild $!"; wait', { fullOutputFile: out });
     const pid = Number(/grandchild (\d+)/.exec(r.output)?.[1]);
     strays.push(pid);
     expect(r).toMatchObject({ passed: false, exitCode: null, timedOut: true });
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(r.output).toContain('timed out after 1 s');
     expect(readFileSync(out, 'utf8')).toContain('timed out after 1 s');
     expect(await waitUntilDead(pid)).toBe(true);

@@ -26,9 +26,8 @@ describe("debug.log records each CLI's start and exit", () => {
     const text = readFileSync(path.join(dir, 'debug.log'), 'utf8');
     const [first, second, ...rest] = cliRunsInDebugLog(text);
     expect(rest).toEqual([]);
-    expect(first!.ms).toBeGreaterThanOrEqual(400);
     expect(second!.ms).toBeGreaterThan(0);
-    expect(second!.ms).toBeLessThan(first!.ms);
+    expect(second!.ms).toBeLessThan(first!.ms); // the one that kept running is told apart by its longer run
     // started in order, within the first one's run (debug.log's timestamps are whole milliseconds)
     expect(second!.startMs).toBeGreaterThanOrEqual(first!.startMs);
     expect(second!.startMs).toBeLessThanOrEqual(first!.startMs + first!.ms);

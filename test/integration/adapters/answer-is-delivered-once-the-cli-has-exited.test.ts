@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createClaudeAgent } from '../../../src/adapters/claude/claude-agent.js';
 import { createCodexAgent } from '../../../src/adapters/codex/codex-agent.js';
 import type { AgentTurn } from '../../../src/core/types.js';
-import { tempDir } from '../persistence/tmp-dir.js';
+import { tempDir } from '../../unit/persistence/tmp-dir.js';
 import { lifeOf, writeFakeCli, type FakeCliBehaviour } from './fake-cli.js';
 import { collect } from '../../helpers/agent-events.js';
 

@@ -253,7 +253,6 @@ describe('the hook client', () => {
     const port = await rawServer(() => undefined); // accepts, answers nothing
     const r = await runHookCommand(line(port, 1), bashCall('ls'), token('x'));
     expectDeny(r, /got no answer within 1 s/);
-    expect(r.ms).toBeGreaterThanOrEqual(1_000);
   });
 
   it('a gate still waiting when the server closes: denies', async () => {

@@ -8,7 +8,7 @@ import { startCommandHookServer, type CommandHookServer } from '../../../src/ada
 import { FakeAgent } from '../../../src/adapters/fake/fake-agent.js';
 import { fakeScriptSchema, loadFakeScript } from '../../../src/adapters/fake/script.js';
 import type { AgentTurn } from '../../../src/core/types.js';
-import { tempDir } from '../persistence/tmp-dir.js';
+import { tempDir } from '../../unit/persistence/tmp-dir.js';
 import { defaultPolicyGate } from './policy-gate.js';
 import { collect } from '../../helpers/agent-events.js';
 

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { runProcess, type RunningProcess } from '../../../src/adapters/process-runner.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { KILL_GRACE_MS, runProcess, type RunningProcess } from '../../../src/adapters/process-runner.js';
 import { isAlive, nodeScript, pidFrom, waitUntilDead, withSleepingGrandchild } from './process-helpers.js';
 
 const HANG = 'setInterval(() => {}, 1000);';
@@ -10,7 +10,19 @@ async function firstLine(proc: RunningProcess): Promise<string | undefined> {
   return undefined;
 }
 
+/**
+ * A fake clock that still runs with real time: a timeout fires when the test moves the clock past it, never because
+ * a loaded machine was slow to start node. The timeouts are far longer than any test runs.
+ */
+function fakeClock(): void {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], shouldAdvanceTime: true });
+}
+const LONG_MS = 10 * 60_000;
+const realSetTimeout = globalThis.setTimeout;
+const realPause = (ms: number): Promise<void> => new Promise((r) => realSetTimeout(r, ms));
+
 afterEach(() => {
+  vi.useRealTimers();
   for (const pid of strays.splice(0)) {
     try {
       process.kill(pid, 'SIGKILL');
@@ -32,24 +44,29 @@ describe('process runner: nothing is left behind', () => {
   });
 
   it('an idle timeout ends the CLI and its grandchild', async () => {
-    // The timeouts leave a loaded machine (parallel test workers on 2 cores) time to start node and print.
-    const proc = runProcess(nodeScript(withSleepingGrandchild(HANG), { idleTimeoutMs: 1_000 }));
+    fakeClock();
+    const proc = runProcess(nodeScript(withSleepingGrandchild(HANG), { idleTimeoutMs: LONG_MS }));
     const grandchild = pidFrom(await firstLine(proc));
     strays.push(grandchild);
+    vi.advanceTimersByTime(LONG_MS); // quiet since its first line
     const end = await proc.ended;
-    expect(end).toMatchObject({ kind: 'idle', afterMs: 1_000 });
+    expect(end).toMatchObject({ kind: 'idle', afterMs: LONG_MS });
     expect(await waitUntilDead(grandchild)).toBe(true);
   });
 
   it('a wall timeout ends a CLI that keeps talking', async () => {
+    fakeClock();
     const talk = "setInterval(() => process.stdout.write('tick\\n'), 50);";
-    const proc = runProcess(nodeScript(withSleepingGrandchild(talk), { wallTimeoutMs: 1_500, idleTimeoutMs: 1_000 }));
+    // every line restarts the idle timeout, which is longer than the wall timeout: only the wall timeout can end it
+    const proc = runProcess(nodeScript(withSleepingGrandchild(talk), { wallTimeoutMs: LONG_MS, idleTimeoutMs: 2 * LONG_MS }));
     const lines: string[] = [];
-    for await (const line of proc.lines()) lines.push(line);
+    for await (const line of proc.lines()) {
+      lines.push(line);
+      if (lines.length === 4) vi.advanceTimersByTime(LONG_MS); // it kept talking until the wall timeout
+    }
     const grandchild = pidFrom(lines[0]);
     strays.push(grandchild);
-    expect(lines.length).toBeGreaterThan(3); // it kept talking, so only the wall timeout could end it
-    expect(await proc.ended).toMatchObject({ kind: 'timeout', afterMs: 1_500 });
+    expect(await proc.ended).toMatchObject({ kind: 'timeout', afterMs: LONG_MS });
     expect(await waitUntilDead(grandchild)).toBe(true);
   });
 
@@ -67,10 +84,20 @@ describe('process runner: nothing is left behind', () => {
     const proc = runProcess(nodeScript(withSleepingGrandchild(HANG, { ignoreTerm: true })));
     const grandchild = pidFrom(await firstLine(proc));
     strays.push(grandchild);
-    await new Promise((r) => setTimeout(r, 100)); // let sh install its trap
-    const started = Date.now();
-    expect((await proc.stop()).kind).toBe('stopped');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1_900);
+    await realPause(100); // let sh install its trap
+    // a clock that moves only when the test moves it: the grace period cannot pass by itself
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    let settled = false;
+    const stopped = proc.stop().finally(() => (settled = true));
+    await realPause(100);
+    expect(isAlive(grandchild)).toBe(true); // SIGTERM went to the whole group; the grandchild ignores it
+    await vi.advanceTimersByTimeAsync(KILL_GRACE_MS);
+    while (!settled) {
+      await vi.advanceTimersByTimeAsync(10); // the runner polls until SIGKILL has taken the group down
+      await realPause(10);
+    }
+    vi.useRealTimers();
+    expect((await stopped).kind).toBe('stopped');
     expect(await waitUntilDead(grandchild)).toBe(true);
   });
 

@@ -5,7 +5,6 @@ import { spawn } from 'node:child_process';
 export interface HookRun {
   code: number | null;
   stdout: string;
-  ms: number;
 }
 
 export function bashCall(command: string, cwd = '/tmp'): string {
@@ -29,7 +28,6 @@ export interface HookRunOptions {
 }
 
 export function runHookCommand(commandLine: string, stdin: string, opts: HookRunOptions = {}): Promise<HookRun> {
-  const t0 = Date.now();
   return new Promise((resolve, reject) => {
     const child = spawn('sh', ['-c', `exec ${commandLine}`], { env: { ...process.env, ...opts.env }, stdio: ['pipe', 'pipe', 'inherit'] });
     if (child.pid !== undefined) opts.started?.(child.pid);
@@ -41,7 +39,7 @@ export function runHookCommand(commandLine: string, stdin: string, opts: HookRun
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout, ms: Date.now() - t0 });
+      resolve({ code, stdout });
     });
   });
 }

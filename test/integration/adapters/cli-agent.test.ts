@@ -1,9 +1,9 @@
 import { realpath } from 'node:fs/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createClaudeAgent } from '../../../src/adapters/claude/claude-agent.js';
 import { createCodexAgent } from '../../../src/adapters/codex/codex-agent.js';
 import type { Agent, AgentEvent, AgentTurn } from '../../../src/core/types.js';
-import { tempDir } from '../persistence/tmp-dir.js';
+import { tempDir } from '../../unit/persistence/tmp-dir.js';
 import { argvOf, writeFakeCli, type FakeCliBehaviour } from './fake-cli.js';
 import { collect } from '../../helpers/agent-events.js';
 
@@ -16,6 +16,7 @@ function turn(cwd: string, access: AgentTurn['access'] = 'read-only'): AgentTurn
 const agents: Agent[] = [];
 afterEach(async () => {
   await Promise.all(agents.splice(0).map((a) => a.stop()));
+  vi.useRealTimers();
 });
 
 async function setup(kind: 'codex' | 'claude', b: FakeCliBehaviour, timeouts: { idleTimeoutMs?: number } = {}) {
@@ -32,6 +33,9 @@ describe('CLI agents over a stand-in binary', () => {
   it('codex: replays a whole run; done comes last, after usage; every raw line reaches the debug sink', async () => {
     const { dir, binary, agent, debug } = await setup('codex', { transcript: 'codex-tools.exec.jsonl', stderr: 'Reading additional input from stdin...\n' });
     const events = await collect(agent.start(turn(dir, 'workspace-write')));
+    // stderr is its own pipe, so its line may still be on the way when the answer arrives: stop() waits for the
+    // CLI's exit, after which both pipes are drained.
+    await agent.stop();
     expect(events[0]).toEqual({ type: 'session', sessionId: '01a206ff-9f40-79f0-9a11-2f1d670121d6' });
     expect(events.slice(-2).map((e) => e.type)).toEqual(['usage', 'done']);
     expect(events.at(-1)).toEqual({ type: 'done', sessionId: '01a206ff-9f40-79f0-9a11-2f1d670121d6', text: 'Final answer: done.' });
@@ -111,10 +115,19 @@ describe('CLI agents over a stand-in binary', () => {
   });
 
   it('a CLI that goes quiet hits the idle timeout', async () => {
-    const { dir, agent } = await setup('codex', { stdout: ['{"type":"thread.started","thread_id":"t"}'], hang: true }, { idleTimeoutMs: 300 });
-    expect(await collect(agent.start(turn(dir)))).toEqual([
+    // Fake clock (it still runs with real time): the idle timeout fires when the test moves the clock past it once
+    // the CLI has spoken, never because a loaded machine was slow to start the CLI.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], shouldAdvanceTime: true });
+    const idleTimeoutMs = 10 * 60_000;
+    const { dir, agent } = await setup('codex', { stdout: ['{"type":"thread.started","thread_id":"t"}'], hang: true }, { idleTimeoutMs });
+    const events: AgentEvent[] = [];
+    for await (const ev of agent.start(turn(dir))) {
+      events.push(ev);
+      if (ev.type === 'session') vi.advanceTimersByTime(idleTimeoutMs);
+    }
+    expect(events).toEqual([
       { type: 'session', sessionId: 't' },
-      { type: 'error', kind: 'idle', message: 'codex produced no output for 300 ms; stopped it' },
+      { type: 'error', kind: 'idle', message: 'codex produced no output for 10 min; stopped it' },
     ]);
   });
 
