@@ -33,8 +33,8 @@ const NESTING_ENV = ['CLAUDECODE', 'CLAUDE_CODE_ENTRYPOINT'];
 
 /**
  * Only workspace-write turns get the hook: a read-only turn runs without Bash (`--disallowedTools Bash …`), so the
- * hook could never fire there, and `--settings` alone costs ~57 ms per claude start (measured, 2.1.197). Should a
- * read-only turn run a command anyway, it has no approval and CliAgent stops it.
+ * hook could never fire there, and `--settings` slows every claude start. Should a read-only turn run a command
+ * anyway, it has no approval and CliAgent stops it.
  */
 export function claudeNeedsHook(turn: Pick<AgentTurn, 'access'>): boolean {
   return turn.access === 'workspace-write';
