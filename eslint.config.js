@@ -31,7 +31,14 @@ export default tseslint.config(
       ],
     },
   },
-  // src/core is pure: it imports nothing outside itself (no node: modules, no packages, no other layer).
+  // src/core is pure: it imports nothing outside itself (no node: modules, no packages, no other layer) and
+  // reaches no process, timer, console or Node global.
+  {
+    files: ['src/core/**/*.ts'],
+    rules: {
+      'no-restricted-globals': ['error', ...['process', 'Buffer', 'setTimeout', 'setInterval', 'setImmediate', 'console', 'require', 'fetch', 'global', 'globalThis', '__dirname', '__filename'].map((name) => ({ name, message: 'src/core is pure: no I/O, timers or Node globals.' }))],
+    },
+  },
   {
     files: ['src/core/*.ts'],
     rules: {

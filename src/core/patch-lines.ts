@@ -9,6 +9,8 @@ export interface PatchFile {
   addedLines: Array<{ n: number; text: string }>;
 }
 
+const utf8 = new TextEncoder();
+
 const C_ESCAPES: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, '\\': 92 };
 
 /** Undoes git's C-style quoting of a path (`"a/caf\303\251 menu.txt"`); unquoted paths come back as they are. */
@@ -19,7 +21,7 @@ export function unquotePath(text: string): string {
   for (let i = 0; i < body.length; i++) {
     const ch = body.charAt(i);
     if (ch !== '\\') {
-      bytes.push(...Buffer.from(ch, 'utf8'));
+      bytes.push(...utf8.encode(ch));
       continue;
     }
     const next = body.charAt(i + 1);
@@ -32,7 +34,7 @@ export function unquotePath(text: string): string {
       i += 1;
     }
   }
-  return Buffer.from(bytes).toString('utf8');
+  return new TextDecoder().decode(new Uint8Array(bytes));
 }
 
 function stripPrefix(p: string, prefix: string): string {

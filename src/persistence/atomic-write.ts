@@ -51,4 +51,18 @@ export async function writeAtomic(file: string, data: string, opts: { durable?: 
     await rm(tmp, { force: true });
     throw err;
   }
+  if (opts.durable ?? true) await syncDir(path.dirname(target));
+}
+
+/** The rename itself reaches the disk only with its directory: fsync that too (where the OS allows it). */
+async function syncDir(dir: string): Promise<void> {
+  const handle = await open(dir, 'r').catch(() => null);
+  if (!handle) return;
+  try {
+    await handle.sync();
+  } catch {
+    // some file systems and platforms cannot fsync a directory; the file's own fsync is what is left
+  } finally {
+    await handle.close();
+  }
 }
