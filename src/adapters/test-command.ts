@@ -52,8 +52,7 @@ function hasNpmTestScript(text: string | null): boolean {
 
 /** The test command this repo's files suggest, or null when none does. Never throws. */
 export function detectTestCommand(repoRoot: string): string | null {
-  // Synchronous: this runs before each step's tests, and seven small reads (most of them of missing files) take
-  // well under a millisecond this way, where the thread pool's round trips cost several. The order above decides.
+  // The order above decides: the first tool whose files are there.
   const at = (name: string): string => path.join(repoRoot, name);
   const files = { 'pyproject.toml': read(at('pyproject.toml')), 'setup.cfg': read(at('setup.cfg')), 'tox.ini': read(at('tox.ini')) };
   if (usesPytest(files, existsSync(at('pytest.ini')))) return 'pytest';

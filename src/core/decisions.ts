@@ -128,8 +128,6 @@ export type DecideEvent =
   /** `id`: the held command's, so a late answer cannot reach a newer command. */
   | { type: 'decide'; on: 'command'; id: string; choice: ChoiceId<'command'> };
 
-export type DecidedKind = DecideEvent['on'];
-
 /** The question a waiting state asks, or null when it is not one (the goal, a go). */
 export function questionOf(w: Awaiting): Exclude<QuestionKind, 'command' | 'blocked_command'> | null {
   return w.kind in DECISIONS ? (w.kind as Exclude<QuestionKind, 'command' | 'blocked_command'>) : null;

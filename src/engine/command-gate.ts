@@ -28,10 +28,10 @@ export interface CommandPolicy {
   confirmTimeoutMs: number;
 }
 
-export const DENY_ADVICE = 'do not try variants of this command; continue without it, or stop and explain what you need';
+const DENY_ADVICE = 'do not try variants of this command; continue without it, or stop and explain what you need';
 
 /** Held commands: each waits for the person's answer, a timeout, or the run stopping — whichever comes first. */
-export class CommandHolds {
+class CommandHolds {
   private readonly waiting = new Map<string, { resolve: (v: CommandVerdict) => void; timer: NodeJS.Timeout }>();
   /** One held command at a time: the next waits until the one before is decided. */
   private chain: Promise<unknown> = Promise.resolve();

@@ -14,7 +14,7 @@ export interface Decision {
 const MAX_ROUNDS = 100;
 
 /** "approve | continue:N | edit | …": every spelling `--decide` accepts. */
-export function decideList(): string {
+function decideList(): string {
   return decideSpellings().join(' | ');
 }
 

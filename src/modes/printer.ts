@@ -15,7 +15,7 @@ export interface Printer {
 const MAX_LINE = 200;
 
 /** The choices `needs_human` lists: the decisions table's for this question, and `--decide cancel`. */
-export function headlessChoices(w: Awaiting): Array<{ id: string; flag: string; description: string }> {
+function headlessChoices(w: Awaiting): Array<{ id: string; flag: string; description: string }> {
   const offered = choicesFor(w).filter((c) => c.flag !== null);
   const all = offered.some((c) => c.id === CANCEL.id) ? offered : [...offered, CANCEL];
   return all.map((c) => ({ id: c.id, flag: c.flag ?? '', description: c.description }));

@@ -78,8 +78,3 @@ export function toArray<T>(list: ChunkedList<T>): T[] {
   for (const chunk of list.chunks) for (const item of chunk) out.push(item);
   return out;
 }
-
-export function lastOf<T>(list: ChunkedList<T>): T | undefined {
-  const chunk = list.chunks[list.chunks.length - 1];
-  return chunk?.[chunk.length - 1];
-}

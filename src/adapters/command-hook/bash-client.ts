@@ -27,14 +27,14 @@ const BASH_OPTIONS = ['--norc', '-p'];
 /** `$0` of the client (shown by `ps`). */
 const CLIENT_NAME = 'agent-collab-hook';
 
-export interface ClientArgs {
+interface ClientArgs {
   port: number;
   role: string;
   deadlineSeconds: number;
 }
 
 /** The shipped command-hook.sh: next to this module in the sources, copied into dist/ by scripts/bundle.mjs. */
-export function bashClientSource(): string {
+function bashClientSource(): string {
   return import.meta.url.endsWith('.ts')
     ? fileURLToPath(new URL('./command-hook.sh', import.meta.url))
     : fromPackageRoot('dist', 'adapters', 'command-hook', 'command-hook.sh');
@@ -54,7 +54,7 @@ export function readBashClient(source = bashClientSource()): string {
     .join('\n');
 }
 
-export function bashClientCommand(bash: string, script: string, args: ClientArgs): string[] {
+function bashClientCommand(bash: string, script: string, args: ClientArgs): string[] {
   return [bash, ...BASH_OPTIONS, '-c', script, CLIENT_NAME, ...bashClientArgv(args)];
 }
 

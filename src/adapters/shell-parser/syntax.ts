@@ -44,7 +44,7 @@ function loadGrammar(): Promise<void> {
 const OUTPUT_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '>&', '<>']);
 const REDIRECT_OPS = new Set([...OUTPUT_OPS, '<', '<&', '>&-', '<&-']);
 
-export function parseScript(text: string): Script {
+function parseScript(text: string): Script {
   if (!parser) throw new Error('the command policy is not initialized: call `await loadShellParser()` before parsing commands');
   const tree = parser.parse(text);
   if (!tree) return { parts: [], syntaxError: 'the parser returned nothing' };

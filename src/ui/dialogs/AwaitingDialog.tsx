@@ -8,7 +8,7 @@ import { CommitFailedDialog, ExternalChangeDialog, SecretDialog, StepFailedDialo
 import { QuestionDialog } from './QuestionDialog.js';
 import { ManualEditDialog, UnclearVerdictDialog } from './SmallDialogs.js';
 
-export interface AwaitingDialogProps {
+interface AwaitingDialogProps {
   awaiting: Awaiting;
   onEvent: (event: EngineEvent) => void;
   /** Opens plan.md in $EDITOR (while the person edits it by hand). */
