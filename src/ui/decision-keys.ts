@@ -1,7 +1,7 @@
 // The decisions table (core/decisions.ts) as the TUI shows it: which waiting state opens a dialog, a choice's
 // keys, the status-bar hints and the `decide` event a key sends. Key words live here, never in the core.
 import type { Key } from 'ink';
-import { choicesFor, commandQuestion, DECISIONS, questionOf, type Choice, type QuestionKind } from '../core/decisions.js';
+import { choicesFor, commandQuestion, DECISIONS, questionOf, type Choice, type ChoiceId, type QuestionKind } from '../core/decisions.js';
 import type { EngineEvent } from '../core/events.js';
 import type { Awaiting, PendingCommand } from '../core/types.js';
 import type { Hint } from './keymap.js';
@@ -42,9 +42,10 @@ export function choiceKeysText(choices: readonly Choice[]): string {
 }
 
 /** The key line for one choice of a question ("Enter: retry"), for dialogs and banners with their own layout. */
-export function keyOf(kind: QuestionKind, id: string): string {
+export function keyOf<K extends QuestionKind>(kind: K, id: ChoiceId<K>): string {
   const c = (DECISIONS[kind].choices as readonly Choice[]).find((x) => x.id === id);
-  return c ? `${c.keys.join('/')}: ${c.label}` : '';
+  if (!c) throw new Error(`the decisions table has no choice ${id} for ${kind}`);
+  return `${c.keys.join('/')}: ${c.label}`;
 }
 
 /** The `decide` event for a choice at a waiting state (`rounds` for the arbitration's "continue"). */
