@@ -13,7 +13,7 @@ import type { EditableFile, FilesReader, WatchedFile } from '../ui/ports.js';
 import { readTail } from '../ui/read-tail.js';
 import { conversationHistory } from '../ui/conversation-history.js';
 import type { ViewAction } from '../ui/view-model.js';
-import { openSession, type Session } from './session.js';
+import type { Session } from './session.js';
 
 export interface InteractiveOptions {
   cwd: string;
@@ -124,15 +124,23 @@ function attention(io: Io, what: string): void {
 
 export async function runInteractive(opts: InteractiveOptions): Promise<number> {
   const io: Io = { stdin: opts.stdin ?? process.stdin, stdout: opts.stdout ?? process.stdout };
-  // The UI's modules load while the session opens (config, lock, saved run, the policy parser): both take a while.
-  const uiLoading = loadUi();
-  uiLoading.catch(() => undefined); // its error, if any, is reported by the await below
-  const session = await openSession({ cwd: opts.cwd, homeDir: opts.homeDir, agents: opts.agents, overrides: opts.overrides });
-  let ui: Ui;
+  const ui = await loadUi();
+  // The first frame comes before the session (and the modules only it needs) is opened: the person sees the TUI
+  // at once, not a blank terminal while the repo, lock, hook server and agents get ready.
+  const opening = ui.render(ui.createElement(ui.OpeningScreen), renderOptions(io));
+  let openingShown = true;
+  const closeOpening = (): void => {
+    if (!openingShown) return;
+    openingShown = false;
+    opening.clear();
+    opening.unmount();
+  };
+  let session: Session;
   try {
-    ui = await uiLoading;
+    const { openSession } = await import('./session.js');
+    session = await openSession({ cwd: opts.cwd, homeDir: opts.homeDir, agents: opts.agents, overrides: opts.overrides });
   } catch (err) {
-    await session.close();
+    closeOpening(); // the terminal is restored before the error's line is written
     throw err;
   }
   try {
@@ -141,6 +149,7 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
     let state: WorkflowState | null = null;
     const saved = session.saved;
     if (saved.kind === 'unfinished') {
+      closeOpening();
       const resume = await askResume(saved.state, io, ui);
       if (resume === null) return EXIT.interrupted;
       if (resume) state = saved.state;
@@ -151,8 +160,10 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
     const resumed = state !== null;
     const engine = session.engineFor(state ?? session.newRun(opts.goal ?? '', opts.mode ?? 'manual'), { interactive: true });
     const history = state !== null ? await conversationHistory(session.paths.debugLog, state.createdAt) : [];
+    closeOpening();
     return await runApp(session, engine, { resumed, goal: opts.goal, notice: notices.join(' · ') || undefined, history }, io, ui);
   } finally {
+    closeOpening();
     await session.close();
   }
 }

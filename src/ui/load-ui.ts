@@ -9,12 +9,14 @@ import type { render } from 'ink';
 import type { createElement } from 'react';
 import type { App } from './App.js';
 import type { ResumeDialog } from './dialogs/ConfirmDialog.js';
+import type { OpeningScreen } from './OpeningScreen.js';
 
 export interface Ui {
   render: typeof render;
   createElement: typeof createElement;
   App: typeof App;
   ResumeDialog: typeof ResumeDialog;
+  OpeningScreen: typeof OpeningScreen;
 }
 
 const HIDDEN_WHILE_LOADING = ['CI', 'CONTINUOUS_INTEGRATION', 'DEV'] as const;
@@ -24,11 +26,16 @@ export async function loadUi(env: NodeJS.ProcessEnv = process.env): Promise<Ui> 
   if (unset) env.NODE_ENV = 'production';
   const hidden = HIDDEN_WHILE_LOADING.filter((k) => k in env).map((k) => [k, env[k]] as const);
   for (const [k] of hidden) delete env[k];
+  // Yoga (Ink's layout engine) loads its inlined WASM with fetch() when there is one, which first loads Node's
+  // whole HTTP client; without it, yoga decodes the same bytes itself.
+  const fetchProperty = Object.getOwnPropertyDescriptor(globalThis, 'fetch');
+  if (fetchProperty) delete (globalThis as { fetch?: unknown }).fetch;
   try {
     const tui = await import('./tui.js');
     // React is CommonJS: its functions are on the default export (the bundle offers nothing else).
-    return { render: tui.render, createElement: tui.React.createElement, App: tui.App, ResumeDialog: tui.ResumeDialog };
+    return { render: tui.render, createElement: tui.React.createElement, App: tui.App, ResumeDialog: tui.ResumeDialog, OpeningScreen: tui.OpeningScreen };
   } finally {
+    if (fetchProperty) Object.defineProperty(globalThis, 'fetch', fetchProperty);
     if (unset) delete env.NODE_ENV;
     for (const [k, v] of hidden) env[k] = v;
   }

@@ -4,3 +4,4 @@ export { render } from 'ink';
 export { default as React } from 'react';
 export { App } from './App.js';
 export { ResumeDialog } from './dialogs/ConfirmDialog.js';
+export { OpeningScreen } from './OpeningScreen.js';

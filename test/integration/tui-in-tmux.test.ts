@@ -1,8 +1,10 @@
 // The built CLI's TUI in a real terminal (tmux), on the fake agents: start, type a goal, Enter through the
 // rounds to approval (auto mode and a pause on the way), stop (confirmed), Ctrl+C, restart → the resume prompt.
+// Outside a git repo, the first frame goes and one line says why.
 // (A Python pty hangs when Ink exits; tmux gives a real terminal we can read back.)
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI } from '../helpers/cli.js';
@@ -142,4 +144,18 @@ describe.skipIf(!hasTmux)('the built TUI in tmux', () => {
     keys('C-c');
     await shows('exit code 130');
   }, 120_000);
+
+  it('outside a git repo the TUI ends with one line saying so and exit 2, its first frame erased', async () => {
+    const outside = mkdtempSync(path.join(os.tmpdir(), 'ac-no-repo-'));
+    try {
+      await until('the shell prompt', (s) => /[#$]\s*$/m.test(s));
+      type(`clear; cd ${JSON.stringify(outside)} && env HOME=${JSON.stringify(repo.home)} node ${JSON.stringify(CLI)}; echo "exit code $?"`);
+      keys('Enter');
+      const s = await shows('exit code 2');
+      expect(s, dump()).toContain(`agent-collab: ${outside} is not inside a git repository`);
+      expect(s, dump()).not.toContain('[1:Conversation]');
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  }, 30_000);
 });

@@ -17,6 +17,7 @@ console.log(JSON.stringify({
   production: loaded('react.production.js') && loaded('react-reconciler.production.js'),
   development: loaded('react.development.js') || loaded('react-reconciler.development.js'),
   app: typeof ui.App,
+  fetch: typeof globalThis.fetch,
 }));
 `;
 
@@ -29,12 +30,12 @@ function check(env: NodeJS.ProcessEnv): Record<string, unknown> {
 }
 
 describe('loading the TUI', () => {
-  it('uses the production build when NODE_ENV is unset, and leaves it unset', () => {
-    expect(check({ NODE_ENV: undefined })).toEqual({ env: null, production: true, development: false, app: 'function' });
+  it('uses the production build when NODE_ENV is unset, and leaves it unset (and fetch in place)', () => {
+    expect(check({ NODE_ENV: undefined })).toEqual({ env: null, production: true, development: false, app: 'function', fetch: 'function' });
   });
 
   it('respects an explicit NODE_ENV', () => {
-    expect(check({ NODE_ENV: 'development' })).toEqual({ env: 'development', production: false, development: true, app: 'function' });
+    expect(check({ NODE_ENV: 'development' })).toEqual({ env: 'development', production: false, development: true, app: 'function', fetch: 'function' });
   });
 });
 

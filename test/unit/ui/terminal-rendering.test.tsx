@@ -1,4 +1,4 @@
-// Rendering on real terminal sizes: 80×24, a resize, NO_COLOR, the bell / OSC 9 when input is needed, and a
+// Rendering on real terminal sizes: the opening frame, 80×24, a resize, NO_COLOR, the bell / OSC 9 when input is needed, and a
 // long stream that stays fast.
 // chalk is Ink's own colour library (a dependency of ink): the tests switch its level on, as a colour terminal would.
 import chalk from 'chalk';
@@ -9,7 +9,9 @@ import { attentionSequence, supportsOsc9 } from '../../../src/ui/attention.js';
 import { textWidth } from '../../../src/ui/lines.js';
 import { colorsWanted } from '../../../src/ui/styled.js';
 import { stateIn } from '../../helpers/states.js';
-import { renderSized, type SizedRender } from './sized-terminal.js';
+import { render } from 'ink';
+import { OpeningScreen } from '../../../src/ui/OpeningScreen.js';
+import { renderSized, SizedStdout, type SizedRender } from './sized-terminal.js';
 import { FakeEngine, fakeFiles, renderApp, waitFor } from './ui-helpers.js';
 
 const opened: SizedRender[] = [];
@@ -63,6 +65,18 @@ function expectEssentials(frame: string): void {
   expect(f).toContain('19k tok $0.42');
   expect(f).toContain('Enter next round · a auto · s stop · ? help · Ctrl+C quit');
 }
+
+describe('the opening frame (drawn while the session opens)', () => {
+  it('shows the tab bar and that the session is opening, within 80×24', () => {
+    const stdout = new SizedStdout(80, 24);
+    const instance = render(<OpeningScreen />, { stdout: stdout as unknown as NodeJS.WriteStream, debug: true, patchConsole: false });
+    onTestFinished(() => instance.unmount());
+    const f = plain(stdout.lastFrame());
+    for (const tab of ['[1:Conversation]', '2:Plan', '3:Comments', '4:Log', '5:Status']) expect(f).toContain(tab);
+    expect(f).toContain('opening the session…');
+    expectFits(stdout.lastFrame(), 80, 24);
+  });
+});
 
 describe('terminal size', () => {
   it('at 80×24 nothing essential is cut: tabs, status bar, keys', async () => {
