@@ -32,9 +32,8 @@ interface Io {
   stdout: NodeJS.WriteStream;
 }
 
-/** Frames per second Ink may draw at most. The App paces a stream's frames itself (at most 25 a second, 10 while
- * an agent floods the screen), so Ink's limit only delays a key's frame that comes right after a stream's: 120
- * keeps that wait under 9 ms (60 added up to 17 ms, Ink's default of 30 up to 33 ms). */
+/** Frames per second Ink may draw at most. The App paces a stream's frames itself, so Ink's limit only delays the
+ * frame of a key pressed right after a stream's frame: a high limit keeps keys answered at once. */
 export const TUI_MAX_FPS = 120;
 
 const renderOptions = (io: Io) => ({ stdin: io.stdin, stdout: io.stdout, exitOnCtrlC: false, patchConsole: true, maxFps: TUI_MAX_FPS });
