@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixture, type Fixture } from './git-fixture.js';
 
@@ -48,5 +50,47 @@ describe('finding a step commit', () => {
     expect(one.kind).toBe('committed');
     expect(one).not.toEqual(ten);
     expect(fx.commitFiles()).toEqual(['A\tb.txt']);
+  });
+});
+
+describe('a new plan in the same run (after Stop)', () => {
+  it('commits its own step 1 although the old plan made a [Step 1] commit in this run; the same base still finds its commit', async () => {
+    fx = fixture();
+    const oldBase = await fx.ws.snapshot();
+    fx.write('old.txt', 'old plan step 1\n');
+    const old = await fx.ws.commitStep({ runId: 'run-1', step: 1, summary: 'Old', baseTree: oldBase, allowSecrets: false });
+    expect(old.kind).toBe('committed');
+
+    // Stop → goal refinement → a new plan; its step 1 starts from the tree as it is now (another base).
+    const newBase = await fx.ws.snapshot();
+    fx.write('new.txt', 'new plan step 1\n');
+    const fresh = await fx.ws.commitStep({ runId: 'run-1', step: 1, summary: 'New', baseTree: newBase, allowSecrets: false });
+    expect(fresh.kind).toBe('committed');
+    expect(fresh).not.toEqual({ kind: 'committed', hash: old.kind === 'committed' ? old.hash : '' });
+    expect(fx.commitFiles()).toEqual(['A\tnew.txt']);
+    expect(fx.git('log', '--format=%s').trim().split('\n')).toEqual(['[Step 1] New', '[Step 1] Old', 'initial']);
+
+    // A crash after the new commit: the retried commit with the new plan's base finds it, and makes no other.
+    const again = await fx.ws.commitStep({ runId: 'run-1', step: 1, summary: 'New', baseTree: newBase, allowSecrets: false });
+    expect(again).toEqual({ kind: 'committed', hash: fresh.kind === 'committed' ? fresh.hash : '' });
+    expect(fx.git('log', '--format=%s').trim().split('\n')).toEqual(['[Step 1] New', '[Step 1] Old', 'initial']);
+  });
+});
+
+describe('finding a step commit in a repo whose log shows signatures', () => {
+  it('returns the bare commit hash (no signature lines) when log.showSignature is on and the commit is signed', async () => {
+    fx = fixture();
+    const key = path.join(fx.dir, '.git', 'signing-key');
+    execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', key]);
+    fx.git('config', 'gpg.format', 'ssh');
+    fx.git('config', 'user.signingkey', key);
+    fx.git('config', 'commit.gpgsign', 'true');
+    fx.git('config', 'log.showSignature', 'true');
+    const base = await fx.ws.snapshot();
+    fx.write('a.txt', 'signed step\n');
+    const first = await fx.ws.commitStep({ runId: 'run-s', step: 1, summary: 'Signed', baseTree: base, allowSecrets: false });
+    expect(first.kind).toBe('committed');
+    const again = await fx.ws.commitStep({ runId: 'run-s', step: 1, summary: 'Signed', baseTree: base, allowSecrets: false });
+    expect(again).toEqual({ kind: 'committed', hash: fx.git('rev-parse', 'HEAD').trim() });
   });
 });
