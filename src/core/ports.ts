@@ -55,6 +55,8 @@ export interface StepCommitOptions {
   step: number;
   summary: string;
   baseTree: string | null;
+  /** When the step started (`StepRun.startedAt`): with the base, tells this plan's step N from an earlier plan's. */
+  startedAt?: string | null;
   allowSecrets: boolean;
   /** The step's signal: aborting it (Stop, shutdown) kills git, its hooks and gpg. */
   signal?: AbortSignal;
@@ -68,8 +70,8 @@ export interface StepWorkspace {
   /**
    * Commits exactly the files changed since `baseTree` (files the person had changed before the step and the step did
    * not touch stay out) as `[Step N] <summary>`, after scanning the commit's patch for secrets unless `allowSecrets`.
-   * Idempotent per (runId, step, baseTree): when that commit exists (a restart after a crash), its hash is returned
-   * and nothing new is made; a later plan's step N in the same run has another base, so it gets its own commit.
+   * Idempotent per (runId, step, baseTree, startedAt): when that commit exists (a restart after a crash), its hash is
+   * returned and nothing new is made; a later plan's step N in the same run started anew, so it gets its own commit.
    */
   commitStep(opts: StepCommitOptions): Promise<StepCommitResult>;
   /** Puts every file changed since `baseTree` back as it was in `baseTree` (files added by the step are removed). */

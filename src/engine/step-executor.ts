@@ -64,9 +64,9 @@ export class StepExecutor {
       await this.ctx.dispatch({ type: 'commit_failed', step, message: `agent-collab's own \`git commit\` of step ${step} was denied: ${allowed.reason}` });
       return;
     }
-    // The workspace first looks for this run's commit of the step from this base: a crash may have come between
+    // The workspace first looks for this step's commit (run, step, base, start): a crash may have come between
     // `git commit` and saving the state that records it.
-    const r = await workspace.commitStep({ runId: s.runId, step, summary, baseTree: run?.baseTree ?? null, allowSecrets, signal });
+    const r = await workspace.commitStep({ runId: s.runId, step, summary, baseTree: run?.baseTree ?? null, startedAt: run?.startedAt, allowSecrets, signal });
     if (signal.aborted) return;
     if (run?.testResult === 'none') {
       if (r.kind === 'committed' && r.patch !== undefined) this.records.write(step, run.attempt, 'patch.diff', r.patch);

@@ -7,10 +7,29 @@ import { UserError } from '../../core/errors.js';
 import { terminateGroup } from '../process-group.js';
 
 export const RUN_TRAILER = 'Agent-Collab-Run';
-/** The tree a step's changes were measured against: tells this plan's step N from an earlier plan's in the same run. */
+/**
+ * The tree a step's changes were measured against and when the step started: they tell this plan's step N from an
+ * earlier plan's in the same run (the start also when an old step was reverted, so the base tree is the same again).
+ */
 export const BASE_TRAILER = 'Agent-Collab-Base';
+export const STARTED_TRAILER = 'Agent-Collab-Step-Started';
 /** How far back from HEAD a step commit is looked for (after a crash it is HEAD itself). */
 const STEP_COMMIT_SEARCH_DEPTH = 200;
+
+/** What tells one execution of a step from another: saved in the state before its first attempt. */
+export interface StepCommitKey {
+  runId: string;
+  step: number;
+  baseTree: string;
+  /** Absent when the state has no start of the step (then run, step and base must do). */
+  startedAt?: string | null;
+}
+
+function keyTrailers(key: StepCommitKey): string[] {
+  const lines = [`${RUN_TRAILER}: ${key.runId}`, `${BASE_TRAILER}: ${key.baseTree}`];
+  if (key.startedAt) lines.push(`${STARTED_TRAILER}: ${key.startedAt}`);
+  return lines;
+}
 
 export interface GitResult {
   stdout: string;
@@ -114,26 +133,26 @@ export async function excludeWorkdir(excludeFile: string, workdirRel: string): P
 }
 
 /**
- * The hash of the commit of `step` made from `baseTree` in run `runId`, if it was already made; looked for among
- * the last STEP_COMMIT_SEARCH_DEPTH commits of HEAD. The run id alone is not enough: Stop keeps the run id for the
- * next plan, whose step N must not be taken for the old plan's. Commits without a base trailer never match.
+ * The hash of the commit of this execution of a step, if it was already made; looked for among the last
+ * STEP_COMMIT_SEARCH_DEPTH commits of HEAD. The run id alone is not enough: Stop keeps the run id for the next plan,
+ * whose step N must not be taken for the old plan's. Commits without a base trailer (older versions) never match.
  */
-export async function findStepCommit(repoRoot: string, runId: string, step: number, baseTree: string, signal?: AbortSignal): Promise<string | null> {
+export async function findStepCommit(repoRoot: string, key: StepCommitKey, signal?: AbortSignal): Promise<string | null> {
   // --no-show-signature: a person's log.showSignature would put gpg's lines into the output.
   const r = await git(repoRoot, ['log', '--no-show-signature', '--no-color', '--format=%H%x1f%s%x1f%b%x1e', '-n', String(STEP_COMMIT_SEARCH_DEPTH)], { signal });
   if (r.exitCode !== 0) return null; // e.g. no commits yet
-  const wanted = [`${RUN_TRAILER}: ${runId}`, `${BASE_TRAILER}: ${baseTree}`];
+  const wanted = keyTrailers(key);
   for (const rec of r.stdout.split('\x1e')) {
     const [hash, subject, body = ''] = rec.trim().split('\x1f');
     const lines = new Set(body.split('\n').map((l) => l.trim()));
-    if (hash && subject?.startsWith(`[Step ${step}] `) && wanted.every((l) => lines.has(l))) return hash;
+    if (hash && subject?.startsWith(`[Step ${key.step}] `) && wanted.every((l) => lines.has(l))) return hash;
   }
   return null;
 }
 
-/** `git commit` arguments of a step commit: the `[Step N] <summary>` subject, then the run and base trailers. */
-export function stepCommitMessageArgs(runId: string, step: number, summary: string, baseTree: string): string[] {
-  return ['-m', stepSubject(step, summary), '-m', `${RUN_TRAILER}: ${runId}\n${BASE_TRAILER}: ${baseTree}`];
+/** `git commit` arguments of a step commit: the `[Step N] <summary>` subject, then the trailers of its key. */
+export function stepCommitMessageArgs(key: StepCommitKey, summary: string): string[] {
+  return ['-m', stepSubject(key.step, summary), '-m', keyTrailers(key).join('\n')];
 }
 
 /** One line saying why a step commit failed and what to do about it. */

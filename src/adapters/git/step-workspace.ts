@@ -3,7 +3,7 @@
 import { copyFile, mkdtemp, rm, rmdir, stat, utimes } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { commitFailureMessage, findStepCommit, firstLine, runGit, stepCommitMessageArgs, type GitCallOptions } from './git.js';
+import { commitFailureMessage, findStepCommit, firstLine, runGit, stepCommitMessageArgs, type GitCallOptions, type StepCommitKey } from './git.js';
 import type { StepChanges, StepCommitOptions, StepCommitResult, StepWorkspace } from '../../core/ports.js';
 import { scanDiff } from '../../core/secret-scan.js';
 
@@ -85,17 +85,18 @@ export class GitStepWorkspace implements StepWorkspace {
     const { signal } = opts;
     // A crash may have come between `git commit` and saving the state that records it: no second commit then.
     // (Independent reads, so at once; without a saved base the step is measured from HEAD, known only after.)
+    const keyFrom = (baseTree: string): StepCommitKey => ({ runId: opts.runId, step: opts.step, baseTree, startedAt: opts.startedAt });
     const [found, now, head] = await Promise.all([
-      opts.baseTree ? findStepCommit(this.repoRoot, opts.runId, opts.step, opts.baseTree, signal) : null,
+      opts.baseTree ? findStepCommit(this.repoRoot, keyFrom(opts.baseTree), signal) : null,
       this.snapshot(signal),
       this.headTree(signal),
     ]);
     const headOrEmpty = head ?? (await this.emptyTree());
-    const base = opts.baseTree ?? headOrEmpty;
-    const existing = opts.baseTree ? found : await findStepCommit(this.repoRoot, opts.runId, opts.step, base, signal);
+    const key = keyFrom(opts.baseTree ?? headOrEmpty);
+    const existing = opts.baseTree ? found : await findStepCommit(this.repoRoot, key, signal);
     if (existing) return { kind: 'committed', hash: existing };
 
-    const changes = await this.stepChanges(base, headOrEmpty, now);
+    const changes = await this.stepChanges(key.baseTree, headOrEmpty, now);
     if (changes.length === 0) return { kind: 'nothing' };
     const files = changes.map((c) => c.path);
     const patch = await this.commitPatch(head, headOrEmpty, now, files);
@@ -110,7 +111,7 @@ export class GitStepWorkspace implements StepWorkspace {
     if (created.length > 0) await this.must(['add', '-N', ...PATHSPEC_STDIN], { env: LITERAL, input: nulInput(created) }, 'stage the new files');
     // Without git's auto-maintenance after the commit (`git maintenance run --auto`, possibly a gc): the person's
     // next commit, merge or fetch runs it, rather than a step of an unattended run. A stop kills hooks and gpg with it.
-    const commit = await runGit(this.repoRoot, ['-c', 'maintenance.auto=false', 'commit', '-q', '--only', ...PATHSPEC_STDIN, ...stepCommitMessageArgs(opts.runId, opts.step, opts.summary, base)], {
+    const commit = await runGit(this.repoRoot, ['-c', 'maintenance.auto=false', 'commit', '-q', '--only', ...PATHSPEC_STDIN, ...stepCommitMessageArgs(key, opts.summary)], {
       env: LITERAL,
       input: nulInput(files),
       signal,

@@ -94,3 +94,43 @@ describe('finding a step commit in a repo whose log shows signatures', () => {
     expect(again).toEqual({ kind: 'committed', hash: fx.git('rev-parse', 'HEAD').trim() });
   });
 });
+
+describe('a new plan whose step starts from the old plan’s tree (the old step reverted)', () => {
+  it('commits its own step: the step’s start tells the two apart when the base tree does not', async () => {
+    fx = fixture();
+    const base = await fx.ws.snapshot();
+    fx.write('old.txt', 'old plan step 1\n');
+    const old = await fx.ws.commitStep({ runId: 'run-1', step: 1, summary: 'Old', baseTree: base, startedAt: '2026-01-01T10:00:00.000Z', allowSecrets: false });
+    expect(old.kind).toBe('committed');
+    fx.git('revert', '--no-edit', 'HEAD');
+    expect(await fx.ws.snapshot()).toBe(base);
+
+    fx.write('new.txt', 'new plan step 1\n');
+    const opts = { runId: 'run-1', step: 1, summary: 'New', baseTree: base, startedAt: '2026-01-01T11:00:00.000Z', allowSecrets: false };
+    const fresh = await fx.ws.commitStep(opts);
+    expect(fresh.kind).toBe('committed');
+    expect(fx.commitFiles()).toEqual(['A\tnew.txt']);
+    // The crash case of this step still finds its commit.
+    expect(await fx.ws.commitStep(opts)).toEqual({ kind: 'committed', hash: fresh.kind === 'committed' ? fresh.hash : '' });
+    expect(fx.git('log', '--format=%s').trim().split('\n')).toEqual(['[Step 1] New', 'Revert "[Step 1] Old"', '[Step 1] Old', 'initial']);
+  });
+});
+
+describe('a step commit made before base trailers existed', () => {
+  it('is not taken for a step of this version: a new step commits its own files, a restarted one makes no second commit', async () => {
+    fx = fixture();
+    const base = await fx.ws.snapshot();
+    fx.write('a.txt', 'old version step 1\n');
+    fx.git('add', 'a.txt');
+    fx.git('commit', '-q', '-m', '[Step 1] Old', '-m', 'Agent-Collab-Run: run-1');
+    // The same step after an upgrade and a restart: its work is committed already, nothing new is made.
+    expect(await fx.ws.commitStep({ runId: 'run-1', step: 1, summary: 'Old', baseTree: base, allowSecrets: false })).toEqual({ kind: 'nothing' });
+    // A new plan's step 1 in the same run.
+    const newBase = await fx.ws.snapshot();
+    fx.write('b.txt', 'new plan step 1\n');
+    const fresh = await fx.ws.commitStep({ runId: 'run-1', step: 1, summary: 'New', baseTree: newBase, allowSecrets: false });
+    expect(fresh.kind).toBe('committed');
+    expect(fx.commitFiles()).toEqual(['A\tb.txt']);
+    expect(fx.git('log', '--format=%s').trim().split('\n')).toEqual(['[Step 1] New', '[Step 1] Old', 'initial']);
+  });
+});
