@@ -55,18 +55,23 @@ export interface StepCommitOptions {
   step: number;
   summary: string;
   baseTree: string | null;
+  /** When the step started (`StepRun.startedAt`): with the base, tells this plan's step N from an earlier plan's. */
+  startedAt?: string | null;
   allowSecrets: boolean;
+  /** The step's signal: aborting it (Stop, shutdown) kills git, its hooks and gpg. */
+  signal?: AbortSignal;
 }
 
 /** Git work of the executor: snapshot before a step, commit only the step's changes, roll a step back. */
 export interface StepWorkspace {
   /** The working tree now as a git tree id (untracked files included, ignored and agent-collab's files excluded). */
-  snapshot(): Promise<string>;
+  snapshot(signal?: AbortSignal): Promise<string>;
   changedSince(baseTree: string): Promise<StepChanges>;
   /**
-   * Stages exactly the files changed since `baseTree` (files the person had changed before the step and the step did
-   * not touch stay out), scans the staged diff for secrets unless `allowSecrets`, and commits `[Step N] <summary>`.
-   * Idempotent per (runId, step): when this run's commit of the step exists (a restart after a crash), its hash is returned and nothing new is made.
+   * Commits exactly the files changed since `baseTree` (files the person had changed before the step and the step did
+   * not touch stay out) as `[Step N] <summary>`, after scanning the commit's patch for secrets unless `allowSecrets`.
+   * Idempotent per (runId, step, baseTree, startedAt): when that commit exists (a restart after a crash), its hash is
+   * returned and nothing new is made; a later plan's step N in the same run started anew, so it gets its own commit.
    */
   commitStep(opts: StepCommitOptions): Promise<StepCommitResult>;
   /** Puts every file changed since `baseTree` back as it was in `baseTree` (files added by the step are removed). */

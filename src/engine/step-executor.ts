@@ -20,7 +20,7 @@ export class StepExecutor {
    */
   async begin(step: number, signal: AbortSignal): Promise<boolean> {
     if (this.ctx.state().stepRun?.step === step) return true;
-    const baseTree = await this.ctx.deps.workspace.snapshot();
+    const baseTree = await this.ctx.deps.workspace.snapshot(signal);
     if (signal.aborted) return false;
     this.records.timeline(`step ${step} started`);
     await this.ctx.dispatch({ type: 'step_started', step, baseTree, at: this.ctx.nowIso() });
@@ -64,9 +64,9 @@ export class StepExecutor {
       await this.ctx.dispatch({ type: 'commit_failed', step, message: `agent-collab's own \`git commit\` of step ${step} was denied: ${allowed.reason}` });
       return;
     }
-    // The workspace first looks for this run's commit of the step: a crash may have come between `git commit`
-    // and saving the state that records it.
-    const r = await workspace.commitStep({ runId: s.runId, step, summary, baseTree: run?.baseTree ?? null, allowSecrets });
+    // The workspace first looks for this step's commit (run, step, base, start): a crash may have come between
+    // `git commit` and saving the state that records it.
+    const r = await workspace.commitStep({ runId: s.runId, step, summary, baseTree: run?.baseTree ?? null, startedAt: run?.startedAt, allowSecrets, signal });
     if (signal.aborted) return;
     if (run?.testResult === 'none') {
       if (r.kind === 'committed' && r.patch !== undefined) this.records.write(step, run.attempt, 'patch.diff', r.patch);

@@ -4,8 +4,32 @@ import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stepSubject } from '../../core/plan-steps.js';
 import { UserError } from '../../core/errors.js';
+import { terminateGroup } from '../process-group.js';
 
 export const RUN_TRAILER = 'Agent-Collab-Run';
+/**
+ * The tree a step's changes were measured against and when the step started: they tell this plan's step N from an
+ * earlier plan's in the same run (the start also when an old step was reverted, so the base tree is the same again).
+ */
+export const BASE_TRAILER = 'Agent-Collab-Base';
+export const STARTED_TRAILER = 'Agent-Collab-Step-Started';
+/** How far back from HEAD a step commit is looked for (after a crash it is HEAD itself). */
+const STEP_COMMIT_SEARCH_DEPTH = 200;
+
+/** What tells one execution of a step from another: saved in the state before its first attempt. */
+export interface StepCommitKey {
+  runId: string;
+  step: number;
+  baseTree: string;
+  /** Absent when the state has no start of the step (then run, step and base must do). */
+  startedAt?: string | null;
+}
+
+function keyTrailers(key: StepCommitKey): string[] {
+  const lines = [`${RUN_TRAILER}: ${key.runId}`, `${BASE_TRAILER}: ${key.baseTree}`];
+  if (key.startedAt) lines.push(`${STARTED_TRAILER}: ${key.startedAt}`);
+  return lines;
+}
 
 export interface GitResult {
   stdout: string;
@@ -18,26 +42,47 @@ export interface GitCallOptions {
   env?: Record<string, string>;
   /** Written to git's stdin (e.g. a NUL-separated pathspec list for --pathspec-from-file=-). */
   input?: string;
+  /** Aborting it kills git with everything it started (hooks, gpg); the call then resolves as failed. */
+  signal?: AbortSignal;
 }
+
+const STOPPED = 'git was stopped';
+/** Between SIGTERM (git removes its lock files) and SIGKILL to git's process group on an abort. */
+const KILL_GRACE_MS = 2_000;
 
 /** Runs git in `cwd`; never rejects on a git failure (look at exitCode). Throws a UserError when git is missing. */
 export function runGit(cwd: string, args: string[], opts: GitCallOptions = {}): Promise<GitResult> {
+  const { signal } = opts;
+  if (signal?.aborted) return Promise.resolve({ stdout: '', stderr: STOPPED, exitCode: 1 });
   return new Promise((resolve, reject) => {
+    // Its own process group and session: an abort reaches hooks and gpg too, and with no controlling terminal
+    // nothing git starts can wait on a prompt there (nor can GIT_TERMINAL_PROMPT=0 git itself; stdin is no terminal).
     const child = spawn('git', args, {
       cwd,
       env: { ...process.env, GIT_TERMINAL_PROMPT: '0', ...opts.env },
       stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      detached: true,
     });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
+    let stopped = false;
+    const onAbort = (): void => {
+      stopped = true;
+      // A process that left the group may hold git's pipes open: once the group is down, the call ends anyway.
+      if (child.pid !== undefined) void terminateGroup(child.pid, KILL_GRACE_MS).then(() => resolve({ stdout: '', stderr: STOPPED, exitCode: 1 }));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
     child.stdout?.on('data', (d: Buffer) => stdout.push(d));
     child.stderr?.on('data', (d: Buffer) => stderr.push(d));
     child.once('error', (err: NodeJS.ErrnoException) => {
+      signal?.removeEventListener('abort', onAbort);
       if (err.code === 'ENOENT') reject(new UserError('git was not found on PATH; install git and try again'));
       else resolve({ stdout: '', stderr: `could not run git: ${err.message}`, exitCode: 1 });
     });
     child.once('close', (code) => {
-      resolve({ stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8'), exitCode: code ?? 1 });
+      signal?.removeEventListener('abort', onAbort);
+      if (stopped) resolve({ stdout: '', stderr: STOPPED, exitCode: 1 });
+      else resolve({ stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8'), exitCode: code ?? 1 });
     });
     if (child.stdin) {
       child.stdin.on('error', () => undefined); // git may exit before reading all of it; its exit code tells
@@ -87,22 +132,27 @@ export async function excludeWorkdir(excludeFile: string, workdirRel: string): P
   await appendFile(excludeFile, `${existing && !existing.endsWith('\n') ? '\n' : ''}# agent-collab's own files\n${pattern}\n`);
 }
 
-/** The hash of run `runId`'s commit for `step`, if it was already made (searched in the last 200 commits of HEAD). */
-export async function findStepCommit(repoRoot: string, runId: string, step: number): Promise<string | null> {
-  const trailer = `${RUN_TRAILER}: ${runId}`;
-  const r = await git(repoRoot, ['log', '--fixed-strings', `--grep=${trailer}`, '--format=%H%x1f%s%x1f%b%x1e', '-n', '200']);
+/**
+ * The hash of the commit of this execution of a step, if it was already made; looked for among the last
+ * STEP_COMMIT_SEARCH_DEPTH commits of HEAD. The run id alone is not enough: Stop keeps the run id for the next plan,
+ * whose step N must not be taken for the old plan's. Commits without a base trailer (older versions) never match.
+ */
+export async function findStepCommit(repoRoot: string, key: StepCommitKey, signal?: AbortSignal): Promise<string | null> {
+  // --no-show-signature: a person's log.showSignature would put gpg's lines into the output.
+  const r = await git(repoRoot, ['log', '--no-show-signature', '--no-color', '--format=%H%x1f%s%x1f%b%x1e', '-n', String(STEP_COMMIT_SEARCH_DEPTH)], { signal });
   if (r.exitCode !== 0) return null; // e.g. no commits yet
+  const wanted = keyTrailers(key);
   for (const rec of r.stdout.split('\x1e')) {
     const [hash, subject, body = ''] = rec.trim().split('\x1f');
-    // The grep matches substrings (run "r-1" in "r-10"): the trailer line must be exactly this run's.
-    if (hash && subject?.startsWith(`[Step ${step}] `) && body.split('\n').some((l) => l.trim() === trailer)) return hash;
+    const lines = new Set(body.split('\n').map((l) => l.trim()));
+    if (hash && subject?.startsWith(`[Step ${key.step}] `) && wanted.every((l) => lines.has(l))) return hash;
   }
   return null;
 }
 
-/** `git commit` arguments of a step commit: the `[Step N] <summary>` subject and the run trailer. */
-export function stepCommitMessageArgs(runId: string, step: number, summary: string): string[] {
-  return ['-m', stepSubject(step, summary), '-m', `${RUN_TRAILER}: ${runId}`];
+/** `git commit` arguments of a step commit: the `[Step N] <summary>` subject, then the trailers of its key. */
+export function stepCommitMessageArgs(key: StepCommitKey, summary: string): string[] {
+  return ['-m', stepSubject(key.step, summary), '-m', keyTrailers(key).join('\n')];
 }
 
 /** One line saying why a step commit failed and what to do about it. */

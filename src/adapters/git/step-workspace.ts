@@ -3,7 +3,7 @@
 import { copyFile, mkdtemp, rm, rmdir, stat, utimes } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { commitFailureMessage, findStepCommit, firstLine, runGit, stepCommitMessageArgs, type GitCallOptions } from './git.js';
+import { commitFailureMessage, findStepCommit, firstLine, runGit, stepCommitMessageArgs, type GitCallOptions, type StepCommitKey } from './git.js';
 import type { StepChanges, StepCommitOptions, StepCommitResult, StepWorkspace } from '../../core/ports.js';
 import { scanDiff } from '../../core/secret-scan.js';
 
@@ -63,13 +63,14 @@ export class GitStepWorkspace implements StepWorkspace {
     this.workdir = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : null;
   }
 
-  async snapshot(): Promise<string> {
+  async snapshot(signal?: AbortSignal): Promise<string> {
     return this.withTempIndex(async (env) => {
       await this.seedFromPersonsIndex(env.GIT_INDEX_FILE);
       // agent-collab's work dir is not removed from the snapshot: it is git-ignored (info/exclude), so `git add -A`
       // leaves it out unless the person tracks it, and every diff of snapshots excludes it by pathspec anyway.
-      await this.must(['add', '-A'], { env }, 'snapshot the working tree');
-      return (await this.must(['write-tree'], { env }, 'snapshot the working tree')).trim();
+      // Stopping it is harmless (a temporary index); clean filters (e.g. LFS) may take long on a big tree.
+      await this.must(['add', '-A'], { env, signal }, 'snapshot the working tree');
+      return (await this.must(['write-tree'], { env, signal }, 'snapshot the working tree')).trim();
     });
   }
 
@@ -81,13 +82,21 @@ export class GitStepWorkspace implements StepWorkspace {
   }
 
   async commitStep(opts: StepCommitOptions): Promise<StepCommitResult> {
+    const { signal } = opts;
     // A crash may have come between `git commit` and saving the state that records it: no second commit then.
-    // (Independent reads, so at once.)
-    const [existing, now, head] = await Promise.all([findStepCommit(this.repoRoot, opts.runId, opts.step), this.snapshot(), this.headTree()]);
+    // (Independent reads, so at once; without a saved base the step is measured from HEAD, known only after.)
+    const keyFrom = (baseTree: string): StepCommitKey => ({ runId: opts.runId, step: opts.step, baseTree, startedAt: opts.startedAt });
+    const [found, now, head] = await Promise.all([
+      opts.baseTree ? findStepCommit(this.repoRoot, keyFrom(opts.baseTree), signal) : null,
+      this.snapshot(signal),
+      this.headTree(signal),
+    ]);
+    const headOrEmpty = head ?? (await this.emptyTree());
+    const key = keyFrom(opts.baseTree ?? headOrEmpty);
+    const existing = opts.baseTree ? found : await findStepCommit(this.repoRoot, key, signal);
     if (existing) return { kind: 'committed', hash: existing };
 
-    const headOrEmpty = head ?? (await this.emptyTree());
-    const changes = await this.stepChanges(opts.baseTree ?? headOrEmpty, headOrEmpty, now);
+    const changes = await this.stepChanges(key.baseTree, headOrEmpty, now);
     if (changes.length === 0) return { kind: 'nothing' };
     const files = changes.map((c) => c.path);
     const patch = await this.commitPatch(head, headOrEmpty, now, files);
@@ -101,10 +110,11 @@ export class GitStepWorkspace implements StepWorkspace {
     const created = changes.filter((c) => c.status === 'A').map((c) => c.path);
     if (created.length > 0) await this.must(['add', '-N', ...PATHSPEC_STDIN], { env: LITERAL, input: nulInput(created) }, 'stage the new files');
     // Without git's auto-maintenance after the commit (`git maintenance run --auto`, possibly a gc): the person's
-    // next commit, merge or fetch runs it, rather than a step of an unattended run.
-    const commit = await runGit(this.repoRoot, ['-c', 'maintenance.auto=false', 'commit', '-q', '--only', ...PATHSPEC_STDIN, ...stepCommitMessageArgs(opts.runId, opts.step, opts.summary)], {
+    // next commit, merge or fetch runs it, rather than a step of an unattended run. A stop kills hooks and gpg with it.
+    const commit = await runGit(this.repoRoot, ['-c', 'maintenance.auto=false', 'commit', '-q', '--only', ...PATHSPEC_STDIN, ...stepCommitMessageArgs(key, opts.summary)], {
       env: LITERAL,
       input: nulInput(files),
+      signal,
     });
     if (commit.exitCode !== 0) {
       await this.undoIntentToAdd(created, headOrEmpty);
@@ -224,8 +234,8 @@ export class GitStepWorkspace implements StepWorkspace {
     await utimes(tempIndex, mtime, mtime);
   }
 
-  private async headTree(): Promise<string | null> {
-    const r = await runGit(this.repoRoot, ['rev-parse', '-q', '--verify', 'HEAD^{tree}']);
+  private async headTree(signal?: AbortSignal): Promise<string | null> {
+    const r = await runGit(this.repoRoot, ['rev-parse', '-q', '--verify', 'HEAD^{tree}'], { signal });
     return r.exitCode === 0 ? r.stdout.trim() : null;
   }
 

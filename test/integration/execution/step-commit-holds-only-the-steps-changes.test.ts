@@ -50,7 +50,9 @@ describe('step workspace: commit only the step’s changes', () => {
     expect(result.kind).toBe('committed');
     expect(fx.git('rev-parse', 'HEAD').trim()).toBe(result.kind === 'committed' ? result.hash : '');
     expect(fx.commitFiles()).toEqual(['A\ta[1].txt', 'A\timg.bin', 'A\tsrc/new file.ts', 'A\tto.txt', 'D\tfrom.txt', 'D\told.txt', 'M\tlib.txt']);
-    expect(fx.git('log', '-1', '--format=%B').trim()).toBe('[Step 1] Add things\n\nAgent-Collab-Run: run-1');
+    expect(fx.git('log', '-1', '--format=%B').trim()).toBe(`[Step 1] Add things\n\nAgent-Collab-Run: run-1\nAgent-Collab-Base: ${base}`);
+    // Both are git trailers (readable with `git log --format=%(trailers)`).
+    expect(fx.git('log', '-1', '--format=%(trailers:only,unfold)').trim()).toBe(`Agent-Collab-Run: run-1\nAgent-Collab-Base: ${base}`);
     expect(execFileSync('git', ['cat-file', 'blob', 'HEAD:img.bin'], { cwd: fx.dir })).toEqual(BINARY);
 
     // Exactly the person's changes are left, staged and unstaged as before.

@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixture, type Fixture } from './git-fixture.js';
 
@@ -48,5 +50,87 @@ describe('finding a step commit', () => {
     expect(one.kind).toBe('committed');
     expect(one).not.toEqual(ten);
     expect(fx.commitFiles()).toEqual(['A\tb.txt']);
+  });
+});
+
+describe('a new plan in the same run (after Stop)', () => {
+  it('commits its own step 1 although the old plan made a [Step 1] commit in this run; the same base still finds its commit', async () => {
+    fx = fixture();
+    const oldBase = await fx.ws.snapshot();
+    fx.write('old.txt', 'old plan step 1\n');
+    const old = await fx.ws.commitStep({ runId: 'run-1', step: 1, summary: 'Old', baseTree: oldBase, allowSecrets: false });
+    expect(old.kind).toBe('committed');
+
+    // Stop → goal refinement → a new plan; its step 1 starts from the tree as it is now (another base).
+    const newBase = await fx.ws.snapshot();
+    fx.write('new.txt', 'new plan step 1\n');
+    const fresh = await fx.ws.commitStep({ runId: 'run-1', step: 1, summary: 'New', baseTree: newBase, allowSecrets: false });
+    expect(fresh.kind).toBe('committed');
+    expect(fresh).not.toEqual({ kind: 'committed', hash: old.kind === 'committed' ? old.hash : '' });
+    expect(fx.commitFiles()).toEqual(['A\tnew.txt']);
+    expect(fx.git('log', '--format=%s').trim().split('\n')).toEqual(['[Step 1] New', '[Step 1] Old', 'initial']);
+
+    // A crash after the new commit: the retried commit with the new plan's base finds it, and makes no other.
+    const again = await fx.ws.commitStep({ runId: 'run-1', step: 1, summary: 'New', baseTree: newBase, allowSecrets: false });
+    expect(again).toEqual({ kind: 'committed', hash: fresh.kind === 'committed' ? fresh.hash : '' });
+    expect(fx.git('log', '--format=%s').trim().split('\n')).toEqual(['[Step 1] New', '[Step 1] Old', 'initial']);
+  });
+});
+
+describe('finding a step commit in a repo whose log shows signatures', () => {
+  it('returns the bare commit hash (no signature lines) when log.showSignature is on and the commit is signed', async () => {
+    fx = fixture();
+    const key = path.join(fx.dir, '.git', 'signing-key');
+    execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', key]);
+    fx.git('config', 'gpg.format', 'ssh');
+    fx.git('config', 'user.signingkey', key);
+    fx.git('config', 'commit.gpgsign', 'true');
+    fx.git('config', 'log.showSignature', 'true');
+    const base = await fx.ws.snapshot();
+    fx.write('a.txt', 'signed step\n');
+    const first = await fx.ws.commitStep({ runId: 'run-s', step: 1, summary: 'Signed', baseTree: base, allowSecrets: false });
+    expect(first.kind).toBe('committed');
+    const again = await fx.ws.commitStep({ runId: 'run-s', step: 1, summary: 'Signed', baseTree: base, allowSecrets: false });
+    expect(again).toEqual({ kind: 'committed', hash: fx.git('rev-parse', 'HEAD').trim() });
+  });
+});
+
+describe('a new plan whose step starts from the old plan’s tree (the old step reverted)', () => {
+  it('commits its own step: the step’s start tells the two apart when the base tree does not', async () => {
+    fx = fixture();
+    const base = await fx.ws.snapshot();
+    fx.write('old.txt', 'old plan step 1\n');
+    const old = await fx.ws.commitStep({ runId: 'run-1', step: 1, summary: 'Old', baseTree: base, startedAt: '2026-01-01T10:00:00.000Z', allowSecrets: false });
+    expect(old.kind).toBe('committed');
+    fx.git('revert', '--no-edit', 'HEAD');
+    expect(await fx.ws.snapshot()).toBe(base);
+
+    fx.write('new.txt', 'new plan step 1\n');
+    const opts = { runId: 'run-1', step: 1, summary: 'New', baseTree: base, startedAt: '2026-01-01T11:00:00.000Z', allowSecrets: false };
+    const fresh = await fx.ws.commitStep(opts);
+    expect(fresh.kind).toBe('committed');
+    expect(fx.commitFiles()).toEqual(['A\tnew.txt']);
+    // The crash case of this step still finds its commit.
+    expect(await fx.ws.commitStep(opts)).toEqual({ kind: 'committed', hash: fresh.kind === 'committed' ? fresh.hash : '' });
+    expect(fx.git('log', '--format=%s').trim().split('\n')).toEqual(['[Step 1] New', 'Revert "[Step 1] Old"', '[Step 1] Old', 'initial']);
+  });
+});
+
+describe('a step commit made before base trailers existed', () => {
+  it('is not taken for a step of this version: a new step commits its own files, a restarted one makes no second commit', async () => {
+    fx = fixture();
+    const base = await fx.ws.snapshot();
+    fx.write('a.txt', 'old version step 1\n');
+    fx.git('add', 'a.txt');
+    fx.git('commit', '-q', '-m', '[Step 1] Old', '-m', 'Agent-Collab-Run: run-1');
+    // The same step after an upgrade and a restart: its work is committed already, nothing new is made.
+    expect(await fx.ws.commitStep({ runId: 'run-1', step: 1, summary: 'Old', baseTree: base, allowSecrets: false })).toEqual({ kind: 'nothing' });
+    // A new plan's step 1 in the same run.
+    const newBase = await fx.ws.snapshot();
+    fx.write('b.txt', 'new plan step 1\n');
+    const fresh = await fx.ws.commitStep({ runId: 'run-1', step: 1, summary: 'New', baseTree: newBase, allowSecrets: false });
+    expect(fresh.kind).toBe('committed');
+    expect(fx.commitFiles()).toEqual(['A\tb.txt']);
+    expect(fx.git('log', '--format=%s').trim().split('\n')).toEqual(['[Step 1] New', '[Step 1] Old', 'initial']);
   });
 });
