@@ -30,8 +30,6 @@ export interface ProcessSpec {
   wallTimeoutMs?: number;
   idleTimeoutMs?: number;
   stderrMaxBytes?: number;
-  /** Default: PIPE_GRACE_MS. */
-  pipeGraceMs?: number;
 }
 
 /** How a run ended. `stderr` is bounded (head + tail). */
@@ -134,7 +132,7 @@ export function runProcess(spec: ProcessSpec): RunningProcess {
       for (const r of readers) r.close();
       child.stdout?.destroy();
       child.stderr?.destroy();
-    }, spec.pipeGraceMs ?? PIPE_GRACE_MS);
+    }, PIPE_GRACE_MS);
   });
 
   if (child.stderr) {
