@@ -48,9 +48,14 @@ export interface CliAgentOptions {
   debugSource: string;
   wallTimeoutMs?: number;
   idleTimeoutMs?: number;
+  /** How long a CLI may take to exit after its answer before it is stopped; default ANSWER_GRACE_MS. */
+  answerGraceMs?: number;
   /** agent-collab's command hook; every turn passes it to the CLI. */
   hook?: HookEndpoint;
 }
+
+/** A CLI saves its session and exits right after its answer; one still running this much later is stopped. */
+export const ANSWER_GRACE_MS = 10_000;
 
 /** How much of stderr goes into an error message. */
 const STDERR_IN_MESSAGE_BYTES = 2_000;
@@ -100,6 +105,7 @@ export class CliAgent implements Agent {
   }
 
   private async *events(run: Run, turn: AgentTurn, sessionId: string | null): AsyncGenerator<AgentEvent> {
+    let answerTimer: NodeJS.Timeout | undefined;
     try {
       const binary = this.opts.binary ?? this.flavor.cli;
       const hook = await this.launchHook(turn);
@@ -142,6 +148,8 @@ export class CliAgent implements Agent {
           // turn may resume that session.
           if (ev.type === 'done') {
             done = ev;
+            // Without this a CLI hanging after its answer would be bounded only by the idle timeout.
+            answerTimer = setTimeout(() => void proc.stop(), this.opts.answerGraceMs ?? ANSWER_GRACE_MS);
             break;
           }
           if (ev.type === 'error') failed = true;
@@ -149,13 +157,14 @@ export class CliAgent implements Agent {
         }
       }
       const end = await proc.ended;
-      if (run.stopped || end.kind === 'stopped') return;
+      if (run.stopped) return;
       if (done) {
         this.noteEndAfterAnswer(end);
         for (const ev of translator.finish()) yield ev;
         yield done;
         return;
       }
+      if (end.kind === 'stopped') return;
       if (end.kind !== 'exited') {
         yield this.endFailure(end, binary);
         return;
@@ -166,6 +175,7 @@ export class CliAgent implements Agent {
       }
       if (!failed) yield this.exitFailure(end, sessionId !== null);
     } finally {
+      clearTimeout(answerTimer);
       this.runs.delete(run);
       await run.proc?.stop(); // the consumer may have stopped listening early; a no-op once ended
     }
@@ -173,18 +183,20 @@ export class CliAgent implements Agent {
 
   /**
    * A CLI that answered but then failed to exit cleanly: its answer still counts (it is whole), and debug.log says
-   * how it ended. One that hangs after its answer is ended by the idle or wall timeout like any other.
+   * how it ended. One still running a short while after its answer was stopped.
    */
-  private noteEndAfterAnswer(end: Exclude<ProcessEnd, { kind: 'stopped' }>): void {
+  private noteEndAfterAnswer(end: ProcessEnd): void {
     const cli = this.flavor.cli;
     const how =
       end.kind === 'exited'
         ? end.exitCode !== 0 || end.signal !== null
           ? `exited after its answer with ${end.signal ?? `code ${end.exitCode}`}`
           : null
-        : end.kind === 'timeout' || end.kind === 'idle'
-          ? `was still running after its answer and was stopped (${end.kind === 'idle' ? 'no output' : 'turn time limit'}: ${duration(end.afterMs)})`
-          : `ended after its answer: ${end.kind}`;
+        : end.kind === 'stopped'
+          ? `was still running ${duration(this.opts.answerGraceMs ?? ANSWER_GRACE_MS)} after its answer and was stopped`
+          : end.kind === 'timeout' || end.kind === 'idle'
+            ? `was still running after its answer and was stopped (${end.kind === 'idle' ? 'no output' : 'turn time limit'}: ${duration(end.afterMs)})`
+            : `ended after its answer: ${end.kind}`;
     if (how) this.opts.debug(this.opts.debugSource, `agent-collab: ${cli} ${how}`);
   }
 

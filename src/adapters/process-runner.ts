@@ -15,6 +15,8 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 5 * 60_000;
 export const DEFAULT_STDERR_MAX_BYTES = 16 * 1024;
 /** Between SIGTERM and SIGKILL to the process group. */
 export const KILL_GRACE_MS = 2_000;
+/** How long the output pipes may stay open once the CLI has exited (someone outside its group may hold them). */
+export const PIPE_GRACE_MS = 2_000;
 
 export interface ProcessSpec {
   command: string;
@@ -41,11 +43,14 @@ export type ProcessEnd =
 
 export interface RunningProcess {
   readonly pid: number | undefined;
-  /** stdout, one line at a time (without the newline). Ends when the process group's output is closed. */
+  /**
+   * stdout, one line at a time (without the newline). Ends when the output is closed, or a short grace after the
+   * CLI has exited when something outside its group still holds the pipe.
+   */
   lines(): AsyncIterable<string>;
   /** Settles once the process has ended and its group is gone; never rejects. */
   readonly ended: Promise<ProcessEnd>;
-  /** SIGTERM to the process group, SIGKILL after KILL_GRACE_MS; resolves when the run has ended. */
+  /** SIGTERM to the process group, SIGKILL after KILL_GRACE_MS; resolves when the run has ended (plus the pipe grace at most). */
   stop(): Promise<ProcessEnd>;
 }
 
@@ -111,19 +116,30 @@ export function runProcess(spec: ProcessSpec): RunningProcess {
     clearTimeout(idleTimer);
     if (!leaderExited && endReason === null) idleTimer = setTimeout(() => void terminate('idle'), idleMs);
   };
+  const readers: { close(): void }[] = [];
+  let pipeTimer: NodeJS.Timeout | undefined;
   // When the CLI exits, whatever it left in its group (tool shells, their children) goes too; that also closes
-  // the output pipes they may still hold.
+  // the output pipes they may still hold. A process that escaped into a group of its own is not chased, but its
+  // hold on the pipes must not keep the run open: after a grace for the last output, they are closed from here.
   child.once('exit', (code: number | null, signal: NodeJS.Signals | null) => {
     leaderExited = true;
     spec.debug(lifecycle, `${name} (pid ${pgid}) exited with ${signal ?? `code ${code}`} after ${(performance.now() - startedAt).toFixed(1)} ms`);
     clearTimeout(wallTimer);
     clearTimeout(idleTimer);
     void killGroup();
+    pipeTimer = setTimeout(() => {
+      if (!child.stdout?.readableEnded || !child.stderr?.readableEnded) spec.debug(lifecycle, `${name} (pid ${pgid}) left its output open; no longer read`);
+      for (const r of readers) r.close();
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+    }, PIPE_GRACE_MS);
   });
 
   if (child.stderr) {
     child.stderr.setEncoding('utf8');
-    createInterface({ input: child.stderr, crlfDelay: Infinity }).on('line', (line) => {
+    const rl = createInterface({ input: child.stderr, crlfDelay: Infinity });
+    readers.push(rl);
+    rl.on('line', (line) => {
       activity();
       stderr.append(`${line}\n`);
       spec.debug(`${spec.source} stderr`, line);
@@ -132,6 +148,7 @@ export function runProcess(spec: ProcessSpec): RunningProcess {
   let stdoutLines: AsyncIterator<string> | null = null;
   if (child.stdout) {
     const rl = createInterface({ input: child.stdout, crlfDelay: Infinity });
+    readers.push(rl);
     rl.on('line', (line) => {
       activity();
       spec.debug(spec.source, line);
@@ -143,6 +160,7 @@ export function runProcess(spec: ProcessSpec): RunningProcess {
     const result = await child;
     clearTimeout(wallTimer);
     clearTimeout(idleTimer);
+    clearTimeout(pipeTimer);
     await killGroup();
     if (pgid === undefined) {
       return result.code === 'ENOENT'

@@ -85,11 +85,19 @@ export class ShellTestRunner implements TestRunner {
     return detected === null ? null : { command: detected, source: 'detected' };
   }
 
-  async run(command: string, opts: { fullOutputFile: string | null }): Promise<TestRunResult> {
+  async run(command: string, opts: { fullOutputFile: string | null; signal?: AbortSignal }): Promise<TestRunResult> {
     const started = Date.now();
     const timeoutMs = this.settings.timeout_seconds * 1000;
     const out = await OutputFile.open(opts.fullOutputFile, this.debug);
     const bounded = new HeadTailBuffer(TEST_OUTPUT_MAX_BYTES);
+    // A stop() that came while the output file was opened found nothing to stop: the signal tells.
+    if (opts.signal?.aborted) {
+      const note = '[agent-collab] the test command was stopped before it started\n';
+      await out.write(note);
+      await out.close();
+      this.debug(SOURCE, `\`${command}\` not started: stopped`);
+      return { passed: false, exitCode: null, timedOut: false, durationMs: Date.now() - started, output: note };
+    }
     this.debug(SOURCE, `running \`${command}\` in ${this.repoRoot}`);
     const proc = runProcess({
       command: 'sh',
@@ -103,6 +111,8 @@ export class ShellTestRunner implements TestRunner {
       idleTimeoutMs: timeoutMs, // a quiet test suite is not stuck: only the wall timeout applies
     });
     this.running.add(proc);
+    const onAbort = (): void => void proc.stop();
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
     try {
       for await (const line of proc.lines()) {
         bounded.append(`${line}\n`);
@@ -125,6 +135,7 @@ export class ShellTestRunner implements TestRunner {
       this.debug(SOURCE, `\`${command}\` ended: ${end.kind}${exitCode === null ? '' : ` ${exitCode}`} after ${result.durationMs} ms`);
       return result;
     } finally {
+      opts.signal?.removeEventListener('abort', onAbort);
       this.running.delete(proc);
       await out.close();
     }

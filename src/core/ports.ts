@@ -90,7 +90,8 @@ export interface TestRunResult {
 export interface TestRunner {
   /** The configured command, or the one detected from the repo's files; null when there is none. */
   resolve(): Promise<{ command: string; source: 'config' | 'detected' } | null>;
-  run(command: string, opts: { fullOutputFile: string | null }): Promise<TestRunResult>;
+  /** An aborted `signal` stops the run, or keeps it from starting. */
+  run(command: string, opts: { fullOutputFile: string | null; signal?: AbortSignal }): Promise<TestRunResult>;
   /** Stops a test run under way (its whole process group). */
   stop(): Promise<void>;
 }
@@ -100,6 +101,8 @@ export interface Artifacts {
   /** The attempt's directory, created on first use. */
   attemptDir(step: number, attempt: number): Promise<string>;
   write(step: number, attempt: number, name: string, content: string): Promise<void>;
+  /** Like write, for the only copy of something (a rolled-back step's patch): on disk when it resolves, else it rejects. */
+  keep(step: number, attempt: number, name: string, content: string): Promise<void>;
   appendEvent(step: number, attempt: number, event: unknown): void;
   timeline(line: string): Promise<void>;
   /** Resolves once everything written or appended so far is on disk. */

@@ -27,6 +27,16 @@ export class RunRecords {
     return this.deps.artifacts ? this.deps.artifacts.attemptDir(step, attempt).catch(() => null) : null;
   }
 
+  /** The only copy of something (a rolled-back step's patch): resolves once it is on disk, else rejects. */
+  async keep(step: number, attempt: number, name: string, content: string): Promise<void> {
+    await this.deps.artifacts?.keep(step, attempt, name, content);
+  }
+
+  /** A log.md entry for something git did that the state could not take any more (the run was stopped meanwhile). */
+  async logDone(title: string, lines: string[]): Promise<void> {
+    await this.deps.files.appendLog(title, lines).catch((err: unknown) => this.deps.files.debug('engine', `log.md: ${errorMessage(err)}`));
+  }
+
   verdict(step: number, attempt: number, verdict: Record<string, unknown>): void {
     this.write(step, attempt, 'verdict.json', `${JSON.stringify({ step, attempt, ...verdict }, null, 2)}\n`);
   }

@@ -1,9 +1,11 @@
 // agent-collab's own work around a step's agent rounds: the snapshot the step is measured against, the tests,
 // the commit of only the step's changes (the workspace scans them for secrets first) and the rollback.
-// Each ends in an event; a result whose round was stopped meanwhile (its signal aborted) is dropped.
+// Each ends in an event; a result whose round was stopped meanwhile (its signal aborted) is dropped, except a
+// commit or rollback that happened: git has done it, so the records say so.
 import path from 'node:path';
 import { stepSubject } from '../core/plan-steps.js';
-import type { EngineContext } from './context.js';
+import type { EngineEvent } from '../core/events.js';
+import { errorMessage, type EngineContext } from './context.js';
 import type { EngineCommandGate } from './command-gate.js';
 import type { RunRecords } from './run-records.js';
 
@@ -46,7 +48,8 @@ export class StepExecutor {
     }
     this.records.timeline(`step ${step} attempt ${attempt}: running \`${command}\``);
     const dir = await this.records.attemptDir(step, attempt);
-    const r = await tests.run(command, { fullOutputFile: dir ? path.join(dir, 'test-output.txt') : null });
+    if (signal.aborted) return;
+    const r = await tests.run(command, { fullOutputFile: dir ? path.join(dir, 'test-output.txt') : null, signal });
     if (signal.aborted) return;
     const category = r.passed ? null : r.timedOut ? 'timeout' : 'test_failure';
     await this.records.attempt(step, attempt, base, { result: r.passed ? 'pass' : 'fail', category, command, exitCode: r.exitCode, durationMs: r.durationMs });
@@ -67,7 +70,7 @@ export class StepExecutor {
     // The workspace first looks for this step's commit (run, step, base, start): a crash may have come between
     // `git commit` and saving the state that records it.
     const r = await workspace.commitStep({ runId: s.runId, step, summary, baseTree: run?.baseTree ?? null, startedAt: run?.startedAt, allowSecrets, signal });
-    if (signal.aborted) return;
+    if (signal.aborted && r.kind !== 'committed') return;
     if (run?.testResult === 'none') {
       if (r.kind === 'committed' && r.patch !== undefined) this.records.write(step, run.attempt, 'patch.diff', r.patch);
       this.records.verdict(step, run.attempt, { result: 'pass', category: null, command: null, note: 'no test command' });
@@ -76,8 +79,10 @@ export class StepExecutor {
       case 'committed':
       case 'nothing': {
         const commit = r.kind === 'committed' ? r.hash : null;
+        const files = r.kind === 'nothing' ? [] : r.files;
         this.records.timeline(commit ? `step ${step} committed as ${commit.slice(0, 7)}` : `step ${step}: no changes, nothing committed`);
-        await this.ctx.dispatch({ type: 'step_committed', step, commit, files: r.kind === 'nothing' ? [] : r.files, at: this.ctx.nowIso() });
+        const recorded = await this.settle(signal, 'commit_step', step, { type: 'step_committed', step, commit, files, at: this.ctx.nowIso() });
+        if (!recorded && commit) await this.records.logDone(`Step ${step} committed as ${commit.slice(0, 7)} while the run was stopped`, [`files: ${files?.join(', ') || '(none)'}`]);
         return;
       }
       case 'secrets':
@@ -100,11 +105,29 @@ export class StepExecutor {
     if (signal.aborted) return;
     if (!allowed.allow) throw new Error(`agent-collab's own \`git restore\` for the rollback of step ${step} was denied: ${allowed.reason}`);
     const changes = await workspace.changedSince(base);
-    this.records.write(step, run?.attempt ?? 1, 'rolled-back.patch.diff', changes.patch);
-    const files = await workspace.rollback(base);
     if (signal.aborted) return;
+    // Once the files are restored the step's work lives only in this patch: no rollback unless it is on disk. An
+    // empty patch (a resumed rollback finds the files restored already) must not replace the one saved before.
+    if (changes.patch) {
+      await this.records.keep(step, run?.attempt ?? 1, 'rolled-back.patch.diff', changes.patch).catch((err: unknown) => {
+        throw new Error(`could not save step ${step}'s changes before rolling it back, so nothing was rolled back: ${errorMessage(err)}`);
+      });
+      if (signal.aborted) return;
+    }
+    const files = await workspace.rollback(base);
     this.records.timeline(`step ${step} rolled back (${files.length} file(s))`);
-    await this.ctx.dispatch({ type: 'step_rolled_back', step, files });
+    const recorded = await this.settle(signal, 'rollback_step', step, { type: 'step_rolled_back', step, files });
+    if (!recorded) await this.records.logDone(`Step ${step} rolled back while the run was stopped`, files.length ? files.map((f) => `restored ${f}`) : ['no files had changed']);
+  }
+
+  /**
+   * Hands a done commit or rollback to the state. Once the round was stopped, only while the state still waits for
+   * it (a shutdown keeps it; a stop or cancel has moved on). False when the state did not take it.
+   */
+  private async settle(signal: AbortSignal, kind: 'commit_step' | 'rollback_step', step: number, event: EngineEvent): Promise<boolean> {
+    const inflight = this.ctx.state().inflight;
+    if (signal.aborted && (inflight?.kind !== kind || inflight.step !== step)) return false;
+    return this.ctx.dispatch(event);
   }
 }
 

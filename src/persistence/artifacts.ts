@@ -51,6 +51,14 @@ export class RunArtifacts implements Artifacts {
   }
 
   write(step: number, attempt: number, name: string, content: string): Promise<void> {
+    return this.save(step, attempt, name, content, false);
+  }
+
+  keep(step: number, attempt: number, name: string, content: string): Promise<void> {
+    return this.save(step, attempt, name, content, true);
+  }
+
+  private save(step: number, attempt: number, name: string, content: string, mustLand: boolean): Promise<void> {
     const done = (async () => {
       const file = path.join(this.attemptPath(step, attempt), plainName(name, 'file name')); // a bad name rejects
       try {
@@ -58,8 +66,14 @@ export class RunArtifacts implements Artifacts {
         await writeAtomic(file, content);
       } catch (err) {
         this.fail(`writing ${file}`, err);
+        if (mustLand) throw err;
       }
     })();
+    return this.track(done);
+  }
+
+  /** Counts a write for flush(). */
+  private track(done: Promise<void>): Promise<void> {
     const forget = (): void => {
       this.writes.delete(settled);
     };

@@ -17,17 +17,27 @@ export interface FakeCliBehaviour {
   hang?: boolean;
   /** Waits this long after printing everything before it exits. */
   lingerMs?: number;
+  /**
+   * First starts a `sleep` in a session of its own that holds the CLI's stdout and stderr open (like a tool's
+   * escaped background job); its pid goes to `<cli>.escaped`.
+   */
+  escapedChild?: boolean;
 }
 
 export async function writeFakeCli(dir: string, name: string, b: FakeCliBehaviour): Promise<string> {
   const file = path.join(dir, name);
   const transcript = b.transcript ? await readFile(path.join(FIXTURES, b.transcript), 'utf8') : '';
-  const config = { out: transcript + (b.stdout ?? []).map((l) => `${l}\n`).join(''), err: b.stderr ?? '', code: b.exitCode ?? 0, hang: b.hang ?? false, linger: b.lingerMs ?? 0 };
+  const config = { out: transcript + (b.stdout ?? []).map((l) => `${l}\n`).join(''), err: b.stderr ?? '', code: b.exitCode ?? 0, hang: b.hang ?? false, linger: b.lingerMs ?? 0, escaped: b.escapedChild ?? false };
   const script = `#!${process.execPath}
 const fs = require('node:fs');
 const c = ${JSON.stringify(config)};
 const life = (what) => fs.appendFileSync(${JSON.stringify(`${file}.life`)}, what + ' ' + process.pid + '\\n');
 life('start');
+if (c.escaped) {
+  const e = require('node:child_process').spawn('sleep', ['1000'], { detached: true, stdio: ['ignore', 'inherit', 'inherit'] });
+  fs.writeFileSync(${JSON.stringify(`${file}.escaped`)}, String(e.pid));
+  e.unref();
+}
 fs.writeFileSync(${JSON.stringify(`${file}.argv.json`)}, JSON.stringify({ argv: process.argv.slice(2), cwd: process.cwd() }));
 fs.writeFileSync(${JSON.stringify(`${file}.hook-env.json`)}, JSON.stringify({ token: process.env.AGENT_COLLAB_HOOK_TOKEN ?? null, replyKey: process.env.AGENT_COLLAB_HOOK_REPLY_KEY ?? null }));
 process.stdout.write(c.out);
@@ -38,6 +48,11 @@ else process.stdout.write('', () => setTimeout(() => { life('exit'); process.exi
   await writeFile(file, script);
   await chmod(file, 0o755);
   return file;
+}
+
+/** The pid of the escaped `sleep` (see `escapedChild`); the test kills it. */
+export async function escapedPidOf(cli: string): Promise<number> {
+  return Number(await readFile(`${cli}.escaped`, 'utf8'));
 }
 
 export async function argvOf(cli: string): Promise<{ argv: string[]; cwd: string }> {

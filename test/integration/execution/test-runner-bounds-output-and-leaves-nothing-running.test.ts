@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -83,6 +83,34 @@ describe('test runner', () => {
     const result = await run;
     expect(result).toMatchObject({ passed: false, exitCode: null, timedOut: false });
     expect(result.output).toContain('was stopped');
+  });
+
+  it('a run aborted while its output file is being opened never starts the command', async () => {
+    const marker = path.join(dir, 'ran');
+    const abort = new AbortController();
+    const run = runner().run(`touch '${marker}'`, { fullOutputFile: path.join(dir, 'out', 'tests.txt'), signal: abort.signal });
+    abort.abort(); // the runner is still opening the output file: nothing has been spawned yet
+    const result = await run;
+    expect(result).toMatchObject({ passed: false, exitCode: null, timedOut: false });
+    expect(result.output).toContain('stopped before it started');
+    expect(() => statSync(marker)).toThrow();
+  });
+
+  it('aborting the signal stops a running command and its `sleep 1000` grandchild', async () => {
+    const abort = new AbortController();
+    const run = runner().run('sleep 1000 & echo "pid $!"; wait', { fullOutputFile: path.join(dir, 'tests.txt'), signal: abort.signal });
+    let pid = 0;
+    while (!pid) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const written = existsSync(path.join(dir, 'tests.txt')) ? readFileSync(path.join(dir, 'tests.txt'), 'utf8') : '';
+      pid = Number(/pid (\d+)/.exec(written)?.[1] ?? 0);
+    }
+    strays.push(pid);
+    abort.abort();
+    const result = await run;
+    expect(result).toMatchObject({ passed: false, exitCode: null, timedOut: false });
+    expect(result.output).toContain('was stopped');
+    expect(await waitUntilDead(pid)).toBe(true);
   });
 
   it('resolve(): the configured command, else the detected one, else none', async () => {

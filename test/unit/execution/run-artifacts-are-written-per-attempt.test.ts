@@ -68,6 +68,17 @@ describe('run artifacts', () => {
     expect(debugLines.filter((l) => l.includes('run-2')).length).toBe(3);
   });
 
+  it('keep() (the only copy of a patch) rejects when the disk fails, unlike write(); once resolved the file is there', async () => {
+    mkdirSync(runs, { recursive: true });
+    writeFileSync(path.join(runs, 'run-2'), 'not a directory');
+    const broken = new RunArtifacts(runs, 'run-2', debug);
+    await expect(broken.keep(1, 1, 'rolled-back.patch.diff', 'diff')).rejects.toThrow();
+    await expect(broken.write(1, 1, 'rolled-back.patch.diff', 'diff')).resolves.toBeUndefined();
+    const art = new RunArtifacts(runs, 'run-1', debug);
+    await art.keep(1, 1, 'rolled-back.patch.diff', 'diff --git a/x b/x\n');
+    expect(readFileSync(path.join(runs, 'run-1', 'step-1', 'attempt-1', 'rolled-back.patch.diff'), 'utf8')).toBe('diff --git a/x b/x\n');
+  });
+
   it('writes the timeline with a header once and one timestamped line per entry', async () => {
     const art = new RunArtifacts(runs, 'run-7', debug);
     await Promise.all([art.timeline('step 1 started'), art.timeline('tests failed:\nexit 1')]);
