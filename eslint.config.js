@@ -24,7 +24,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['ink', 'ink-*', 'react', 'react/*', 'react-*', '@inkjs/*'], message: 'src/engine must stay UI-free: no ink/react imports.' },
+            {
+              group: ['ink', 'ink-*', 'react', 'react/*', 'react-*', '@inkjs/*'],
+              message: 'src/engine must stay UI-free: no ink/react imports.',
+            },
             { group: ['**/ui/**', '**/modes/**'], message: 'src/engine must not depend on the UI or modes layers.' },
           ],
         },
@@ -36,19 +39,45 @@ export default tseslint.config(
   {
     files: ['src/core/**/*.ts'],
     rules: {
-      'no-restricted-globals': ['error', ...['process', 'Buffer', 'setTimeout', 'setInterval', 'setImmediate', 'console', 'require', 'fetch', 'global', 'globalThis', '__dirname', '__filename'].map((name) => ({ name, message: 'src/core is pure: no I/O, timers or Node globals.' }))],
+      'no-restricted-globals': [
+        'error',
+        ...[
+          'process',
+          'Buffer',
+          'setTimeout',
+          'setInterval',
+          'setImmediate',
+          'console',
+          'require',
+          'fetch',
+          'global',
+          'globalThis',
+          '__dirname',
+          '__filename',
+        ].map((name) => ({ name, message: 'src/core is pure: no I/O, timers or Node globals.' })),
+      ],
     },
   },
   {
     files: ['src/core/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./)', message: 'src/core is pure: import only from src/core itself.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^(?!\\./)', message: 'src/core is pure: import only from src/core itself.' }] },
+      ],
     },
   },
   {
     files: ['src/core/*/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./|\\.\\./(?!\\.\\./))', message: 'src/core is pure: import only from src/core itself.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^(?!\\./|\\.\\./(?!\\.\\./))', message: 'src/core is pure: import only from src/core itself.' },
+          ],
+        },
+      ],
     },
   },
   {

@@ -113,7 +113,15 @@ function sessionIdsInDebugLog(file: string): Map<string, string[]> {
 
 function plan(version: string): string {
   const steps = ['Create a.txt with the text A', 'Create b.txt with the text B'];
-  return [`# Plan ${version}`, '', `Files for the goal (${version}).`, '', '## Steps', ...steps.map((s, i) => `${i + 1}. [ ] ${s}`), ''].join('\n');
+  return [
+    `# Plan ${version}`,
+    '',
+    `Files for the goal (${version}).`,
+    '',
+    '## Steps',
+    ...steps.map((s, i) => `${i + 1}. [ ] ${s}`),
+    '',
+  ].join('\n');
 }
 
 /**
@@ -130,7 +138,10 @@ function script(server: LlmServer, latencyMs: number): void {
     reply.execCommand('printf "B\\n" > b.txt', d),
     reply.text('Created b.txt.\nSummary: add b.txt', d),
   );
-  server.anthropic.push(reply.text('[CHANGES_REQUIRED]\n\n1. Say which text goes into each file.', d), reply.text('[APPROVED]\n\nLooks good.', d));
+  server.anthropic.push(
+    reply.text('[CHANGES_REQUIRED]\n\n1. Say which text goes into each file.', d),
+    reply.text('[APPROVED]\n\nLooks good.', d),
+  );
 }
 
 interface World {
@@ -191,7 +202,10 @@ export function cliRunsInDebugLog(text: string): CliRun[] {
   const order: Array<{ pid: string; startMs: number }> = [];
   const ms = new Map<string, number>();
   for (const line of text.split('\n')) {
-    const m = /^(\S+) \[\w+\/\w+ process\] (?:started \S+ \(pid (\d+)\)|\S+ \(pid (\d+)\) exited with .* after ([\d.]+) ms)$/.exec(line);
+    const m =
+      /^(\S+) \[\w+\/\w+ process\] (?:started \S+ \(pid (\d+)\)|\S+ \(pid (\d+)\) exited with .* after ([\d.]+) ms)$/.exec(
+        line,
+      );
     if (m?.[2]) order.push({ pid: m[2], startMs: Date.parse(m[1]!) });
     else if (m?.[3] && m[4]) ms.set(m[3], Number(m[4]));
   }
@@ -223,11 +237,14 @@ async function runAgentCollab(w: World, clis: Record<string, string>): Promise<L
   const r = await timed(BIN, ['run', '--goal', GOAL, '--auto', '--auto-approve', '--json'], w.repo, w.env.env);
   const done = jsonLines(r.stdout).find((e) => e.event === 'done');
   if (r.code !== 0 || done?.phase !== 'DONE') {
-    throw new Error(`agent-collab run exited ${r.code} without reaching DONE: ${(r.stderr.trim() || r.stdout.trim()).split('\n').slice(-3).join(' | ')}`);
+    throw new Error(
+      `agent-collab run exited ${r.code} without reaching DONE: ${(r.stderr.trim() || r.stdout.trim()).split('\n').slice(-3).join(' | ')}`,
+    );
   }
   checkScriptUsed(w.server, 'agent-collab run');
   const cli = cliRunsInDebugLog(readFileSync(debugLogOf(w), 'utf8'));
-  if (cli.length === 0 || cli.some((c) => !Number.isFinite(c.ms) || !Number.isFinite(c.startMs))) throw new Error(`agent-collab's debug.log does not tell how long each CLI ran (${debugLogOf(w)})`);
+  if (cli.length === 0 || cli.some((c) => !Number.isFinite(c.ms) || !Number.isFinite(c.startMs)))
+    throw new Error(`agent-collab's debug.log does not tell how long each CLI ran (${debugLogOf(w)})`);
   return { ms: r.ms, cli, requests: modelRequests(w.server) - before };
 }
 
@@ -235,7 +252,9 @@ async function runAgentCollab(w: World, clis: Record<string, string>): Promise<L
 async function record(w: World): Promise<Recording> {
   const run = await runAgentCollab(w, w.wrappers);
   const calls = readInvocations(w.logDir, w.real);
-  for (const c of calls) if (c.stdin !== '/dev/null') throw new Error(`agent-collab gave ${c.cli} stdin ${c.stdin}, the replay assumes /dev/null`);
+  for (const c of calls)
+    if (c.stdin !== '/dev/null')
+      throw new Error(`agent-collab gave ${c.cli} stdin ${c.stdin}, the replay assumes /dev/null`);
   return { calls, sessionIds: sessionIdsInDebugLog(debugLogOf(w)), requests: run.requests };
 }
 
@@ -275,17 +294,22 @@ async function runBare(w: World, loop: Recording): Promise<number[]> {
       const k = recorded.indexOf(a);
       if (k < 0) return a;
       const id = created.get(call.cli)?.[k];
-      if (id === undefined) throw new Error(`bare replay: invocation ${i + 1} (${call.cli}) resumes a session the replay has not created`);
+      if (id === undefined)
+        throw new Error(`bare replay: invocation ${i + 1} (${call.cli}) resumes a session the replay has not created`);
       return id;
     });
     const r = await timed(call.file, args, call.cwd, call.env);
-    if (r.code !== 0) throw new Error(`bare ${call.cli} (invocation ${i + 1}) exited ${r.code}: ${r.stderr.trim().split('\n').pop() ?? ''}`);
+    if (r.code !== 0)
+      throw new Error(
+        `bare ${call.cli} (invocation ${i + 1}) exited ${r.code}: ${r.stderr.trim().split('\n').pop() ?? ''}`,
+      );
     for (const json of jsonLines(r.stdout)) addId(created, call.cli, sessionIdOf(json));
     times.push(r.exitMs); // the leader's exit: what the wrapper times inside agent-collab's run
   }
   checkScriptUsed(w.server, 'bare replay');
   const requests = modelRequests(w.server) - before;
-  if (requests !== loop.requests) throw new Error(`bare replay made ${requests} model requests, agent-collab's run ${loop.requests}`);
+  if (requests !== loop.requests)
+    throw new Error(`bare replay made ${requests} model requests, agent-collab's run ${loop.requests}`);
   return times;
 }
 
@@ -300,7 +324,13 @@ export interface RealCliOptions {
 export async function realCliLines(opts: RealCliOptions): Promise<string[]> {
   if (!existsSync(CLI)) return [goal(`real-CLI loop: ${CLI} is missing (run \`npm run build\`)`, false)];
   const clis = await installE2eClis();
-  if (!clis.ok) return [goal(`real-CLI loop: the real CLIs are not installed (${clis.reason}; \`node scripts/install-e2e-clis.mjs\`)`, false)];
+  if (!clis.ok)
+    return [
+      goal(
+        `real-CLI loop: the real CLIs are not installed (${clis.reason}; \`node scripts/install-e2e-clis.mjs\`)`,
+        false,
+      ),
+    ];
   const server = await startLlmServer();
   const env = makeCliEnv({ serverUrl: server.url, binDir: clis.binDir, prefix: 'ac-bench-cli-' });
   try {
@@ -309,7 +339,10 @@ export async function realCliLines(opts: RealCliOptions): Promise<string[]> {
     mkdirSync(binDir, { recursive: true });
     const real = { codex: clis.codex, claude: clis.claude };
     // the wrappers log into logDir; they live outside it so that reset() keeps them
-    const wrappers = { codex: writeRecorder(binDir, logDir, 'codex', clis.codex), claude: writeRecorder(binDir, logDir, 'claude', clis.claude) };
+    const wrappers = {
+      codex: writeRecorder(binDir, logDir, 'codex', clis.codex),
+      claude: writeRecorder(binDir, logDir, 'claude', clis.claude),
+    };
     const w: World = { server, env, repo: path.join(env.root, 'repo'), logDir, real, wrappers, latencyMs: 0 };
     const recorded = await record(w);
     await runBare(w, recorded); // with record(): the warm-up pair
@@ -348,7 +381,11 @@ function kindOf(call: Invocation): string {
  * `runs` measured pairs, alternating which side goes first: a table of them, the median of the pairs' ratios (a pair's
  * two sides run back to back, so slow drifts in the machine's load mostly cancel out) and the medians of each side.
  */
-async function measurePairs(w: World, runs: number, recorded: Recording): Promise<{ lines: string[]; ratio: number; ac: number; bare: number }> {
+async function measurePairs(
+  w: World,
+  runs: number,
+  recorded: Recording,
+): Promise<{ lines: string[]; ratio: number; ac: number; bare: number }> {
   const pairs: Pair[] = [];
   for (let i = 0; i < runs; i++) {
     if (i % 2 === 0) {
@@ -367,21 +404,40 @@ async function measurePairs(w: World, runs: number, recorded: Recording): Promis
     `  ${delay}: pairs ("a CLI running" = spawn to exit of each CLI, as agent-collab's debug.log records; "its own" = the rest)`,
     ...table(
       ['pair', 'first', 'agent-collab ms', 'a CLI running ms', 'its own ms', 'bare CLIs ms', 'agent-collab/bare'],
-      pairs.map((p, i) => [String(i + 1), i % 2 === 0 ? 'agent-collab' : 'bare', ms(p.ac.ms), ms(inside(p)), ms(p.ac.ms - inside(p)), ms(sum(p.bare)), `${(p.ac.ms / sum(p.bare)).toFixed(3)}×`]),
+      pairs.map((p, i) => [
+        String(i + 1),
+        i % 2 === 0 ? 'agent-collab' : 'bare',
+        ms(p.ac.ms),
+        ms(inside(p)),
+        ms(p.ac.ms - inside(p)),
+        ms(sum(p.bare)),
+        `${(p.ac.ms / sum(p.bare)).toFixed(3)}×`,
+      ]),
     ),
     ...table(
       ['invocation', 'median ms inside agent-collab', 'median ms bare'],
-      recorded.calls.map((c, k) => [`${k + 1}. ${kindOf(c)}`, ms(median(pairs.map((p) => p.ac.cli[k]?.ms ?? NaN))), ms(median(pairs.map((p) => p.bare[k] ?? NaN)))]),
+      recorded.calls.map((c, k) => [
+        `${k + 1}. ${kindOf(c)}`,
+        ms(median(pairs.map((p) => p.ac.cli[k]?.ms ?? NaN))),
+        ms(median(pairs.map((p) => p.bare[k] ?? NaN))),
+      ]),
     ),
     `  agent-collab's own time: median ${ms(own)} ms = ${((own / ac) * 100).toFixed(1)}% of its wall time`,
   ];
-  return { lines, ratio: median(pairs.map((p) => p.ac.ms / sum(p.bare))), ac, bare: median(pairs.map((p) => sum(p.bare))) };
+  return {
+    lines,
+    ratio: median(pairs.map((p) => p.ac.ms / sum(p.bare))),
+    ac,
+    bare: median(pairs.map((p) => sum(p.bare))),
+  };
 }
 
 /** A measured run must make the same calls as the recorded one (the bare side replays those). */
 function checkSame(run: LoopRun, recorded: Recording): LoopRun {
   if (run.cli.length !== recorded.calls.length || run.requests !== recorded.requests) {
-    throw new Error(`agent-collab started ${run.cli.length} CLI(s) with ${run.requests} model requests; the recorded run ${recorded.calls.length} with ${recorded.requests}`);
+    throw new Error(
+      `agent-collab started ${run.cli.length} CLI(s) with ${run.requests} model requests; the recorded run ${recorded.calls.length} with ${recorded.requests}`,
+    );
   }
   return run;
 }

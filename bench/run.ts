@@ -18,14 +18,23 @@ const SECTIONS: Record<string, () => string[] | Promise<string[]>> = {
 };
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { only: { type: 'string', multiple: true }, check: { type: 'boolean' } }, strict: true });
+  const { values } = parseArgs({
+    options: { only: { type: 'string', multiple: true }, check: { type: 'boolean' } },
+    strict: true,
+  });
   const only = values.only ?? Object.keys(SECTIONS);
-  for (const name of only) if (!(name in SECTIONS)) throw new Error(`--only ${name}: not one of ${Object.keys(SECTIONS).join(', ')}`);
+  for (const name of only)
+    if (!(name in SECTIONS)) throw new Error(`--only ${name}: not one of ${Object.keys(SECTIONS).join(', ')}`);
 
   const began = performance.now();
   const say = (line = ''): void => void process.stdout.write(`${line}\n`);
   say(`agent-collab bench, ${new Date().toISOString()}`);
-  say(`node ${process.version}, ${process.platform}/${process.arch}, ${os.cpus().length} CPU(s), load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  say(
+    `node ${process.version}, ${process.platform}/${process.arch}, ${os.cpus().length} CPU(s), load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   const goals: string[] = [];
   for (const name of only) {
     say();
@@ -37,7 +46,12 @@ async function main(): Promise<number> {
   say();
   say('goals:');
   for (const line of goals) say(`  ${line}`);
-  say(`bench time: ${((performance.now() - began) / 1000).toFixed(1)} s, load average now ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  say(
+    `bench time: ${((performance.now() - began) / 1000).toFixed(1)} s, load average now ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   return values.check && goals.some((l) => l.endsWith(' FAIL')) ? 1 : 0;
 }
 

@@ -67,7 +67,8 @@ class Terminal {
       const before = this.out.length;
       this.out += plain(whole);
       const now = performance.now();
-      for (const [text, at] of this.watched) if (at === null && this.out.indexOf(text, Math.max(0, before - text.length)) >= 0) this.watched.set(text, now);
+      for (const [text, at] of this.watched)
+        if (at === null && this.out.indexOf(text, Math.max(0, before - text.length)) >= 0) this.watched.set(text, now);
       this.waiter?.();
     });
     this.exited = new Promise((resolve) => this.child.on('close', (code) => resolve(code)));
@@ -104,7 +105,10 @@ class Terminal {
     const end = performance.now() + timeoutMs;
     for (;;) {
       if (this.out.indexOf(text, from) >= 0) return performance.now();
-      if (performance.now() > end) throw new Error(`the TUI did not show ${JSON.stringify(text)} within ${timeoutMs} ms; it last showed: ${JSON.stringify(this.out.slice(-600).replace(/\s+/g, ' '))}`);
+      if (performance.now() > end)
+        throw new Error(
+          `the TUI did not show ${JSON.stringify(text)} within ${timeoutMs} ms; it last showed: ${JSON.stringify(this.out.slice(-600).replace(/\s+/g, ' '))}`,
+        );
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 50);
         this.waiter = () => {
@@ -152,13 +156,36 @@ async function sandbox(): Promise<Sandbox> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'agent-collab-bench-'));
   const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
   git('init', '-q', '-b', 'main');
-  git('-c', 'user.name=bench', '-c', 'user.email=bench@agent-collab.invalid', 'commit', '-q', '--allow-empty', '-m', 'initial commit');
+  git(
+    '-c',
+    'user.name=bench',
+    '-c',
+    'user.email=bench@agent-collab.invalid',
+    'commit',
+    '-q',
+    '--allow-empty',
+    '-m',
+    'initial commit',
+  );
   const home = await mkdtemp(path.join(os.tmpdir(), 'agent-collab-bench-home-'));
   const script = path.join(home, 'stream.json');
-  await writeFile(script, JSON.stringify({ rules: [{ when: { kind: 'write_plan' }, do: { stream: { lines: LINES, perChunk: LINES_PER_CHUNK } } }] }));
+  await writeFile(
+    script,
+    JSON.stringify({
+      rules: [{ when: { kind: 'write_plan' }, do: { stream: { lines: LINES, perChunk: LINES_PER_CHUNK } } }],
+    }),
+  );
   await mkdir(path.join(dir, '.agent-collab'), { recursive: true });
-  await writeFile(path.join(dir, '.agent-collab', 'config.toml'), `[roles]\nplanner = "fake"\nreviewer = "fake"\n[fake]\nscript = ${JSON.stringify(script)}\n`);
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), TERM: 'xterm-256color' };
+  await writeFile(
+    path.join(dir, '.agent-collab', 'config.toml'),
+    `[roles]\nplanner = "fake"\nreviewer = "fake"\n[fake]\nscript = ${JSON.stringify(script)}\n`,
+  );
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    TERM: 'xterm-256color',
+  };
   delete env.NODE_ENV;
   delete env.NODE_OPTIONS; // tsx's loader, when the bench runs under it
   return {
@@ -189,7 +216,9 @@ function nodeStart(): number {
   return performance.now() - t0;
 }
 
-async function streamRun(box: Sandbox): Promise<Pick<TuiResult, 'streamMs' | 'keyMs' | 'keysLost' | 'peakRssMb' | 'rssBeforeMb'>> {
+async function streamRun(
+  box: Sandbox,
+): Promise<Pick<TuiResult, 'streamMs' | 'keyMs' | 'keysLost' | 'peakRssMb' | 'rssBeforeMb'>> {
   await rm(path.join(box.dir, '.agent-collab', 'state.json'), { force: true });
   const term = new Terminal(box.dir, box.env);
   try {
@@ -238,7 +267,8 @@ async function streamRun(box: Sandbox): Promise<Pick<TuiResult, 'streamMs' | 'ke
     // The round is over when the engine waits for the next go.
     let end: number | null;
     while ((end = term.seen(reviewNext)) === null) {
-      if (performance.now() - t0 > STEP_TIMEOUT_MS * 2) throw new Error('the 200k-line stream did not finish within 4 minutes');
+      if (performance.now() - t0 > STEP_TIMEOUT_MS * 2)
+        throw new Error('the 200k-line stream did not finish within 4 minutes');
       await new Promise((r) => setTimeout(r, 5));
     }
     const streamMs = end - t0;
@@ -254,7 +284,8 @@ async function streamRun(box: Sandbox): Promise<Pick<TuiResult, 'streamMs' | 'ke
 /** Runs the measurements on the built CLI; throws when dist/ is missing or the TUI does not get through. */
 export async function measureTui(): Promise<TuiResult> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
-  if (spawnSync('script', ['--version']).status !== 0) throw new Error('the TUI bench needs util-linux `script` (a pseudo-terminal)');
+  if (spawnSync('script', ['--version']).status !== 0)
+    throw new Error('the TUI bench needs util-linux `script` (a pseudo-terminal)');
   const box = await sandbox();
   try {
     const firstFrameMs: number[] = [];
@@ -278,9 +309,18 @@ export async function tuiBenchLines(): Promise<string[]> {
   const p95 = percentile(t.keyMs, 95);
   const keysOk = t.keyMs.length > 0 && t.keysLost === 0 && p95 < GOALS.keyP95Ms;
   return [
-    goal(`TUI first frame (node dist/cli.js in a pty, spawn → tab bar): ${ms(frame)} ms / node -e 0 ${ms(node)} ms = ${ratio.toFixed(2)}× (medians of ${FIRST_FRAMES}, alternated; goal ≤ ${GOALS.firstFrameRatio}×)`, ratio <= GOALS.firstFrameRatio),
+    goal(
+      `TUI first frame (node dist/cli.js in a pty, spawn → tab bar): ${ms(frame)} ms / node -e 0 ${ms(node)} ms = ${ratio.toFixed(2)}× (medians of ${FIRST_FRAMES}, alternated; goal ≤ ${GOALS.firstFrameRatio}×)`,
+      ratio <= GOALS.firstFrameRatio,
+    ),
     `TUI ${LINES} lines streamed from the fake agent (Engine, view model, App, pty): ${(t.streamMs / 1000).toFixed(1)} s (${Math.round(LINES / (t.streamMs / 1000))} lines/s; information)`,
-    goal(`TUI key → frame while streaming: p95 ${ms(p95)} ms, median ${ms(median(t.keyMs))} ms, max ${ms(Math.max(...t.keyMs))} ms over ${t.keyMs.length} key(s)${t.keysLost ? `, ${t.keysLost} lost` : ''} (goal p95 < ${GOALS.keyP95Ms} ms)`, keysOk),
-    goal(`TUI peak RSS of the CLI process: ${Math.round(t.peakRssMb)} MB (${Math.round(t.rssBeforeMb)} MB right before the stream; goal < ${GOALS.rssMb} MB)`, t.peakRssMb < GOALS.rssMb),
+    goal(
+      `TUI key → frame while streaming: p95 ${ms(p95)} ms, median ${ms(median(t.keyMs))} ms, max ${ms(Math.max(...t.keyMs))} ms over ${t.keyMs.length} key(s)${t.keysLost ? `, ${t.keysLost} lost` : ''} (goal p95 < ${GOALS.keyP95Ms} ms)`,
+      keysOk,
+    ),
+    goal(
+      `TUI peak RSS of the CLI process: ${Math.round(t.peakRssMb)} MB (${Math.round(t.rssBeforeMb)} MB right before the stream; goal < ${GOALS.rssMb} MB)`,
+      t.peakRssMb < GOALS.rssMb,
+    ),
   ];
 }

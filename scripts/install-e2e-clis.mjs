@@ -46,7 +46,12 @@ function probe(binDir, bin) {
   const version = PINS[BINS[bin]];
   const file = path.join(binDir, bin);
   if (!fs.existsSync(file)) return `${bin} not found in ${binDir}`;
-  const r = spawnSync(file, ['--version'], { encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'], env: probeEnv() });
+  const r = spawnSync(file, ['--version'], {
+    encoding: 'utf8',
+    timeout: 30_000,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: probeEnv(),
+  });
   if (r.error) return `${bin} --version failed: ${r.error.message}`;
   if (r.status !== 0) return `${bin} --version exited ${r.status}: ${oneLine(r.stderr || r.stdout)}`;
   if (!r.stdout.includes(version)) return `${bin} --version printed "${oneLine(r.stdout)}", expected ${version}`;
@@ -68,7 +73,10 @@ export function check(dir) {
 }
 
 function oneLine(s) {
-  return String(s ?? '').replace(/\s+/g, ' ').trim().slice(0, 300);
+  return String(s ?? '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 300);
 }
 
 class Failure extends Error {}
@@ -110,7 +118,8 @@ function withLock(dir, fn) {
         fs.rmSync(lock, { recursive: true, force: true });
         continue;
       }
-      if (Date.now() - started > INSTALL_TIMEOUT_MS + 60_000) throw new Failure(`timed out waiting for another install (lock ${lock})`);
+      if (Date.now() - started > INSTALL_TIMEOUT_MS + 60_000)
+        throw new Failure(`timed out waiting for another install (lock ${lock})`);
       sleepMs(500);
     }
   }
@@ -121,7 +130,16 @@ function withLock(dir, fn) {
   }
 }
 
-const NETWORK_CODES = ['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENETUNREACH', 'EHOSTUNREACH', 'ENOTCONN'];
+const NETWORK_CODES = [
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'ENOTCONN',
+];
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
@@ -130,17 +148,30 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
  * which node's fetch would not use.
  */
 function preflight(specs) {
-  const proxied = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'npm_config_proxy', 'npm_config_https_proxy'].some(
-    (k) => process.env[k],
-  );
+  const proxied = [
+    'HTTPS_PROXY',
+    'https_proxy',
+    'HTTP_PROXY',
+    'http_proxy',
+    'npm_config_proxy',
+    'npm_config_https_proxy',
+  ].some((k) => process.env[k]);
   if (proxied) return;
-  const reg = spawnSync(npm, ['config', 'get', 'registry'], { encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'] });
+  const reg = spawnSync(npm, ['config', 'get', 'registry'], {
+    encoding: 'utf8',
+    timeout: 30_000,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const registry = reg.status === 0 ? reg.stdout.trim() : '';
   if (!/^https?:\/\//.test(registry)) return;
   const probeJs =
     'fetch(process.argv[1],{method:"HEAD",signal:AbortSignal.timeout(8000)})' +
     '.then(()=>process.exit(0),(e)=>{const c=e?.cause;process.stderr.write(String(c?.code??c?.errors?.[0]?.code??c?.message??e?.message??e));process.exit(1)})';
-  const r = spawnSync(process.execPath, ['-e', probeJs, registry], { encoding: 'utf8', timeout: 15_000, stdio: ['ignore', 'pipe', 'pipe'] });
+  const r = spawnSync(process.execPath, ['-e', probeJs, registry], {
+    encoding: 'utf8',
+    timeout: 15_000,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   if (r.status !== 0)
     throw new Failure(
       `no network: cannot reach the npm registry ${registry} (${oneLine(r.stderr) || 'timeout'}) to install ${specs.join(' ')}; ` +
@@ -160,7 +191,10 @@ function install(dir) {
     maxBuffer: 64 * 1024 * 1024,
   });
   const output = `${r.stdout ?? ''}\n${r.stderr ?? ''}`;
-  fs.writeFileSync(log, `$ npm install --no-audit --no-fund --prefix ${dir} ${specs.join(' ')}\n${output}\nstatus=${r.status} signal=${r.signal}\n`);
+  fs.writeFileSync(
+    log,
+    `$ npm install --no-audit --no-fund --prefix ${dir} ${specs.join(' ')}\n${output}\nstatus=${r.status} signal=${r.signal}\n`,
+  );
   if (r.error) {
     if (r.error.code === 'ENOENT') throw new Failure('npm not found on PATH (needed to install the e2e CLIs)');
     throw new Failure(`npm install failed: ${r.error.message} (log: ${log})`);
@@ -182,8 +216,14 @@ function fixClaude(dir) {
   const binDir = path.join(dir, 'node_modules', '.bin');
   if (probe(binDir, 'claude') === undefined) return;
   const pkgDir = path.join(dir, 'node_modules', '@anthropic-ai', 'claude-code');
-  const r = spawnSync(process.execPath, ['install.cjs'], { cwd: pkgDir, encoding: 'utf8', timeout: 120_000, stdio: ['ignore', 'pipe', 'pipe'] });
-  if (r.status !== 0) throw new Failure(`node install.cjs in ${pkgDir} exited ${r.status}: ${oneLine(r.stderr || r.stdout)}`);
+  const r = spawnSync(process.execPath, ['install.cjs'], {
+    cwd: pkgDir,
+    encoding: 'utf8',
+    timeout: 120_000,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  if (r.status !== 0)
+    throw new Failure(`node install.cjs in ${pkgDir} exited ${r.status}: ${oneLine(r.stderr || r.stdout)}`);
 }
 
 export function ensure({ checkOnly = false } = {}) {

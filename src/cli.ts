@@ -38,7 +38,8 @@ const DEMO_OPTIONS = { json: COMMON.json, help: COMMON.help, keep: { type: 'bool
 function parseMaxIterations(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 1 || n > 100) throw new UserError(`--max-iterations must be a whole number from 1 to 100 (got "${text}")`);
+  if (!Number.isInteger(n) || n < 1 || n > 100)
+    throw new UserError(`--max-iterations must be a whole number from 1 to 100 (got "${text}")`);
   return n;
 }
 
@@ -101,7 +102,9 @@ async function main(argv: string[]): Promise<number> {
       return runDemo({ json: values.json ?? false, keep: values.keep ?? false });
     }
     case 'doctor': {
-      const { values } = parsed(() => parseArgs({ args: rest, options: { help: COMMON.help, cwd: RUN_OPTIONS.cwd }, strict: true }));
+      const { values } = parsed(() =>
+        parseArgs({ args: rest, options: { help: COMMON.help, cwd: RUN_OPTIONS.cwd }, strict: true }),
+      );
       if (values.help) {
         process.stdout.write(HELP);
         return EXIT.done;
@@ -115,21 +118,29 @@ async function main(argv: string[]): Promise<number> {
         process.stdout.write(HELP);
         return EXIT.done;
       }
-      if (sub !== 'check') throw new UserError(`unknown policy command "${sub ?? ''}"; use \`agent-collab policy check '<command>'\``);
+      if (sub !== 'check')
+        throw new UserError(`unknown policy command "${sub ?? ''}"; use \`agent-collab policy check '<command>'\``);
       let values: { json?: boolean; help?: boolean; cwd?: string };
       let positionals: string[];
       try {
         ({ values, positionals } = parseArgs({ args, options: POLICY_OPTIONS, strict: true, allowPositionals: true }));
       } catch {
-        throw new UserError(`"policy check ${args.join(' ')}" has an option it does not know; pass the command as one quoted argument, e.g. agent-collab policy check 'rm -rf build'`);
+        throw new UserError(
+          `"policy check ${args.join(' ')}" has an option it does not know; pass the command as one quoted argument, e.g. agent-collab policy check 'rm -rf build'`,
+        );
       }
       if (values.help) {
         process.stdout.write(HELP);
         return EXIT.done;
       }
-      if (positionals.length === 0) throw new UserError("policy check needs a command: agent-collab policy check '<command>'");
+      if (positionals.length === 0)
+        throw new UserError("policy check needs a command: agent-collab policy check '<command>'");
       const { runPolicyCheck } = await import('./modes/policy-check.js');
-      return runPolicyCheck({ command: positionals.join(' '), cwd: values.cwd ?? process.cwd(), json: values.json ?? false });
+      return runPolicyCheck({
+        command: positionals.join(' '),
+        cwd: values.cwd ?? process.cwd(),
+        json: values.json ?? false,
+      });
     }
     default:
       throw new UserError(`unknown command "${command}"; see \`agent-collab --help\``);
@@ -149,7 +160,9 @@ main(process.argv.slice(2)).then(
       return;
     }
     const msg = err instanceof Error ? err.message : String(err);
-    process.stderr.write(`agent-collab: internal error: ${msg.split('\n')[0]} (set AGENT_COLLAB_DEBUG=1 for details)\n`);
+    process.stderr.write(
+      `agent-collab: internal error: ${msg.split('\n')[0]} (set AGENT_COLLAB_DEBUG=1 for details)\n`,
+    );
     if (process.env.AGENT_COLLAB_DEBUG) process.stderr.write(`${err instanceof Error ? err.stack : ''}\n`);
     process.exitCode = 1;
   },

@@ -25,11 +25,13 @@ function readPackageJson(dir: string): { name?: unknown; version?: unknown } | n
 
 /** Walks up from `start` to the package.json named agent-collab; throws a one-line error when there is none. */
 export function findPackage(start: string): PackageInfo {
-  for (let dir = path.resolve(start); ; ) {
+  for (let dir = path.resolve(start); ;) {
     const pkg = readPackageJson(dir);
-    if (pkg?.name === PACKAGE_NAME) return { root: dir, version: typeof pkg.version === 'string' ? pkg.version : '0.0.0' };
+    if (pkg?.name === PACKAGE_NAME)
+      return { root: dir, version: typeof pkg.version === 'string' ? pkg.version : '0.0.0' };
     const parent = path.dirname(dir);
-    if (parent === dir) throw new Error(`cannot find agent-collab's package.json above ${start}; reinstall agent-collab`);
+    if (parent === dir)
+      throw new Error(`cannot find agent-collab's package.json above ${start}; reinstall agent-collab`);
     dir = parent;
   }
 }

@@ -247,19 +247,34 @@ export class CliAgent implements Agent {
       case 'spawn_failed':
         return { type: 'error', kind: 'agent_error', message: `could not start ${cli}: ${end.message}` };
       case 'timeout':
-        return { type: 'error', kind: 'timeout', message: `${cli} did not finish its turn within ${duration(end.afterMs)}; stopped it` };
+        return {
+          type: 'error',
+          kind: 'timeout',
+          message: `${cli} did not finish its turn within ${duration(end.afterMs)}; stopped it`,
+        };
       case 'idle':
-        return { type: 'error', kind: 'idle', message: `${cli} produced no output for ${duration(end.afterMs)}; stopped it` };
+        return {
+          type: 'error',
+          kind: 'idle',
+          message: `${cli} produced no output for ${duration(end.afterMs)}; stopped it`,
+        };
     }
   }
 
   /** The CLI ended without an answer and without reporting an error: say how it exited, with its stderr. */
   private exitFailure(end: Extract<ProcessEnd, { kind: 'exited' }>, resumed: boolean): AgentEvent {
-    const how = end.signal ? `was killed by ${end.signal}` : end.exitCode === 0 ? 'ended without an answer' : `exited with code ${end.exitCode}`;
+    const how = end.signal
+      ? `was killed by ${end.signal}`
+      : end.exitCode === 0
+        ? 'ended without an answer'
+        : `exited with code ${end.exitCode}`;
     const stderr = truncateMiddle(end.stderr.trim(), STDERR_IN_MESSAGE_BYTES);
     const message = `${this.flavor.cli} ${how}${stderr ? `: ${stderr}` : ''}`;
-    if (resumed && end.exitCode !== 0 && this.flavor.sessionLost?.(end.stderr)) return { type: 'error', kind: 'session_lost', message };
+    if (resumed && end.exitCode !== 0 && this.flavor.sessionLost?.(end.stderr))
+      return { type: 'error', kind: 'session_lost', message };
     const f = stderr ? classifyFailure({ message: stderr }) : { kind: 'agent_error' as const, resetAt: undefined };
-    return f.resetAt ? { type: 'error', kind: f.kind, message, resetAt: f.resetAt } : { type: 'error', kind: f.kind, message };
+    return f.resetAt
+      ? { type: 'error', kind: f.kind, message, resetAt: f.resetAt }
+      : { type: 'error', kind: f.kind, message };
   }
 }

@@ -22,17 +22,46 @@ function words(...alternatives: string[]): RegExp {
 }
 
 const AUTH = words(
-  'unauthori[sz]ed', 'forbidden', 'invalid[ _-]?api[ _-]?key', 'invalid x-api-key', 'authentication', 'not logged in',
-  'log ?in again', 'please run \\S*login', 'oauth token (?:has )?expired', 'permission_error',
+  'unauthori[sz]ed',
+  'forbidden',
+  'invalid[ _-]?api[ _-]?key',
+  'invalid x-api-key',
+  'authentication',
+  'not logged in',
+  'log ?in again',
+  'please run \\S*login',
+  'oauth token (?:has )?expired',
+  'permission_error',
 );
 const USAGE_LIMIT = words(
-  'rate[ _-]?limit(?:ed)?', 'usage[ _-]?limit', 'too many requests', 'quota', 'insufficient_quota',
-  'hit your (?:usage )?limit', '(?:5-hour|weekly|daily) limit',
+  'rate[ _-]?limit(?:ed)?',
+  'usage[ _-]?limit',
+  'too many requests',
+  'quota',
+  'insufficient_quota',
+  'hit your (?:usage )?limit',
+  '(?:5-hour|weekly|daily) limit',
 );
 const INFRA = words(
-  'overloaded', 'stream disconnected', 'network', 'ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN',
-  'EPIPE', 'socket hang up', 'fetch failed', 'connection (?:reset|refused|error|closed)', 'timed out',
-  'service unavailable', 'bad gateway', 'gateway timeout', 'internal server error', 'server error', 'api_error',
+  'overloaded',
+  'stream disconnected',
+  'network',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  'socket hang up',
+  'fetch failed',
+  'connection (?:reset|refused|error|closed)',
+  'timed out',
+  'service unavailable',
+  'bad gateway',
+  'gateway timeout',
+  'internal server error',
+  'server error',
+  'api_error',
   // codex 0.169.0's whole message for an HTTP 500 (no status in it)
   'experiencing high demand',
 );
@@ -56,7 +85,15 @@ function parseErrorBody(message: string): { text: string; resetsAt?: number; res
   }
 }
 
-const UNIT_SECONDS: Record<string, number> = { day: 86_400, hour: 3_600, hr: 3_600, minute: 60, min: 60, second: 1, sec: 1 };
+const UNIT_SECONDS: Record<string, number> = {
+  day: 86_400,
+  hour: 3_600,
+  hr: 3_600,
+  minute: 60,
+  min: 60,
+  second: 1,
+  sec: 1,
+};
 
 /** "try again in 2 days 3 hours 5 minutes" → seconds; null when no duration is given. */
 function parseDuration(text: string): number | null {

@@ -38,7 +38,10 @@ export async function createAgent(name: AgentName, ctx: AgentContext): Promise<A
   switch (name) {
     case 'fake': {
       const script = ctx.config.fake.script ? await loadFakeScript(ctx.config.fake.script) : DEMO_SCRIPT;
-      return new FakeAgent(`fake-${ctx.role}`, script, { sessionPrefix: `fake-${ctx.role}`, ...(ctx.hook ? { hook: ctx.hook } : {}) });
+      return new FakeAgent(`fake-${ctx.role}`, script, {
+        sessionPrefix: `fake-${ctx.role}`,
+        ...(ctx.hook ? { hook: ctx.hook } : {}),
+      });
     }
     case 'codex':
       return createCodexAgent(cliOptions('codex', ctx));

@@ -68,7 +68,10 @@ function installExitHook(): void {
 
 export function runProcess(spec: ProcessSpec): RunningProcess {
   if (!existsSync(spec.cwd)) {
-    const ended = Promise.resolve<ProcessEnd>({ kind: 'spawn_failed', message: `working directory ${spec.cwd} does not exist` });
+    const ended = Promise.resolve<ProcessEnd>({
+      kind: 'spawn_failed',
+      message: `working directory ${spec.cwd} does not exist`,
+    });
     return { pid: undefined, lines: emptyLines, ended, stop: () => ended };
   }
   const stderr = new HeadTailBuffer(spec.stderrMaxBytes ?? DEFAULT_STDERR_MAX_BYTES);
@@ -123,12 +126,16 @@ export function runProcess(spec: ProcessSpec): RunningProcess {
   // hold on the pipes must not keep the run open: after a grace for the last output, they are closed from here.
   child.once('exit', (code: number | null, signal: NodeJS.Signals | null) => {
     leaderExited = true;
-    spec.debug(lifecycle, `${name} (pid ${pgid}) exited with ${signal ?? `code ${code}`} after ${(performance.now() - startedAt).toFixed(1)} ms`);
+    spec.debug(
+      lifecycle,
+      `${name} (pid ${pgid}) exited with ${signal ?? `code ${code}`} after ${(performance.now() - startedAt).toFixed(1)} ms`,
+    );
     clearTimeout(wallTimer);
     clearTimeout(idleTimer);
     void killGroup();
     pipeTimer = setTimeout(() => {
-      if (!child.stdout?.readableEnded || !child.stderr?.readableEnded) spec.debug(lifecycle, `${name} (pid ${pgid}) left its output open; no longer read`);
+      if (!child.stdout?.readableEnded || !child.stderr?.readableEnded)
+        spec.debug(lifecycle, `${name} (pid ${pgid}) left its output open; no longer read`);
       for (const r of readers) r.close();
       child.stdout?.destroy();
       child.stderr?.destroy();

@@ -54,7 +54,11 @@ function hasNpmTestScript(text: string | null): boolean {
 export function detectTestCommand(repoRoot: string): string | null {
   // The order above decides: the first tool whose files are there.
   const at = (name: string): string => path.join(repoRoot, name);
-  const files = { 'pyproject.toml': read(at('pyproject.toml')), 'setup.cfg': read(at('setup.cfg')), 'tox.ini': read(at('tox.ini')) };
+  const files = {
+    'pyproject.toml': read(at('pyproject.toml')),
+    'setup.cfg': read(at('setup.cfg')),
+    'tox.ini': read(at('tox.ini')),
+  };
   if (usesPytest(files, existsSync(at('pytest.ini')))) return 'pytest';
   if (hasNpmTestScript(read(at('package.json')))) return 'npm test';
   if (existsSync(at('Cargo.toml'))) return 'cargo test';

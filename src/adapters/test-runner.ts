@@ -132,7 +132,10 @@ export class ShellTestRunner implements TestRunner {
         durationMs: Date.now() - started,
         output: bounded.toString(),
       };
-      this.debug(SOURCE, `\`${command}\` ended: ${end.kind}${exitCode === null ? '' : ` ${exitCode}`} after ${result.durationMs} ms`);
+      this.debug(
+        SOURCE,
+        `\`${command}\` ended: ${end.kind}${exitCode === null ? '' : ` ${exitCode}`} after ${result.durationMs} ms`,
+      );
       return result;
     } finally {
       opts.signal?.removeEventListener('abort', onAbort);

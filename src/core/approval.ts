@@ -13,7 +13,12 @@ export function roleOf(action: Action): Role {
 export function effectFor(action: Action): Effect {
   switch (action.kind) {
     case 'commit_step':
-      return { type: 'commit_step', step: action.step, summary: action.summary, allowSecrets: action.allowSecrets === true };
+      return {
+        type: 'commit_step',
+        step: action.step,
+        summary: action.summary,
+        allowSecrets: action.allowSecrets === true,
+      };
     case 'run_tests':
       return { type: 'run_tests', step: action.step, attempt: action.attempt };
     case 'rollback_step':
@@ -29,13 +34,33 @@ export function schedule(s: WorkflowState, action: Action, effects: Effect[] = [
     return { state: { ...s, inflight: action, awaiting: null }, effects: [...effects, effectFor(action)] };
   }
   const paused = s.pauseRequested;
-  const state: WorkflowState = { ...s, mode: 'manual', pauseRequested: false, inflight: null, awaiting: { kind: 'go', action } };
-  return { state, effects: paused ? [...effects, { type: 'notify', notice: { kind: 'info', message: 'Paused: auto mode is off; the next round waits for your go.' } }] : effects };
+  const state: WorkflowState = {
+    ...s,
+    mode: 'manual',
+    pauseRequested: false,
+    inflight: null,
+    awaiting: { kind: 'go', action },
+  };
+  return {
+    state,
+    effects: paused
+      ? [
+          ...effects,
+          {
+            type: 'notify',
+            notice: { kind: 'info', message: 'Paused: auto mode is off; the next round waits for your go.' },
+          },
+        ]
+      : effects,
+  };
 }
 
 /** Runs an action right away, whatever the mode: the person has just said so. */
 export function runNow(s: WorkflowState, action: Action, effects: Effect[] = []): TransitionResult {
-  return { state: { ...s, inflight: action, awaiting: null, pauseRequested: false }, effects: [...effects, effectFor(action)] };
+  return {
+    state: { ...s, inflight: action, awaiting: null, pauseRequested: false },
+    effects: [...effects, effectFor(action)],
+  };
 }
 
 /**

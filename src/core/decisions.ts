@@ -24,20 +24,40 @@ export interface Question {
   readonly choices: readonly Choice[];
 }
 
-function choice<I extends string>(id: I, label: string, description: string, keys: readonly string[], flag: string | null = `--decide ${id}`) {
+function choice<I extends string>(
+  id: I,
+  label: string,
+  description: string,
+  keys: readonly string[],
+  flag: string | null = `--decide ${id}`,
+) {
   return { id, label, description, keys, flag };
 }
 
 /** `--decide cancel` ends the run wherever it waits (the TUI offers it only at the iteration cap). */
-export const CANCEL = choice('cancel', 'cancel the run', 'cancel the run; it is archived to .agent-collab/history/', []);
+export const CANCEL = choice(
+  'cancel',
+  'cancel the run',
+  'cancel the run; it is archived to .agent-collab/history/',
+  [],
+);
 
 export const DECISIONS = {
   arbitration: {
     about: 'the iteration cap was reached',
     choices: [
-      choice('approve', 'Force approve the plan', 'approve the plan although the reviewer still asks for changes', ['1']),
-      { ...choice('continue', 'Continue for N more rounds', 'allow N more review rounds (plain `continue` is one)', ['2']), flag: '--decide continue:N' },
-      choice('edit', 'Edit plan.md by hand, then send it to review', 'edit plan.md yourself, then decide `edited`', ['3']),
+      choice('approve', 'Force approve the plan', 'approve the plan although the reviewer still asks for changes', [
+        '1',
+      ]),
+      {
+        ...choice('continue', 'Continue for N more rounds', 'allow N more review rounds (plain `continue` is one)', [
+          '2',
+        ]),
+        flag: '--decide continue:N',
+      },
+      choice('edit', 'Edit plan.md by hand, then send it to review', 'edit plan.md yourself, then decide `edited`', [
+        '3',
+      ]),
       { ...CANCEL, label: 'Cancel the run', keys: ['4'] },
     ],
   },
@@ -58,38 +78,69 @@ export const DECISIONS = {
   },
   question: {
     about: 'an agent asks a question',
-    choices: [choice('answer', 'send the answer', 'answer the agent; it goes back into the same session', ['Enter'], '--answer "…"')],
+    choices: [
+      choice(
+        'answer',
+        'send the answer',
+        'answer the agent; it goes back into the same session',
+        ['Enter'],
+        '--answer "…"',
+      ),
+    ],
   },
   step_failed: {
     about: 'a step still fails after its retries',
     choices: [
       choice('retry', 'retry the step', 'give the step one more attempt', ['r']),
       choice('skip', 'skip the step', 'skip the step; its changes stay uncommitted', ['k']),
-      choice('rollback', 'roll back the step’s changes', 'restore the files the step changed (its patch is kept)', ['b']),
+      choice('rollback', 'roll back the step’s changes', 'restore the files the step changed (its patch is kept)', [
+        'b',
+      ]),
       choice('stop', 'stop execution', 'stop execution and go back to goal refinement (plan kept)', ['s']),
     ],
   },
   secret_found: {
     about: 'a step’s changes may contain a secret',
     choices: [
-      choice('retry', 'retry the commit (after you removed it)', 'scan and commit again after you removed the secret', ['r']),
-      { ...choice('commit-anyway', 'commit anyway', 'commit although the scan found something', ['c']), confirm: 'Commit although it may contain a secret?' },
-      choice('leave', 'leave the changes uncommitted, go on', 'leave the changes uncommitted and go on with the next step', ['l']),
-      choice('stop', 'stop execution', 'stop execution and go back to goal refinement (changes left uncommitted)', ['s']),
+      choice('retry', 'retry the commit (after you removed it)', 'scan and commit again after you removed the secret', [
+        'r',
+      ]),
+      {
+        ...choice('commit-anyway', 'commit anyway', 'commit although the scan found something', ['c']),
+        confirm: 'Commit although it may contain a secret?',
+      },
+      choice(
+        'leave',
+        'leave the changes uncommitted, go on',
+        'leave the changes uncommitted and go on with the next step',
+        ['l'],
+      ),
+      choice('stop', 'stop execution', 'stop execution and go back to goal refinement (changes left uncommitted)', [
+        's',
+      ]),
     ],
   },
   commit_failed: {
     about: 'a step’s commit failed',
     choices: [
       choice('retry', 'retry the commit', 'try the commit again (after fixing the hook or the git identity)', ['r']),
-      choice('continue', 'continue without committing', 'go on with the next step; the changes stay uncommitted', ['c']),
-      choice('stop', 'stop execution', 'stop execution and go back to goal refinement (changes left uncommitted)', ['s']),
+      choice('continue', 'continue without committing', 'go on with the next step; the changes stay uncommitted', [
+        'c',
+      ]),
+      choice('stop', 'stop execution', 'stop execution and go back to goal refinement (changes left uncommitted)', [
+        's',
+      ]),
     ],
   },
   external_change: {
     about: 'plan.md or comments.md changed outside while an agent wrote it',
     choices: [
-      choice('overwrite', 'overwrite: use the agent’s version', 'use the agent’s version; yours is saved in .agent-collab/backups/', ['o']),
+      choice(
+        'overwrite',
+        'overwrite: use the agent’s version',
+        'use the agent’s version; yours is saved in .agent-collab/backups/',
+        ['o'],
+      ),
       choice('merge', 'merge both versions', 'three-way merge of your edit and the agent’s version', ['m']),
       choice('discard', 'discard the agent’s version: keep yours', 'keep your version; the agent’s is dropped', ['d']),
     ],
@@ -99,7 +150,13 @@ export const DECISIONS = {
     about: 'an agent wants to run a command that needs confirmation',
     choices: [
       choice('allow-once', 'allow once', 'run the command this once', ['y'], null),
-      choice('allow-run', 'allow this command for the rest of the run', 'run it, and the same command again without asking', ['a'], null),
+      choice(
+        'allow-run',
+        'allow this command for the rest of the run',
+        'run it, and the same command again without asking',
+        ['a'],
+        null,
+      ),
       choice('deny', 'deny', 'the agent is told no and goes on without it', ['n', 'Esc', 'Enter'], null),
     ],
   },
@@ -107,7 +164,10 @@ export const DECISIONS = {
     about: 'an agent wants to run a command the policy blocks',
     choices: [
       choice('deny', 'deny', 'the agent is told no and goes on without it', ['n', 'Esc', 'Enter'], null),
-      { ...choice('allow-once', 'run it anyway', 'run the blocked command this once', ['!'], null), confirm: 'Run a command the policy blocks?' },
+      {
+        ...choice('allow-once', 'run it anyway', 'run the blocked command this once', ['!'], null),
+        confirm: 'Run a command the policy blocks?',
+      },
     ],
   },
 } as const satisfies Record<string, Question>;

@@ -30,7 +30,15 @@ export type EngineEvent =
   | { type: 'answer'; text: string }
   // results of effects
   | { type: 'session'; role: Role; sessionId: string }
-  | { type: 'usage'; role: Role; inputTokens: number; outputTokens: number; cachedTokens: number; costUsd: number; durationMs: number }
+  | {
+      type: 'usage';
+      role: Role;
+      inputTokens: number;
+      outputTokens: number;
+      cachedTokens: number;
+      costUsd: number;
+      durationMs: number;
+    }
   | { type: 'agent_done'; role: Role; action: Action; text: string }
   | { type: 'agent_question'; role: Role; action: Action; text: string }
   | { type: 'agent_failed'; role: Role; action: Action; kind: FailureKind; message: string }
@@ -38,7 +46,16 @@ export type EngineEvent =
   | { type: 'step_committed'; step: number; commit: string | null; files?: string[]; at?: string }
   /** The working tree was snapshotted before a step's first attempt. */
   | { type: 'step_started'; step: number; baseTree: string | null; at: string }
-  | { type: 'tests_done'; step: number; attempt: number; command: string; passed: boolean; output: string; durationMs: number; timedOut: boolean }
+  | {
+      type: 'tests_done';
+      step: number;
+      attempt: number;
+      command: string;
+      passed: boolean;
+      output: string;
+      durationMs: number;
+      timedOut: boolean;
+    }
   /** No test command is configured or detected. */
   | { type: 'no_test_command'; step: number }
   | { type: 'secrets_found'; step: number; findings: SecretFinding[] }
@@ -63,7 +80,14 @@ export type Effect =
   | { type: 'commit_step'; step: number; summary: string; allowSecrets: boolean }
   | { type: 'run_tests'; step: number; attempt: number }
   | { type: 'rollback_step'; step: number }
-  | { type: 'merge_external'; role: Role; action: Action; file: 'plan' | 'comments'; text: string; choice: ExternalChangeChoice }
+  | {
+      type: 'merge_external';
+      role: Role;
+      action: Action;
+      file: 'plan' | 'comments';
+      text: string;
+      choice: ExternalChangeChoice;
+    }
   /** Answers the hook that is waiting on a held command. */
   | { type: 'answer_command'; id: string; allow: boolean; reason: string }
   | { type: 'mark_step_skipped'; step: number }
@@ -79,7 +103,14 @@ export type Notice =
   | { kind: 'verdict'; iteration: number; verdict: Verdict | 'UNCLEAR'; marker: boolean }
   | { kind: 'info'; message: string }
   /** A command was checked against [safety]: what was decided and why. */
-  | { kind: 'command'; role: Role | 'agent-collab'; command: string; decision: 'allow' | 'deny'; rule: string | null; reason: string }
+  | {
+      kind: 'command';
+      role: Role | 'agent-collab';
+      command: string;
+      decision: 'allow' | 'deny';
+      rule: string | null;
+      reason: string;
+    }
   | { kind: 'tests'; step: number; attempt: number; command: string; passed: boolean; durationMs: number }
   /** One agent round finished (or failed): what it used. */
   | { kind: 'round'; role: Role; action: Action['kind']; outcome: 'done' | 'question' | 'failed'; usage: RoundUsage };

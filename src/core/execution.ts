@@ -39,10 +39,23 @@ export function finishExecution(s: WorkflowState, effects: Effect[]): Transition
   const done = s.steps.filter((st) => st.done).length;
   const skipped = s.steps.filter((st) => st.skipped).length;
   return {
-    state: { ...s, phase: 'DONE', inflight: null, awaiting: null, currentStep: null, stepRun: null, pendingCommand: null, pauseRequested: false },
+    state: {
+      ...s,
+      phase: 'DONE',
+      inflight: null,
+      awaiting: null,
+      currentStep: null,
+      stepRun: null,
+      pendingCommand: null,
+      pauseRequested: false,
+    },
     effects: [
       ...effects,
-      { type: 'log', title: 'Run finished', lines: [`${done} of ${s.steps.length} step(s) done${skipped ? `, ${skipped} skipped` : ''}`] },
+      {
+        type: 'log',
+        title: 'Run finished',
+        lines: [`${done} of ${s.steps.length} step(s) done${skipped ? `, ${skipped} skipped` : ''}`],
+      },
     ],
   };
 }
@@ -61,7 +74,12 @@ function tail(text: string, max = FEEDBACK_MAX): string {
   return `${text.slice(0, head)}\n[… ${text.length - max} characters cut …]\n${text.slice(text.length - (max - head))}`;
 }
 
-function stepFailed(s: WorkflowState, category: StepFailureCategory, message: string, effects: Effect[]): TransitionResult {
+function stepFailed(
+  s: WorkflowState,
+  category: StepFailureCategory,
+  message: string,
+  effects: Effect[],
+): TransitionResult {
   const run = s.stepRun;
   const step = run?.step ?? s.currentStep ?? 0;
   return {
@@ -73,14 +91,22 @@ function stepFailed(s: WorkflowState, category: StepFailureCategory, message: st
       pauseRequested: false,
       awaiting: { kind: 'step_failed', step, attempt: run?.attempt ?? 1, category, message, rolledBack: false },
     },
-    effects: [...effects, { type: 'log', title: `Step ${step} needs the person (${category})`, lines: [message.split('\n')[0] ?? ''] }],
+    effects: [
+      ...effects,
+      { type: 'log', title: `Step ${step} needs the person (${category})`, lines: [message.split('\n')[0] ?? ''] },
+    ],
   };
 }
 
 /** The round that carries out a step attempt ended with the planner's answer: test it (or find out how first). */
-export function onExecuteDone(s: WorkflowState, action: Extract<Action, { kind: 'execute_step' }>, text: string): TransitionResult {
+export function onExecuteDone(
+  s: WorkflowState,
+  action: Extract<Action, { kind: 'execute_step' }>,
+  text: string,
+): TransitionResult {
   const summary = summarizeStepAnswer(text, stepTitle(s, action.step));
-  const run: StepRun = s.stepRun?.step === action.step ? { ...s.stepRun, summary } : { ...newStepRun(s, action.step, null, ''), summary };
+  const run: StepRun =
+    s.stepRun?.step === action.step ? { ...s.stepRun, summary } : { ...newStepRun(s, action.step, null, ''), summary };
   const next: WorkflowState = { ...s, stepRun: run };
   return afterAttempt(next, action.step, run.attempt);
 }
@@ -94,7 +120,9 @@ function afterAttempt(s: WorkflowState, step: number, attempt: number): Transiti
 
 function commitNow(s: WorkflowState, step: number, effects: Effect[], allowSecrets = false): TransitionResult {
   const summary = s.stepRun?.summary ?? stepTitle(s, step);
-  const action: Action = allowSecrets ? { kind: 'commit_step', step, summary, allowSecrets } : { kind: 'commit_step', step, summary };
+  const action: Action = allowSecrets
+    ? { kind: 'commit_step', step, summary, allowSecrets }
+    : { kind: 'commit_step', step, summary };
   return proceed(s, action, effects);
 }
 
@@ -123,11 +151,19 @@ export function onStepStarted(s: WorkflowState, e: Ev<'step_started'>, reject: R
 }
 
 /** The runner found no test command: ask the planner (when allowed), else commit untested. */
-export function onNoTestCommand(s: WorkflowState, e: Ev<'no_test_command'>, opts: ExecutionOptions, reject: Reject): TransitionResult {
-  if (s.inflight?.kind !== 'run_tests' || s.inflight.step !== e.step || !s.stepRun) reject(`step ${e.step} is not being tested`);
+export function onNoTestCommand(
+  s: WorkflowState,
+  e: Ev<'no_test_command'>,
+  opts: ExecutionOptions,
+  reject: Reject,
+): TransitionResult {
+  if (s.inflight?.kind !== 'run_tests' || s.inflight.step !== e.step || !s.stepRun)
+    reject(`step ${e.step} is not being tested`);
   const run = s.stepRun as StepRun;
   if (opts.testFallbackToAgent && s.testCommand === null) {
-    return proceed(s, { kind: 'ask_test_command', step: e.step }, [{ type: 'log', title: 'No test command found; asking the planner' }]);
+    return proceed(s, { kind: 'ask_test_command', step: e.step }, [
+      { type: 'log', title: 'No test command found; asking the planner' },
+    ]);
   }
   const noTests: WorkflowState = { ...s, stepRun: { ...run, testResult: 'none' } };
   return commitNow(noTests, e.step, [{ type: 'log', title: `Step ${e.step}: no test command; committing untested` }]);
@@ -137,17 +173,41 @@ export function onTestCommandAnswer(s: WorkflowState, step: number, text: string
   const command = parseTestCommandAnswer(text);
   const run = s.stepRun ?? newStepRun(s, step, null, '');
   const next: WorkflowState = { ...s, testCommand: command ?? '', stepRun: run };
-  const log: Effect = { type: 'log', title: command ? `Planner's test command: ${command}` : 'Planner says the project has no tests' };
-  if (!command) return commitNow({ ...next, stepRun: { ...(next.stepRun as StepRun), testResult: 'none' } }, step, [log]);
+  const log: Effect = {
+    type: 'log',
+    title: command ? `Planner's test command: ${command}` : 'Planner says the project has no tests',
+  };
+  if (!command)
+    return commitNow({ ...next, stepRun: { ...(next.stepRun as StepRun), testResult: 'none' } }, step, [log]);
   return proceed(next, { kind: 'run_tests', step, attempt: run.attempt }, [log]);
 }
 
-export function onTestsDone(s: WorkflowState, e: Ev<'tests_done'>, opts: ExecutionOptions, reject: Reject): TransitionResult {
-  if (s.inflight?.kind !== 'run_tests' || s.inflight.step !== e.step || !s.stepRun) reject(`step ${e.step} is not being tested`);
+export function onTestsDone(
+  s: WorkflowState,
+  e: Ev<'tests_done'>,
+  opts: ExecutionOptions,
+  reject: Reject,
+): TransitionResult {
+  if (s.inflight?.kind !== 'run_tests' || s.inflight.step !== e.step || !s.stepRun)
+    reject(`step ${e.step} is not being tested`);
   const run = s.stepRun as StepRun;
-  const notice: Effect = { type: 'notify', notice: { kind: 'tests', step: e.step, attempt: e.attempt, command: e.command, passed: e.passed, durationMs: e.durationMs } };
+  const notice: Effect = {
+    type: 'notify',
+    notice: {
+      kind: 'tests',
+      step: e.step,
+      attempt: e.attempt,
+      command: e.command,
+      passed: e.passed,
+      durationMs: e.durationMs,
+    },
+  };
   if (e.passed) {
-    return commitNow({ ...s, stepRun: { ...run, testCommand: e.command, testResult: 'passed', feedback: null } }, e.step, [notice]);
+    return commitNow(
+      { ...s, stepRun: { ...run, testCommand: e.command, testResult: 'passed', feedback: null } },
+      e.step,
+      [notice],
+    );
   }
   const why = e.timedOut ? `\`${e.command}\` timed out` : `\`${e.command}\` failed`;
   const feedback = tail(e.output);
@@ -155,11 +215,20 @@ export function onTestsDone(s: WorkflowState, e: Ev<'tests_done'>, opts: Executi
   const log: Effect = { type: 'log', title: `Step ${e.step} attempt ${e.attempt}: tests failed`, lines: [why] };
   if (e.attempt <= opts.maxRetries) {
     const retry: Action = { kind: 'execute_step', step: e.step, attempt: e.attempt + 1, feedback };
-    const next: WorkflowState = settle({ ...s, inflight: null, stepRun: { ...failedRun, attempt: e.attempt + 1, denials: 0 } });
+    const next: WorkflowState = settle({
+      ...s,
+      inflight: null,
+      stepRun: { ...failedRun, attempt: e.attempt + 1, denials: 0 },
+    });
     return schedule(next, retry, [notice, log]);
   }
   const lastLines = e.output.trimEnd().split('\n').slice(-15).join('\n');
-  return stepFailed({ ...s, stepRun: failedRun }, e.timedOut ? 'timeout' : 'test_failure', `${why} after ${e.attempt} attempt(s)\n${lastLines}`, [notice, log]);
+  return stepFailed(
+    { ...s, stepRun: failedRun },
+    e.timedOut ? 'timeout' : 'test_failure',
+    `${why} after ${e.attempt} attempt(s)\n${lastLines}`,
+    [notice, log],
+  );
 }
 
 /** An attempt ended without a usable answer for a step-level reason (policy denials, …). */
@@ -171,19 +240,34 @@ export function onAttemptFailed(s: WorkflowState, e: Ev<'attempt_failed'>, rejec
 type Waiting<K extends Awaiting['kind']> = Extract<Awaiting, { kind: K }>;
 
 /** `stop` is handled by the caller (back to goal refinement). */
-export function onStepChoice(s: WorkflowState, choice: ChoiceId<'step_failed'>, w: Waiting<'step_failed'>): TransitionResult {
+export function onStepChoice(
+  s: WorkflowState,
+  choice: ChoiceId<'step_failed'>,
+  w: Waiting<'step_failed'>,
+): TransitionResult {
   const run = s.stepRun ?? newStepRun(s, w.step, null, '');
   switch (choice) {
     case 'retry': {
       const attempt = run.attempt + 1;
-      const action: Action = run.feedback && !w.rolledBack ? { kind: 'execute_step', step: w.step, attempt, feedback: run.feedback } : { kind: 'execute_step', step: w.step, attempt };
-      return runNow({ ...s, stepRun: { ...run, attempt, denials: 0 } }, action, [{ type: 'log', title: `Person retries step ${w.step} (attempt ${attempt})` }]);
+      const action: Action =
+        run.feedback && !w.rolledBack
+          ? { kind: 'execute_step', step: w.step, attempt, feedback: run.feedback }
+          : { kind: 'execute_step', step: w.step, attempt };
+      return runNow({ ...s, stepRun: { ...run, attempt, denials: 0 } }, action, [
+        { type: 'log', title: `Person retries step ${w.step} (attempt ${attempt})` },
+      ]);
     }
     case 'skip': {
       const steps = s.steps.map((st) => (st.n === w.step ? { ...st, skipped: true } : st));
       const effects: Effect[] = [
         { type: 'mark_step_skipped', step: w.step },
-        { type: 'log', title: `Step ${w.step} skipped by the person`, lines: [w.rolledBack ? 'its changes were rolled back' : 'its changes are left in the working tree, uncommitted'] },
+        {
+          type: 'log',
+          title: `Step ${w.step} skipped by the person`,
+          lines: [
+            w.rolledBack ? 'its changes were rolled back' : 'its changes are left in the working tree, uncommitted',
+          ],
+        },
       ];
       return nextStep({ ...s, steps, awaiting: null }, effects);
     }
@@ -196,15 +280,29 @@ export function onStepChoice(s: WorkflowState, choice: ChoiceId<'step_failed'>, 
 }
 
 export function onStepRolledBack(s: WorkflowState, e: Ev<'step_rolled_back'>, reject: Reject): TransitionResult {
-  if (s.inflight?.kind !== 'rollback_step' || s.inflight.step !== e.step) reject(`step ${e.step} is not being rolled back`);
+  if (s.inflight?.kind !== 'rollback_step' || s.inflight.step !== e.step)
+    reject(`step ${e.step} is not being rolled back`);
   const run = s.stepRun;
   return {
     state: {
       ...s,
       inflight: null,
-      awaiting: { kind: 'step_failed', step: e.step, attempt: run?.attempt ?? 1, category: 'test_failure', message: `step ${e.step} was rolled back (${e.files.length} file(s) restored); its patch is kept in the run's artifacts`, rolledBack: true },
+      awaiting: {
+        kind: 'step_failed',
+        step: e.step,
+        attempt: run?.attempt ?? 1,
+        category: 'test_failure',
+        message: `step ${e.step} was rolled back (${e.files.length} file(s) restored); its patch is kept in the run's artifacts`,
+        rolledBack: true,
+      },
     },
-    effects: [{ type: 'log', title: `Step ${e.step} rolled back`, lines: e.files.length ? e.files.map((f) => `restored ${f}`) : ['no files had changed'] }],
+    effects: [
+      {
+        type: 'log',
+        title: `Step ${e.step} rolled back`,
+        lines: e.files.length ? e.files.map((f) => `restored ${f}`) : ['no files had changed'],
+      },
+    ],
   };
 }
 
@@ -212,8 +310,20 @@ export function onSecretsFound(s: WorkflowState, e: Ev<'secrets_found'>, reject:
   if (s.inflight?.kind !== 'commit_step' || s.inflight.step !== e.step) reject(`step ${e.step} is not being committed`);
   const summary = s.inflight.summary;
   return {
-    state: { ...s, inflight: null, mode: 'manual', pauseRequested: false, awaiting: { kind: 'secret_found', step: e.step, summary, findings: e.findings } },
-    effects: [{ type: 'log', title: `Step ${e.step} not committed: possible secret`, lines: e.findings.map((f) => `${f.file}:${f.line} ${f.kind}`) }],
+    state: {
+      ...s,
+      inflight: null,
+      mode: 'manual',
+      pauseRequested: false,
+      awaiting: { kind: 'secret_found', step: e.step, summary, findings: e.findings },
+    },
+    effects: [
+      {
+        type: 'log',
+        title: `Step ${e.step} not committed: possible secret`,
+        lines: e.findings.map((f) => `${f.file}:${f.line} ${f.kind}`),
+      },
+    ],
   };
 }
 
@@ -221,7 +331,13 @@ export function onCommitFailed(s: WorkflowState, e: Ev<'commit_failed'>, reject:
   if (s.inflight?.kind !== 'commit_step' || s.inflight.step !== e.step) reject(`step ${e.step} is not being committed`);
   const summary = s.inflight.summary;
   return {
-    state: { ...s, inflight: null, mode: 'manual', pauseRequested: false, awaiting: { kind: 'commit_failed', step: e.step, summary, message: e.message } },
+    state: {
+      ...s,
+      inflight: null,
+      mode: 'manual',
+      pauseRequested: false,
+      awaiting: { kind: 'commit_failed', step: e.step, summary, message: e.message },
+    },
     effects: [{ type: 'log', title: `Commit of step ${e.step} failed`, lines: [e.message] }],
   };
 }
@@ -235,12 +351,27 @@ function doneUncommitted(s: WorkflowState, step: number, why: string): Transitio
   ]);
 }
 
-export function onSecretChoice(s: WorkflowState, choice: ChoiceId<'secret_found'>, w: Waiting<'secret_found'>): TransitionResult {
+export function onSecretChoice(
+  s: WorkflowState,
+  choice: ChoiceId<'secret_found'>,
+  w: Waiting<'secret_found'>,
+): TransitionResult {
   switch (choice) {
     case 'retry':
       return commitNow({ ...s, awaiting: null }, w.step, []);
     case 'commit-anyway':
-      return commitNow({ ...s, awaiting: null }, w.step, [{ type: 'log', title: `Person committed step ${w.step} despite the secret scan`, lines: w.findings.map((f) => `${f.file}:${f.line} ${f.kind}`) }], true);
+      return commitNow(
+        { ...s, awaiting: null },
+        w.step,
+        [
+          {
+            type: 'log',
+            title: `Person committed step ${w.step} despite the secret scan`,
+            lines: w.findings.map((f) => `${f.file}:${f.line} ${f.kind}`),
+          },
+        ],
+        true,
+      );
     case 'leave':
       return doneUncommitted(s, w.step, 'possible secret; the changes are left in the working tree');
     case 'stop':
@@ -248,7 +379,11 @@ export function onSecretChoice(s: WorkflowState, choice: ChoiceId<'secret_found'
   }
 }
 
-export function onCommitChoice(s: WorkflowState, choice: ChoiceId<'commit_failed'>, w: Waiting<'commit_failed'>): TransitionResult {
+export function onCommitChoice(
+  s: WorkflowState,
+  choice: ChoiceId<'commit_failed'>,
+  w: Waiting<'commit_failed'>,
+): TransitionResult {
   switch (choice) {
     case 'retry':
       return commitNow({ ...s, awaiting: null }, w.step, []);
@@ -271,10 +406,14 @@ export function onStepCommitted(s: WorkflowState, e: Ev<'step_committed'>, rejec
   const lines = [e.commit ? `commit ${e.commit.slice(0, 7)}` : 'no changes: nothing committed'];
   if (e.files) lines.push(`files: ${e.files.length ? e.files.join(', ') : '(none)'}`);
   if (run) {
-    lines.push(`tests: ${run.testResult === 'passed' ? `passed (\`${run.testCommand ?? ''}\`)` : run.testResult === 'none' ? 'none run' : (run.testResult ?? 'not run')}`);
+    lines.push(
+      `tests: ${run.testResult === 'passed' ? `passed (\`${run.testCommand ?? ''}\`)` : run.testResult === 'none' ? 'none run' : (run.testResult ?? 'not run')}`,
+    );
     lines.push(`attempts: ${run.attempt}`);
     if (run.startedAt && e.at) lines.push(`duration: ${formatDuration(Date.parse(e.at) - Date.parse(run.startedAt))}`);
-    lines.push(`tokens: ${totalTokens(s) - run.tokensAtStart}, cost: $${(s.usage.costUsd - run.costAtStart).toFixed(4)}`);
+    lines.push(
+      `tokens: ${totalTokens(s) - run.tokensAtStart}, cost: $${(s.usage.costUsd - run.costAtStart).toFixed(4)}`,
+    );
   }
   const effects: Effect[] = [
     { type: 'mark_step_done', step: e.step, commit: e.commit },

@@ -10,7 +10,9 @@ export function noticeText(n: TextNotice): string {
     case 'command': {
       const who = n.role === 'agent-collab' ? 'agent-collab' : `the ${n.role}`;
       const rule = n.rule ? ` (rule "${n.rule}")` : '';
-      return n.decision === 'allow' ? `Allowed ${who}'s command: ${n.command}${rule}` : `Denied ${who}'s command: ${n.command}${rule}: ${n.reason}`;
+      return n.decision === 'allow'
+        ? `Allowed ${who}'s command: ${n.command}${rule}`
+        : `Denied ${who}'s command: ${n.command}${rule}: ${n.reason}`;
     }
     case 'tests': {
       const secs = (n.durationMs / 1000).toFixed(1);

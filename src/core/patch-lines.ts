@@ -48,7 +48,8 @@ function pathFromHeader(rest: string): string {
     if (start >= 0) return stripPrefix(unquotePath(rest.slice(start + 1)), 'b/');
   }
   const n = (rest.length - 5) / 2; // "a/" + X + " b/" + X
-  if (Number.isInteger(n) && rest.startsWith('a/') && rest.slice(2, 2 + n) === rest.slice(n + 5)) return rest.slice(n + 5);
+  if (Number.isInteger(n) && rest.startsWith('a/') && rest.slice(2, 2 + n) === rest.slice(n + 5))
+    return rest.slice(n + 5);
   const b = rest.lastIndexOf(' b/');
   return b >= 0 ? rest.slice(b + 3) : rest;
 }

@@ -59,7 +59,12 @@ export function parseSteps(planMarkdown: string): StepInfo[] {
   return findItems(splitLines(planMarkdown)).map((item, k) => {
     const c = COMMIT_RE.exec(item.rest);
     const title = (c ? item.rest.slice(0, c.index) : item.rest).trim();
-    const step: StepInfo = { n: k + 1, title, done: item.box === 'x' || item.box === 'X', commit: c ? (c[1] ?? null) : null };
+    const step: StepInfo = {
+      n: k + 1,
+      title,
+      done: item.box === 'x' || item.box === 'X',
+      commit: c ? (c[1] ?? null) : null,
+    };
     return item.box === '-' ? { ...step, skipped: true } : step;
   });
 }
@@ -72,7 +77,10 @@ function rewriteStep(planMarkdown: string, n: number, box: 'x' | '-', rest: (cur
   const raw = lines[item.index] ?? '';
   const cr = raw.endsWith('\r') ? '\r' : '';
   const line = cr ? raw.slice(0, -1) : raw;
-  const marker = line.slice(0, item.start).replace(/\[[ xX-]\][ \t]*$/, '').replace(/[ \t]*$/, '');
+  const marker = line
+    .slice(0, item.start)
+    .replace(/\[[ xX-]\][ \t]*$/, '')
+    .replace(/[ \t]*$/, '');
   lines[item.index] = `${marker} [${box}] ${rest(item.rest.replace(/[ \t]+$/, ''))}${cr}`;
   return lines.join('\n');
 }
@@ -87,7 +95,9 @@ export function markStepSkipped(planMarkdown: string, n: number): string {
  * Only that line changes; idempotent. Returns the text unchanged when there is no step `n`.
  */
 export function markStepDone(planMarkdown: string, n: number, commit: string | null): string {
-  return rewriteStep(planMarkdown, n, 'x', (rest) => (commit ? `${rest.replace(COMMIT_RE, '')} (commit ${commit.trim().slice(0, 7)})` : rest));
+  return rewriteStep(planMarkdown, n, 'x', (rest) =>
+    commit ? `${rest.replace(COMMIT_RE, '')} (commit ${commit.trim().slice(0, 7)})` : rest,
+  );
 }
 
 const MAX_SUMMARY = 60;

@@ -26,7 +26,11 @@ const TOKEN_RULES: TokenRule[] = [
   { kind: 'Slack token', re: /(?<![A-Za-z0-9])(xox[baprs]-[A-Za-z0-9-]{10,255})/g },
   { kind: 'Stripe live key', re: /(?<![A-Za-z0-9])((?:sk|rk)_live_[A-Za-z0-9]{16,255})/g },
   { kind: 'Google API key', re: /(?<![A-Za-z0-9_-])(AIza[0-9A-Za-z_-]{35})(?![A-Za-z0-9_-])/g },
-  { kind: 'Anthropic API key', re: /(?<![A-Za-z0-9_-])(sk-ant-[A-Za-z0-9_-]{20,255})/g, accept: (t) => notPlaceholder(t) && hasLetterAndDigit(t.slice(7)) },
+  {
+    kind: 'Anthropic API key',
+    re: /(?<![A-Za-z0-9_-])(sk-ant-[A-Za-z0-9_-]{20,255})/g,
+    accept: (t) => notPlaceholder(t) && hasLetterAndDigit(t.slice(7)),
+  },
   {
     kind: 'OpenAI API key',
     re: /(?<![A-Za-z0-9_-])(sk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,255})/g,
@@ -39,7 +43,24 @@ const ASSIGNMENT =
   /(?<![A-Za-z0-9])[A-Za-z0-9_.-]{0,40}?(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|private[_-]?key|client[_-]?secret)["']?\s*(?::=|=>|=|:)\s*(["'`])([^"'`\s]{1,500})\1/gi;
 
 /** Words that mark a value as an example, not a real secret. */
-const PLACEHOLDER_WORDS = ['xxx', 'your', 'example', 'changeme', 'change_me', 'change-me', 'placeholder', 'dummy', 'redacted', 'replace', 'sample', 'fake', 'test', 'todo', '***', '...'];
+const PLACEHOLDER_WORDS = [
+  'xxx',
+  'your',
+  'example',
+  'changeme',
+  'change_me',
+  'change-me',
+  'placeholder',
+  'dummy',
+  'redacted',
+  'replace',
+  'sample',
+  'fake',
+  'test',
+  'todo',
+  '***',
+  '...',
+];
 
 function looksLikePlaceholder(value: string): boolean {
   const v = value.toLowerCase();
@@ -74,14 +95,19 @@ function looksLikeRandomSecret(value: string): boolean {
   if (looksLikePlaceholder(value)) return false;
   if (/^[A-Za-z]+(?:[_.-][A-Za-z0-9]+)*$/.test(value)) return false; // words and identifiers: refresh_token, MY_TOKEN_2
   if (/^(?:\.{0,2}\/|~\/|[a-z][a-z0-9+.-]*:\/\/[^@]*$)/i.test(value)) return false; // paths; URLs without credentials
-  if (/^[a-z0-9_-]+(?:\.[a-z0-9_-]+)+$/i.test(value) && /\.(?:json|ya?ml|toml|txt|pem|key|env|ini|cfg|conf)$/i.test(value)) return false;
+  if (
+    /^[a-z0-9_-]+(?:\.[a-z0-9_-]+)+$/i.test(value) &&
+    /\.(?:json|ya?ml|toml|txt|pem|key|env|ini|cfg|conf)$/i.test(value)
+  )
+    return false;
   return charClasses(value) >= 2 && entropy(value) >= 3.0;
 }
 
 /** File names that hold secrets by nature; `.env.example`-style templates are fine. */
 function secretFileKind(file: string): string | null {
   const base = file.slice(file.lastIndexOf('/') + 1);
-  if (base === '.env' || (base.startsWith('.env.') && !/^\.env\.(?:example|sample|template|dist)$/i.test(base))) return '.env file';
+  if (base === '.env' || (base.startsWith('.env.') && !/^\.env\.(?:example|sample|template|dist)$/i.test(base)))
+    return '.env file';
   if (/^id_(?:rsa|dsa|ecdsa|ed25519)$/.test(base)) return 'SSH private key file';
   if (/\.pem$/i.test(base)) return 'PEM key or certificate file';
   if (/\.(?:p12|pfx)$/i.test(base)) return 'PKCS#12 key store file';

@@ -6,7 +6,10 @@ export function parseTestCommandAnswer(text: string): string | null {
   for (const raw of text.split(/\r?\n/)) {
     const m = /^\s*(?:[-*]\s*)?(?:\*\*)?command(?:\*\*)?\s*:\s*(.*)$/i.exec(raw);
     if (!m) continue;
-    const value = (m[1] ?? '').trim().replace(/^`+|`+$/g, '').trim();
+    const value = (m[1] ?? '')
+      .trim()
+      .replace(/^`+|`+$/g, '')
+      .trim();
     found = value;
   }
   if (found === null) return null;

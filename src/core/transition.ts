@@ -24,7 +24,6 @@ import {
 import { onCommandChoice, onCommandDenied, onCommandHeld } from './command-hold.js';
 import type { Action, Awaiting, Phase, Role, WorkflowState } from './types.js';
 
-
 type FailureKindOrEngine = Extract<Awaiting, { kind: 'failure' }>['failure'];
 
 export interface TransitionOptions {
@@ -76,7 +75,12 @@ function requireAwaiting<K extends NonNullable<WorkflowState['awaiting']>['kind'
   kind: K,
 ): Extract<NonNullable<WorkflowState['awaiting']>, { kind: K }> {
   requireIdle(s, e);
-  if (s.awaiting?.kind !== kind) reject(s, e, s.awaiting ? `the workflow is waiting for ${s.awaiting.kind}, not ${kind}` : 'nothing is waiting for it');
+  if (s.awaiting?.kind !== kind)
+    reject(
+      s,
+      e,
+      s.awaiting ? `the workflow is waiting for ${s.awaiting.kind}, not ${kind}` : 'nothing is waiting for it',
+    );
   return s.awaiting as Extract<NonNullable<WorkflowState['awaiting']>, { kind: K }>;
 }
 
@@ -86,32 +90,54 @@ function requireInflight(s: WorkflowState, e: Extract<EngineEvent, { action: Act
   }
 }
 
-
 function approve(s: WorkflowState, effects: Effect[], how: string): TransitionResult {
   return {
     state: { ...s, phase: 'APPROVED', inflight: null, awaiting: null, unclearCount: 0 },
-    effects: [...effects, { type: 'set_plan_status', status: 'approved' }, { type: 'log', title: how }, { type: 'load_steps' }],
+    effects: [
+      ...effects,
+      { type: 'set_plan_status', status: 'approved' },
+      { type: 'log', title: how },
+      { type: 'load_steps' },
+    ],
   };
 }
 
 function onReviewAnswer(s: WorkflowState, text: string): TransitionResult {
   const parsed = parseVerdict(text);
   if (parsed.kind === 'unparseable') {
-    const notice: Effect = { type: 'notify', notice: { kind: 'verdict', iteration: s.iteration + 1, verdict: 'UNCLEAR', marker: false } };
+    const notice: Effect = {
+      type: 'notify',
+      notice: { kind: 'verdict', iteration: s.iteration + 1, verdict: 'UNCLEAR', marker: false },
+    };
     const logged: Effect = { type: 'log', title: `Reviewer answer unclear (${parsed.reason})` };
     if (s.unclearCount === 0) {
       // Re-ask once, at once: it is the same round.
       return proceed({ ...s, unclearCount: 1 }, { kind: 'review', reask: true }, [notice, logged]);
     }
     return {
-      state: settle({ ...s, inflight: null, unclearCount: s.unclearCount + 1, awaiting: { kind: 'unclear_verdict', text, action: { kind: 'review', reask: true } } }),
+      state: settle({
+        ...s,
+        inflight: null,
+        unclearCount: s.unclearCount + 1,
+        awaiting: { kind: 'unclear_verdict', text, action: { kind: 'review', reask: true } },
+      }),
       effects: [notice, logged],
     };
   }
-  return applyVerdict(s, parsed.kind === 'approved' ? 'APPROVED' : 'CHANGES_REQUIRED', text, parsed.kind === 'approved' || parsed.marker);
+  return applyVerdict(
+    s,
+    parsed.kind === 'approved' ? 'APPROVED' : 'CHANGES_REQUIRED',
+    text,
+    parsed.kind === 'approved' || parsed.marker,
+  );
 }
 
-function applyVerdict(s: WorkflowState, verdict: 'APPROVED' | 'CHANGES_REQUIRED', text: string, marker: boolean): TransitionResult {
+function applyVerdict(
+  s: WorkflowState,
+  verdict: 'APPROVED' | 'CHANGES_REQUIRED',
+  text: string,
+  marker: boolean,
+): TransitionResult {
   const iteration = s.iteration + 1;
   const next: WorkflowState = { ...s, iteration, lastVerdict: verdict, unclearCount: 0, inflight: null };
   const effects: Effect[] = [
@@ -123,7 +149,10 @@ function applyVerdict(s: WorkflowState, verdict: 'APPROVED' | 'CHANGES_REQUIRED'
   if (iteration >= next.maxIterations) {
     return {
       state: settle({ ...next, phase: 'REVIEW', awaiting: { kind: 'arbitration', iteration } }),
-      effects: [...effects, { type: 'log', title: `Iteration cap reached (${iteration}); waiting for the person to decide` }],
+      effects: [
+        ...effects,
+        { type: 'log', title: `Iteration cap reached (${iteration}); waiting for the person to decide` },
+      ],
     };
   }
   return schedule({ ...next, phase: 'RESPOND' }, { kind: 'respond' }, effects);
@@ -135,15 +164,30 @@ function onAgentDone(s: WorkflowState, e: Extract<EngineEvent, { type: 'agent_do
   const base = settle({ ...s, inflight: null });
   switch (action.kind) {
     case 'refine':
-      return { state: { ...base, refinedGoal: e.text.trim() || s.refinedGoal, awaiting: { kind: 'goal' } }, effects: [] };
+      return {
+        state: { ...base, refinedGoal: e.text.trim() || s.refinedGoal, awaiting: { kind: 'goal' } },
+        effects: [],
+      };
     case 'write_plan':
     case 'respond': {
       if (!e.text.trim()) {
-        return failed(s, 'planner', action, 'agent_error', 'the planner answered with an empty plan; retry to ask again');
+        return failed(
+          s,
+          'planner',
+          action,
+          'agent_error',
+          'the planner answered with an empty plan; retry to ask again',
+        );
       }
       const effects: Effect[] = [
         { type: 'write_plan', text: e.text, iteration: s.iteration },
-        { type: 'log', title: action.kind === 'write_plan' ? 'Planner wrote the plan' : `Planner revised the plan (after iteration ${s.iteration})` },
+        {
+          type: 'log',
+          title:
+            action.kind === 'write_plan'
+              ? 'Planner wrote the plan'
+              : `Planner revised the plan (after iteration ${s.iteration})`,
+        },
       ];
       return schedule({ ...base, phase: 'REVIEW' }, { kind: 'review' }, effects);
     }
@@ -160,25 +204,49 @@ function onAgentDone(s: WorkflowState, e: Extract<EngineEvent, { type: 'agent_do
   }
 }
 
-function failed(s: WorkflowState, role: Role | null, action: Action | null, failure: FailureKindOrEngine, message: string): TransitionResult {
+function failed(
+  s: WorkflowState,
+  role: Role | null,
+  action: Action | null,
+  failure: FailureKindOrEngine,
+  message: string,
+): TransitionResult {
   return {
-    state: { ...s, inflight: null, pauseRequested: false, mode: 'manual', awaiting: { kind: 'failure', role, failure, message, action } },
+    state: {
+      ...s,
+      inflight: null,
+      pauseRequested: false,
+      mode: 'manual',
+      awaiting: { kind: 'failure', role, failure, message, action },
+    },
     effects: [{ type: 'log', title: `${role ?? 'engine'} failed (${failure})`, lines: [message] }],
   };
 }
 
-function onStepsLoaded(s: WorkflowState, e: Extract<EngineEvent, { type: 'steps_loaded' }>, opts: TransitionOptions): TransitionResult {
+function onStepsLoaded(
+  s: WorkflowState,
+  e: Extract<EngineEvent, { type: 'steps_loaded' }>,
+  opts: TransitionOptions,
+): TransitionResult {
   if (s.phase !== 'APPROVED' && s.phase !== 'EXECUTE') reject(s, e, 'steps are loaded only after approval');
   const withSteps: WorkflowState = { ...s, steps: e.steps };
   if (e.steps.length === 0) {
-    return failed(withSteps, null, null, 'engine', "plan.md has no steps under '## Steps' (lines like `1. [ ] …`); edit the plan, then retry");
+    return failed(
+      withSteps,
+      null,
+      null,
+      'engine',
+      "plan.md has no steps under '## Steps' (lines like `1. [ ] …`); edit the plan, then retry",
+    );
   }
   const next = firstOpenStep(withSteps);
   if (next === null) return finishExecution({ ...withSteps, phase: 'EXECUTE' }, []);
   const action: Action = { kind: 'execute_step', step: next };
   if (s.phase === 'EXECUTE') return schedule({ ...withSteps, currentStep: next }, action);
   if (opts.autoApprove && s.mode === 'auto' && !s.pauseRequested) {
-    return runNow({ ...withSteps, phase: 'EXECUTE', currentStep: next }, action, [{ type: 'log', title: 'Execution started (auto-approved)' }]);
+    return runNow({ ...withSteps, phase: 'EXECUTE', currentStep: next }, action, [
+      { type: 'log', title: 'Execution started (auto-approved)' },
+    ]);
   }
   // The person approves execution with their go.
   return { state: settle({ ...withSteps, inflight: null, awaiting: { kind: 'go', action } }), effects: [] };
@@ -186,7 +254,18 @@ function onStepsLoaded(s: WorkflowState, e: Extract<EngineEvent, { type: 'steps_
 
 function stopToGoal(s: WorkflowState, why: string): TransitionResult {
   return {
-    state: { ...s, phase: 'REFINE_GOAL', inflight: null, awaiting: { kind: 'goal' }, mode: 'manual', pauseRequested: false, currentStep: null, stepRun: null, pendingCommand: null, unclearCount: 0 },
+    state: {
+      ...s,
+      phase: 'REFINE_GOAL',
+      inflight: null,
+      awaiting: { kind: 'goal' },
+      mode: 'manual',
+      pauseRequested: false,
+      currentStep: null,
+      stepRun: null,
+      pendingCommand: null,
+      unclearCount: 0,
+    },
     effects: [{ type: 'stop_agents' }, { type: 'set_plan_status', status: 'draft' }, { type: 'log', title: why }],
   };
 }
@@ -205,10 +284,15 @@ function onDecide(s: WorkflowState, e: DecideEvent, opts: TransitionOptions): Tr
           const rounds = e.rounds ?? 0;
           if (!Number.isInteger(rounds) || rounds < 1) reject(s, e, 'continue needs a whole number of rounds ≥ 1');
           const next: WorkflowState = { ...cleared, phase: 'RESPOND', maxIterations: s.iteration + rounds };
-          return schedule(next, { kind: 'respond' }, [{ type: 'log', title: `Person allowed ${rounds} more round(s)` }]);
+          return schedule(next, { kind: 'respond' }, [
+            { type: 'log', title: `Person allowed ${rounds} more round(s)` },
+          ]);
         }
         case 'edit':
-          return { state: { ...cleared, awaiting: { kind: 'manual_edit' } }, effects: [{ type: 'log', title: 'Person is editing the plan by hand' }] };
+          return {
+            state: { ...cleared, awaiting: { kind: 'manual_edit' } },
+            effects: [{ type: 'log', title: 'Person is editing the plan by hand' }],
+          };
         case 'cancel':
           return transition(cleared, { type: 'cancel' }, opts);
       }
@@ -216,8 +300,16 @@ function onDecide(s: WorkflowState, e: DecideEvent, opts: TransitionOptions): Tr
     }
     case 'manual_edit': {
       requireAwaiting(s, e, 'manual_edit');
-      const next: WorkflowState = { ...s, awaiting: null, phase: 'REVIEW', maxIterations: Math.max(s.maxIterations, s.iteration + 1) };
-      return schedule(next, { kind: 'review' }, [{ type: 'accept_edit', file: 'plan' }, { type: 'log', title: 'Plan edited by the person; sent to review' }]);
+      const next: WorkflowState = {
+        ...s,
+        awaiting: null,
+        phase: 'REVIEW',
+        maxIterations: Math.max(s.maxIterations, s.iteration + 1),
+      };
+      return schedule(next, { kind: 'review' }, [
+        { type: 'accept_edit', file: 'plan' },
+        { type: 'log', title: 'Plan edited by the person; sent to review' },
+      ]);
     }
     case 'unclear_verdict': {
       const w = requireAwaiting(s, e, 'unclear_verdict');
@@ -229,18 +321,27 @@ function onDecide(s: WorkflowState, e: DecideEvent, opts: TransitionOptions): Tr
       return transition(s, { type: 'go' }, opts);
     case 'step_failed': {
       const w = requireAwaiting(s, e, 'step_failed');
-      if (e.choice === 'stop') return stopToGoal(s, `Stopped at step ${w.step} by the person; back to goal refinement (plan kept)`);
+      if (e.choice === 'stop')
+        return stopToGoal(s, `Stopped at step ${w.step} by the person; back to goal refinement (plan kept)`);
       if (e.choice === 'rollback' && w.rolledBack) reject(s, e, 'the step is already rolled back');
       return onStepChoice(s, e.choice, w);
     }
     case 'secret_found': {
       const w = requireAwaiting(s, e, 'secret_found');
-      if (e.choice === 'stop') return stopToGoal(s, `Stopped at step ${w.step} (possible secret); back to goal refinement (changes left uncommitted)`);
+      if (e.choice === 'stop')
+        return stopToGoal(
+          s,
+          `Stopped at step ${w.step} (possible secret); back to goal refinement (changes left uncommitted)`,
+        );
       return onSecretChoice(s, e.choice, w);
     }
     case 'commit_failed': {
       const w = requireAwaiting(s, e, 'commit_failed');
-      if (e.choice === 'stop') return stopToGoal(s, `Stopped at step ${w.step} (commit failed); back to goal refinement (changes left uncommitted)`);
+      if (e.choice === 'stop')
+        return stopToGoal(
+          s,
+          `Stopped at step ${w.step} (commit failed); back to goal refinement (changes left uncommitted)`,
+        );
       return onCommitChoice(s, e.choice, w);
     }
     case 'external_change': {
@@ -262,7 +363,10 @@ export function transition(s: WorkflowState, e: EngineEvent, opts: TransitionOpt
   switch (e.type) {
     case 'start': {
       if (s.phase !== 'INIT') reject(s, e, 'the run has already started');
-      return { state: { ...s, phase: 'REFINE_GOAL', goal: e.goal.trim(), awaiting: { kind: 'goal' } }, effects: [{ type: 'log', title: 'Run started', lines: e.goal.trim() ? [`goal: ${e.goal.trim()}`] : [] }] };
+      return {
+        state: { ...s, phase: 'REFINE_GOAL', goal: e.goal.trim(), awaiting: { kind: 'goal' } },
+        effects: [{ type: 'log', title: 'Run started', lines: e.goal.trim() ? [`goal: ${e.goal.trim()}`] : [] }],
+      };
     }
     case 'user_message': {
       if (s.phase !== 'REFINE_GOAL') reject(s, e, 'messages to the planner are for goal refinement');
@@ -277,7 +381,19 @@ export function transition(s: WorkflowState, e: EngineEvent, opts: TransitionOpt
       requireAwaiting(s, e, 'goal');
       const goal = (e.goal ?? s.goal).trim();
       if (!goal) reject(s, e, 'state a goal first');
-      const next: WorkflowState = { ...s, goal, phase: 'WRITE_PLAN', iteration: 0, maxIterations: opts.maxIterations, lastVerdict: null, unclearCount: 0, steps: [], currentStep: null, stepRun: null, testCommand: null };
+      const next: WorkflowState = {
+        ...s,
+        goal,
+        phase: 'WRITE_PLAN',
+        iteration: 0,
+        maxIterations: opts.maxIterations,
+        lastVerdict: null,
+        unclearCount: 0,
+        steps: [],
+        currentStep: null,
+        stepRun: null,
+        testCommand: null,
+      };
       return schedule(next, { kind: 'write_plan' }, [{ type: 'log', title: 'Goal is ready', lines: [goal] }]);
     }
     case 'go': {
@@ -285,12 +401,16 @@ export function transition(s: WorkflowState, e: EngineEvent, opts: TransitionOpt
       const w = s.awaiting;
       if (w?.kind === 'go') {
         const phase: Phase = w.action.kind === 'execute_step' ? 'EXECUTE' : s.phase;
-        const extra: Effect[] = s.phase === 'APPROVED' && phase === 'EXECUTE' ? [{ type: 'log', title: 'Execution started (approved by the person)' }] : [];
+        const extra: Effect[] =
+          s.phase === 'APPROVED' && phase === 'EXECUTE'
+            ? [{ type: 'log', title: 'Execution started (approved by the person)' }]
+            : [];
         return runNow({ ...s, phase }, w.action, extra);
       }
       if (w?.kind === 'failure') {
         if (w.action) return runNow(s, w.action);
-        if (s.phase === 'APPROVED' || s.phase === 'EXECUTE') return { state: { ...s, awaiting: null }, effects: [{ type: 'load_steps' }] };
+        if (s.phase === 'APPROVED' || s.phase === 'EXECUTE')
+          return { state: { ...s, awaiting: null }, effects: [{ type: 'load_steps' }] };
       }
       return reject(s, e, w ? `the workflow is waiting for ${w.kind}, not a go` : 'nothing is waiting for a go');
     }
@@ -315,14 +435,23 @@ export function transition(s: WorkflowState, e: EngineEvent, opts: TransitionOpt
     case 'cancel': {
       if (s.phase === 'INIT' && !s.goal) reject(s, e, 'nothing has started');
       return {
-        state: { ...s, phase: 'CANCELLED', inflight: null, awaiting: null, pauseRequested: false, pendingCommand: null },
+        state: {
+          ...s,
+          phase: 'CANCELLED',
+          inflight: null,
+          awaiting: null,
+          pauseRequested: false,
+          pendingCommand: null,
+        },
         effects: [{ type: 'stop_agents' }, { type: 'log', title: `Run cancelled in ${s.phase}` }, { type: 'archive' }],
       };
     }
     case 'answer': {
       const w = requireAwaiting(s, e, 'question');
       if (!e.text.trim()) reject(s, e, 'the answer is empty');
-      return runNow(s, { ...w.action, answer: e.text.trim() } as Action, [{ type: 'log', title: `Person answered the ${w.role}`, lines: [e.text.trim()] }]);
+      return runNow(s, { ...w.action, answer: e.text.trim() } as Action, [
+        { type: 'log', title: `Person answered the ${w.role}`, lines: [e.text.trim()] },
+      ]);
     }
     case 'decide':
       return onDecide(s, e, opts);
@@ -352,7 +481,12 @@ export function transition(s: WorkflowState, e: EngineEvent, opts: TransitionOpt
     case 'agent_question': {
       requireInflight(s, e);
       return {
-        state: { ...s, inflight: null, pauseRequested: false, awaiting: { kind: 'question', role: e.role, text: e.text, action: s.inflight as Action } },
+        state: {
+          ...s,
+          inflight: null,
+          pauseRequested: false,
+          awaiting: { kind: 'question', role: e.role, text: e.text, action: s.inflight as Action },
+        },
         effects: [{ type: 'log', title: `The ${e.role} asked a question`, lines: [e.text] }],
       };
     }
@@ -381,8 +515,19 @@ export function transition(s: WorkflowState, e: EngineEvent, opts: TransitionOpt
     case 'external_change': {
       requireInflight(s, e);
       return {
-        state: { ...s, inflight: null, mode: 'manual', pauseRequested: false, awaiting: { kind: 'external_change', file: e.file, role: e.role, action: e.action, text: e.text } },
-        effects: [{ type: 'log', title: `${e.file === 'plan' ? 'plan.md' : 'comments.md'} changed outside agent-collab; waiting for the person` }],
+        state: {
+          ...s,
+          inflight: null,
+          mode: 'manual',
+          pauseRequested: false,
+          awaiting: { kind: 'external_change', file: e.file, role: e.role, action: e.action, text: e.text },
+        },
+        effects: [
+          {
+            type: 'log',
+            title: `${e.file === 'plan' ? 'plan.md' : 'comments.md'} changed outside agent-collab; waiting for the person`,
+          },
+        ],
       };
     }
     case 'command_held':

@@ -43,14 +43,7 @@ export function isAgentAction(a: Action): a is Extract<Action, { kind: AgentActi
 }
 
 export type FailureKind =
-  | 'agent_error'
-  | 'infra'
-  | 'usage_limit'
-  | 'auth'
-  | 'timeout'
-  | 'idle'
-  | 'missing_binary'
-  | 'session_lost';
+  'agent_error' | 'infra' | 'usage_limit' | 'auth' | 'timeout' | 'idle' | 'missing_binary' | 'session_lost';
 
 /** Why a step attempt failed (verdict.json's category). */
 export type StepFailureCategory = 'test_failure' | 'agent_error' | 'policy_block' | 'timeout' | 'infra';
@@ -85,7 +78,14 @@ export type Awaiting =
   | { kind: 'unclear_verdict'; text: string; action: Action }
   | { kind: 'failure'; role: Role | null; failure: FailureKind | 'engine'; message: string; action: Action | null }
   /** A step still fails after its retries (or was rolled back and waits for what next). */
-  | { kind: 'step_failed'; step: number; attempt: number; category: StepFailureCategory; message: string; rolledBack: boolean }
+  | {
+      kind: 'step_failed';
+      step: number;
+      attempt: number;
+      category: StepFailureCategory;
+      message: string;
+      rolledBack: boolean;
+    }
   | { kind: 'secret_found'; step: number; summary: string; findings: SecretFinding[] }
   | { kind: 'commit_failed'; step: number; summary: string; message: string }
   | { kind: 'external_change'; file: 'plan' | 'comments'; role: Role; action: Action; text: string };
@@ -174,10 +174,24 @@ export type AgentEvent =
   | { type: 'reasoning'; text: string }
   | { type: 'tool_call'; id?: string; name: string; input: unknown }
   | { type: 'tool_result'; id?: string; output: string; isError: boolean }
-  | { type: 'command'; id?: string; command: string; status: 'started' | 'completed' | 'failed'; exitCode?: number | null; output?: string }
+  | {
+      type: 'command';
+      id?: string;
+      command: string;
+      status: 'started' | 'completed' | 'failed';
+      exitCode?: number | null;
+      output?: string;
+    }
   | { type: 'file_change'; path: string; kind: 'add' | 'update' | 'delete' }
   | { type: 'question'; text: string }
-  | { type: 'usage'; inputTokens: number; outputTokens: number; cachedTokens?: number; costUsd?: number; durationMs?: number }
+  | {
+      type: 'usage';
+      inputTokens: number;
+      outputTokens: number;
+      cachedTokens?: number;
+      costUsd?: number;
+      durationMs?: number;
+    }
   | { type: 'error'; kind: FailureKind; message: string; resetAt?: string }
   | { type: 'done'; sessionId: string | null; text: string };
 

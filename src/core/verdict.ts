@@ -2,9 +2,7 @@
 // Approval must be explicit and exact; anything that merely looks like a verdict is re-asked.
 
 export type ParsedVerdict =
-  | { kind: 'approved' }
-  | { kind: 'changes_required'; marker: boolean }
-  | { kind: 'unparseable'; reason: string };
+  { kind: 'approved' } | { kind: 'changes_required'; marker: boolean } | { kind: 'unparseable'; reason: string };
 
 const FRONTMATTER_RE = /^---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/;
 const FENCE_RE = /^(`{3,}|~{3,})[^\n]*\r?\n([\s\S]*?)\r?\n?\1[ \t]*$/;

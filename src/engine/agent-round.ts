@@ -4,7 +4,16 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Effect, RoundUsage } from '../core/events.js';
 import { detectQuestion } from '../core/question-detect.js';
-import { isAgentAction, type Action, type AgentEvent, type AgentTurn, type FailureKind, type Role, type StepFailureCategory, type TurnKind } from '../core/types.js';
+import {
+  isAgentAction,
+  type Action,
+  type AgentEvent,
+  type AgentTurn,
+  type FailureKind,
+  type Role,
+  type StepFailureCategory,
+  type TurnKind,
+} from '../core/types.js';
 import type { EngineContext } from './context.js';
 import type { RunRecords } from './run-records.js';
 import type { StepExecutor } from './step-executor.js';
@@ -37,16 +46,33 @@ export class AgentRounds {
     if (action.kind === 'execute_step' && !(await this.steps.begin(action.step, signal))) return;
     const s = this.ctx.state();
     const { deps } = this.ctx;
-    const prompt = await buildTurnPrompt(deps.prompts, deps.files, s, action, 1 + (deps.options.execution?.maxRetries ?? 3));
+    const prompt = await buildTurnPrompt(
+      deps.prompts,
+      deps.files,
+      s,
+      action,
+      1 + (deps.options.execution?.maxRetries ?? 3),
+    );
     if (signal.aborted) return;
     const turn: AgentTurn = {
       prompt,
       cwd: deps.repoRoot,
       access: action.kind === 'execute_step' ? 'workspace-write' : 'read-only',
-      meta: { role, kind: action.kind, iteration: action.kind === 'review' ? s.iteration + 1 : s.iteration, step: action.kind === 'execute_step' || action.kind === 'ask_test_command' ? action.step : null },
+      meta: {
+        role,
+        kind: action.kind,
+        iteration: action.kind === 'review' ? s.iteration + 1 : s.iteration,
+        step: action.kind === 'execute_step' || action.kind === 'ask_test_command' ? action.step : null,
+      },
     };
     const attempt = s.stepRun?.attempt ?? 1;
-    const play: Play = { role, kind: action.kind, signal, usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0, durationMs: 0, calls: 0 }, record: null };
+    const play: Play = {
+      role,
+      kind: action.kind,
+      signal,
+      usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0, durationMs: 0, calls: 0 },
+      record: null,
+    };
     if (action.kind === 'execute_step' && this.records.enabled) {
       this.records.write(action.step, attempt, 'prompt.md', prompt);
       this.records.timeline(`step ${action.step} attempt ${attempt}: ${role} at work`);
@@ -55,16 +81,33 @@ export class AgentRounds {
     const started = Date.now();
     const outcome = await this.withRetries(play, turn);
     if (signal.aborted || outcome.kind === 'stopped') return;
-    this.ctx.emit({ type: 'notice', notice: { kind: 'round', role, action: action.kind, outcome: outcome.kind, usage: { ...play.usage, durationMs: Date.now() - started } } });
+    this.ctx.emit({
+      type: 'notice',
+      notice: {
+        kind: 'round',
+        role,
+        action: action.kind,
+        outcome: outcome.kind,
+        usage: { ...play.usage, durationMs: Date.now() - started },
+      },
+    });
     if (outcome.kind === 'failed' && action.kind === 'execute_step') {
-      await this.records.attempt(action.step, attempt, this.ctx.state().stepRun?.baseTree, { result: 'fail', category: failureCategory(outcome.failure), failure: outcome.failure, message: outcome.message });
+      await this.records.attempt(action.step, attempt, this.ctx.state().stepRun?.baseTree, {
+        result: 'fail',
+        category: failureCategory(outcome.failure),
+        failure: outcome.failure,
+        message: outcome.message,
+      });
     }
     const changed = outcome.kind === 'done' ? await this.changedOutside(action) : null;
     if (signal.aborted) return;
-    if (changed && outcome.kind === 'done') await this.ctx.dispatch({ type: 'external_change', role, action, file: changed, text: outcome.text });
+    if (changed && outcome.kind === 'done')
+      await this.ctx.dispatch({ type: 'external_change', role, action, file: changed, text: outcome.text });
     else if (outcome.kind === 'done') await this.ctx.dispatch({ type: 'agent_done', role, action, text: outcome.text });
-    else if (outcome.kind === 'question') await this.ctx.dispatch({ type: 'agent_question', role, action, text: outcome.text });
-    else await this.ctx.dispatch({ type: 'agent_failed', role, action, kind: outcome.failure, message: outcome.message });
+    else if (outcome.kind === 'question')
+      await this.ctx.dispatch({ type: 'agent_question', role, action, text: outcome.text });
+    else
+      await this.ctx.dispatch({ type: 'agent_failed', role, action, kind: outcome.failure, message: outcome.message });
   }
 
   /** The person chose how plan.md / comments.md changed outside should meet the agent's new version. */
@@ -81,8 +124,17 @@ export class AgentRounds {
     for (let k = 1; outcome.kind === 'failed' && outcome.failure === 'infra' && k <= retry.infraRetries; k++) {
       const delay = retry.backoffMs * 2 ** (k - 1);
       const wait = delay < 1000 ? `${delay} ms` : `${Math.round(delay / 1000)} s`;
-      this.ctx.emit({ type: 'notice', notice: { kind: 'info', message: `The ${play.role} hit a service error (${outcome.message}); retrying in ${wait} (${k}/${retry.infraRetries}).` } });
-      this.ctx.deps.files.debug('engine', `infra retry ${k}/${retry.infraRetries} for ${play.role} after: ${outcome.message}`);
+      this.ctx.emit({
+        type: 'notice',
+        notice: {
+          kind: 'info',
+          message: `The ${play.role} hit a service error (${outcome.message}); retrying in ${wait} (${k}/${retry.infraRetries}).`,
+        },
+      });
+      this.ctx.deps.files.debug(
+        'engine',
+        `infra retry ${k}/${retry.infraRetries} for ${play.role} after: ${outcome.message}`,
+      );
       const waited = await sleep(delay, true, { signal: play.signal }).catch(() => false);
       if (!waited) return { kind: 'stopped' };
       outcome = await this.attempt(play, turn);
@@ -96,8 +148,15 @@ export class AgentRounds {
     const agent = this.ctx.deps.agents[play.role];
     const sessionId = this.ctx.state().sessions[play.role];
     const outcome = await this.consume(play, sessionId ? agent.resume(sessionId, turn) : agent.start(turn));
-    if (outcome.kind !== 'failed' || outcome.failure !== 'session_lost' || !sessionId || play.signal.aborted) return outcome;
-    this.ctx.emit({ type: 'notice', notice: { kind: 'info', message: `The ${play.role}'s session could not be resumed; starting a new one from plan.md and comments.md.` } });
+    if (outcome.kind !== 'failed' || outcome.failure !== 'session_lost' || !sessionId || play.signal.aborted)
+      return outcome;
+    this.ctx.emit({
+      type: 'notice',
+      notice: {
+        kind: 'info',
+        message: `The ${play.role}'s session could not be resumed; starting a new one from plan.md and comments.md.`,
+      },
+    });
     const recovery = await recoveryPrompt(this.ctx.deps.prompts, this.ctx.deps.files, this.ctx.state(), turn.prompt);
     if (play.signal.aborted) return { kind: 'stopped' };
     return this.consume(play, agent.start({ ...turn, prompt: recovery }));
@@ -118,13 +177,24 @@ export class AgentRounds {
           break;
         case 'usage':
           addUsage(play.usage, ev);
-          await this.ctx.dispatch({ type: 'usage', role, inputTokens: ev.inputTokens, outputTokens: ev.outputTokens, cachedTokens: ev.cachedTokens ?? 0, costUsd: ev.costUsd ?? 0, durationMs: ev.durationMs ?? 0 });
+          await this.ctx.dispatch({
+            type: 'usage',
+            role,
+            inputTokens: ev.inputTokens,
+            outputTokens: ev.outputTokens,
+            cachedTokens: ev.cachedTokens ?? 0,
+            costUsd: ev.costUsd ?? 0,
+            durationMs: ev.durationMs ?? 0,
+          });
           break;
         case 'question':
           question = ev.text;
           break;
         case 'error':
-          error = { failure: ev.kind, message: ev.resetAt ? `${ev.message} (the limit resets at ${ev.resetAt})` : ev.message };
+          error = {
+            failure: ev.kind,
+            message: ev.resetAt ? `${ev.message} (the limit resets at ${ev.resetAt})` : ev.message,
+          };
           break;
         case 'done': {
           if (ev.sessionId) await this.ctx.dispatch({ type: 'session', role, sessionId: ev.sessionId });
@@ -142,7 +212,8 @@ export class AgentRounds {
 
   /** plan.md or comments.md, when the person changed it since agent-collab last wrote it and this round writes it anew. */
   private async changedOutside(action: Action): Promise<'plan' | 'comments' | null> {
-    const file = action.kind === 'write_plan' || action.kind === 'respond' ? 'plan' : action.kind === 'review' ? 'comments' : null;
+    const file =
+      action.kind === 'write_plan' || action.kind === 'respond' ? 'plan' : action.kind === 'review' ? 'comments' : null;
     if (!file) return null;
     return (await this.ctx.deps.files.changedOutside(file)) ? file : null;
   }

@@ -48,7 +48,10 @@ class CommandHolds {
       const timer = setTimeout(() => {
         if (!this.waiting.delete(id)) return;
         onTimeout();
-        resolve({ allow: false, reason: `nobody answered within ${Math.round(timeoutMs / 1000)} s, so it was denied; ${DENY_ADVICE}` });
+        resolve({
+          allow: false,
+          reason: `nobody answered within ${Math.round(timeoutMs / 1000)} s, so it was denied; ${DENY_ADVICE}`,
+        });
       }, timeoutMs);
       timer.unref?.();
       this.waiting.set(id, { resolve, timer });
@@ -92,7 +95,10 @@ export class EngineCommandGate {
       return await this.judge(check);
     } catch (err) {
       this.ctx.deps.files.debug('engine', `command check failed: ${errorMessage(err)}`);
-      return { allow: false, reason: `agent-collab could not check the command (${errorMessage(err)}), so it was denied` };
+      return {
+        allow: false,
+        reason: `agent-collab could not check the command (${errorMessage(err)}), so it was denied`,
+      };
     }
   }
 
@@ -101,12 +107,21 @@ export class EngineCommandGate {
     if (!policy) return { allow: false, reason: 'no command policy is loaded, so agent-collab denies every command' };
     await policy.ready();
     const v = policy.evaluate(check.command);
-    this.ctx.deps.files.debug('policy', `${check.role}: ${v.decision} ${JSON.stringify(check.command)}${v.rule ? ` (rule "${v.rule}")` : ''}`);
+    this.ctx.deps.files.debug(
+      'policy',
+      `${check.role}: ${v.decision} ${JSON.stringify(check.command)}${v.rule ? ` (rule "${v.rule}")` : ''}`,
+    );
     if (v.decision === 'allow') return { allow: true };
     const notice = (decision: 'allow' | 'deny', reason: string): void =>
-      this.ctx.emit({ type: 'notice', notice: { kind: 'command', role: check.role, command: check.command, decision, rule: v.rule, reason } });
+      this.ctx.emit({
+        type: 'notice',
+        notice: { kind: 'command', role: check.role, command: check.command, decision, rule: v.rule, reason },
+      });
     const allowed = this.ctx.state().allowedCommands;
-    if (v.decision === 'confirm' && (allowed.includes(check.command) || policy.allowedByPrefix(check.command, [...allowed, ...policy.allowPrefixes]))) {
+    if (
+      v.decision === 'confirm' &&
+      (allowed.includes(check.command) || policy.allowedByPrefix(check.command, [...allowed, ...policy.allowPrefixes]))
+    ) {
       notice('allow', 'allowed earlier in this run');
       return { allow: true };
     }
@@ -123,12 +138,24 @@ export class EngineCommandGate {
     }
     return this.holds.serialize(async () => {
       const id = randomUUID();
-      const pending = { id, role: check.role, command: check.command, decision: v.decision as 'block' | 'confirm', rule, reason: v.reason };
+      const pending = {
+        id,
+        role: check.role,
+        command: check.command,
+        decision: v.decision as 'block' | 'confirm',
+        rule,
+        reason: v.reason,
+      };
       const held = await this.ctx.dispatch({ type: 'command_held', command: pending });
       if (!held) return { allow: false, reason: 'the run is no longer at a point where a command can run' };
       this.records.timeline(`held ${check.role}'s command \`${check.command}\` for the person (rule "${rule}")`);
       const verdict = await this.holds.wait(id, policy.confirmTimeoutMs, () => {
-        void this.ctx.dispatch({ type: 'command_denied', id, command: check.command, reason: 'nobody answered in time' });
+        void this.ctx.dispatch({
+          type: 'command_denied',
+          id,
+          command: check.command,
+          reason: 'nobody answered in time',
+        });
       });
       notice(verdict.allow ? 'allow' : 'deny', verdict.allow ? 'the person allowed it' : verdict.reason);
       this.records.timeline(`${verdict.allow ? 'allowed' : 'denied'} \`${check.command}\``);

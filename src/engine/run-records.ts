@@ -11,11 +11,15 @@ export class RunRecords {
   }
 
   timeline(line: string): void {
-    this.deps.artifacts?.timeline(line).catch((err: unknown) => this.deps.files.debug('engine', `timeline: ${errorMessage(err)}`));
+    this.deps.artifacts
+      ?.timeline(line)
+      .catch((err: unknown) => this.deps.files.debug('engine', `timeline: ${errorMessage(err)}`));
   }
 
   write(step: number, attempt: number, name: string, content: string): void {
-    this.deps.artifacts?.write(step, attempt, name, content).catch((err: unknown) => this.deps.files.debug('engine', `artifact ${name}: ${errorMessage(err)}`));
+    this.deps.artifacts
+      ?.write(step, attempt, name, content)
+      .catch((err: unknown) => this.deps.files.debug('engine', `artifact ${name}: ${errorMessage(err)}`));
   }
 
   appendEvent(step: number, attempt: number, event: unknown): void {
@@ -34,7 +38,9 @@ export class RunRecords {
 
   /** A log.md entry for something git did that the state could not take any more (the run was stopped meanwhile). */
   async logDone(title: string, lines: string[]): Promise<void> {
-    await this.deps.files.appendLog(title, lines).catch((err: unknown) => this.deps.files.debug('engine', `log.md: ${errorMessage(err)}`));
+    await this.deps.files
+      .appendLog(title, lines)
+      .catch((err: unknown) => this.deps.files.debug('engine', `log.md: ${errorMessage(err)}`));
   }
 
   verdict(step: number, attempt: number, verdict: Record<string, unknown>): void {
@@ -42,7 +48,12 @@ export class RunRecords {
   }
 
   /** patch.diff (the step's changes since `baseTree`) and verdict.json of an attempt. */
-  async attempt(step: number, attempt: number, baseTree: string | null | undefined, verdict: Record<string, unknown>): Promise<void> {
+  async attempt(
+    step: number,
+    attempt: number,
+    baseTree: string | null | undefined,
+    verdict: Record<string, unknown>,
+  ): Promise<void> {
     if (!this.enabled) return;
     if (baseTree) {
       const changes = await this.deps.workspace.changedSince(baseTree).catch(() => null);

@@ -19,7 +19,17 @@ export type { EngineDeps } from './context.js';
 type Listener = (out: EngineOutput) => void;
 
 /** Effects that change files are done before the state is saved, so a crash replays them rather than losing them. */
-const BEFORE_SAVE: ReadonlySet<Effect['type']> = new Set(['stop_agents', 'write_plan', 'write_comments', 'set_plan_status', 'mark_step_done', 'mark_step_skipped', 'accept_edit', 'log', 'notify']);
+const BEFORE_SAVE: ReadonlySet<Effect['type']> = new Set([
+  'stop_agents',
+  'write_plan',
+  'write_comments',
+  'set_plan_status',
+  'mark_step_done',
+  'mark_step_skipped',
+  'accept_edit',
+  'log',
+  'notify',
+]);
 
 export class Engine {
   private current: WorkflowState;
@@ -105,7 +115,8 @@ export class Engine {
     await Promise.allSettled(this.running.keys());
     await this.queue;
     await this.deps.artifacts?.flush().catch(() => undefined);
-    if (this.unsaved) await this.save(this.current).catch((err: unknown) => this.emit({ type: 'error', message: errorMessage(err) }));
+    if (this.unsaved)
+      await this.save(this.current).catch((err: unknown) => this.emit({ type: 'error', message: errorMessage(err) }));
   }
 
   /** The gate for every command, the agents' (through their hook) and agent-collab's own. Never throws. */
@@ -139,17 +150,21 @@ export class Engine {
       this.current = state;
       return true;
     }
-    if (before.phase !== state.phase) this.emit({ type: 'phase', from: before.phase, to: state.phase, iteration: state.iteration });
+    if (before.phase !== state.phase)
+      this.emit({ type: 'phase', from: before.phase, to: state.phase, iteration: state.iteration });
     this.emit({ type: 'state', state });
-    if (state.awaiting && state.awaiting !== before.awaiting) this.emit({ type: 'awaiting', awaiting: state.awaiting, phase: state.phase });
+    if (state.awaiting && state.awaiting !== before.awaiting)
+      this.emit({ type: 'awaiting', awaiting: state.awaiting, phase: state.phase });
     for (const effect of result.effects) {
       if (BEFORE_SAVE.has(effect.type)) continue;
       if (effect.type === 'archive') await this.archive(state);
       // The waiting hook gets its answer once the state that records it (e.g. an "allow always") is saved.
-      else if (effect.type === 'answer_command') this.gate.answer(effect.id, effect.allow ? { allow: true } : { allow: false, reason: effect.reason });
+      else if (effect.type === 'answer_command')
+        this.gate.answer(effect.id, effect.allow ? { allow: true } : { allow: false, reason: effect.reason });
       else this.launch(effect);
     }
-    if (isTerminal(state.phase) && !isTerminal(before.phase)) this.emit({ type: 'finished', phase: state.phase as 'DONE' | 'CANCELLED' });
+    if (isTerminal(state.phase) && !isTerminal(before.phase))
+      this.emit({ type: 'finished', phase: state.phase as 'DONE' | 'CANCELLED' });
     return true;
   }
 

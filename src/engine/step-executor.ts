@@ -42,8 +42,19 @@ export class StepExecutor {
     if (signal.aborted) return;
     const base = this.ctx.state().stepRun?.baseTree;
     if (!verdict.allow) {
-      await this.records.attempt(step, attempt, base, { result: 'fail', category: 'policy_block', command, reason: verdict.reason });
-      await this.ctx.dispatch({ type: 'attempt_failed', step, attempt, category: 'policy_block', message: `the test command \`${command}\` was denied: ${verdict.reason}` });
+      await this.records.attempt(step, attempt, base, {
+        result: 'fail',
+        category: 'policy_block',
+        command,
+        reason: verdict.reason,
+      });
+      await this.ctx.dispatch({
+        type: 'attempt_failed',
+        step,
+        attempt,
+        category: 'policy_block',
+        message: `the test command \`${command}\` was denied: ${verdict.reason}`,
+      });
       return;
     }
     this.records.timeline(`step ${step} attempt ${attempt}: running \`${command}\``);
@@ -52,37 +63,86 @@ export class StepExecutor {
     const r = await tests.run(command, { fullOutputFile: dir ? path.join(dir, 'test-output.txt') : null, signal });
     if (signal.aborted) return;
     const category = r.passed ? null : r.timedOut ? 'timeout' : 'test_failure';
-    await this.records.attempt(step, attempt, base, { result: r.passed ? 'pass' : 'fail', category, command, exitCode: r.exitCode, durationMs: r.durationMs });
-    this.records.timeline(`step ${step} attempt ${attempt}: tests ${r.passed ? 'passed' : r.timedOut ? 'timed out' : 'failed'} (${(r.durationMs / 1000).toFixed(1)} s)`);
-    await this.ctx.dispatch({ type: 'tests_done', step, attempt, command, passed: r.passed, output: r.output, durationMs: r.durationMs, timedOut: r.timedOut });
+    await this.records.attempt(step, attempt, base, {
+      result: r.passed ? 'pass' : 'fail',
+      category,
+      command,
+      exitCode: r.exitCode,
+      durationMs: r.durationMs,
+    });
+    this.records.timeline(
+      `step ${step} attempt ${attempt}: tests ${r.passed ? 'passed' : r.timedOut ? 'timed out' : 'failed'} (${(r.durationMs / 1000).toFixed(1)} s)`,
+    );
+    await this.ctx.dispatch({
+      type: 'tests_done',
+      step,
+      attempt,
+      command,
+      passed: r.passed,
+      output: r.output,
+      durationMs: r.durationMs,
+      timedOut: r.timedOut,
+    });
   }
 
   async commit(step: number, summary: string, allowSecrets: boolean, signal: AbortSignal): Promise<void> {
     const { workspace, repoRoot } = this.ctx.deps;
     const s = this.ctx.state();
     const run = s.stepRun?.step === step ? s.stepRun : null;
-    const allowed = await this.gate.check({ role: 'agent-collab', command: `git commit -m ${shellQuote(stepSubject(step, summary))}`, cwd: repoRoot });
+    const allowed = await this.gate.check({
+      role: 'agent-collab',
+      command: `git commit -m ${shellQuote(stepSubject(step, summary))}`,
+      cwd: repoRoot,
+    });
     if (signal.aborted) return;
     if (!allowed.allow) {
-      await this.ctx.dispatch({ type: 'commit_failed', step, message: `agent-collab's own \`git commit\` of step ${step} was denied: ${allowed.reason}` });
+      await this.ctx.dispatch({
+        type: 'commit_failed',
+        step,
+        message: `agent-collab's own \`git commit\` of step ${step} was denied: ${allowed.reason}`,
+      });
       return;
     }
     // The workspace first looks for this step's commit (run, step, base, start): a crash may have come between
     // `git commit` and saving the state that records it.
-    const r = await workspace.commitStep({ runId: s.runId, step, summary, baseTree: run?.baseTree ?? null, startedAt: run?.startedAt, allowSecrets, signal });
+    const r = await workspace.commitStep({
+      runId: s.runId,
+      step,
+      summary,
+      baseTree: run?.baseTree ?? null,
+      startedAt: run?.startedAt,
+      allowSecrets,
+      signal,
+    });
     if (signal.aborted && r.kind !== 'committed') return;
     if (run?.testResult === 'none') {
       if (r.kind === 'committed' && r.patch !== undefined) this.records.write(step, run.attempt, 'patch.diff', r.patch);
-      this.records.verdict(step, run.attempt, { result: 'pass', category: null, command: null, note: 'no test command' });
+      this.records.verdict(step, run.attempt, {
+        result: 'pass',
+        category: null,
+        command: null,
+        note: 'no test command',
+      });
     }
     switch (r.kind) {
       case 'committed':
       case 'nothing': {
         const commit = r.kind === 'committed' ? r.hash : null;
         const files = r.kind === 'nothing' ? [] : r.files;
-        this.records.timeline(commit ? `step ${step} committed as ${commit.slice(0, 7)}` : `step ${step}: no changes, nothing committed`);
-        const recorded = await this.settle(signal, 'commit_step', step, { type: 'step_committed', step, commit, files, at: this.ctx.nowIso() });
-        if (!recorded && commit) await this.records.logDone(`Step ${step} committed as ${commit.slice(0, 7)} while the run was stopped`, [`files: ${files?.join(', ') || '(none)'}`]);
+        this.records.timeline(
+          commit ? `step ${step} committed as ${commit.slice(0, 7)}` : `step ${step}: no changes, nothing committed`,
+        );
+        const recorded = await this.settle(signal, 'commit_step', step, {
+          type: 'step_committed',
+          step,
+          commit,
+          files,
+          at: this.ctx.nowIso(),
+        });
+        if (!recorded && commit)
+          await this.records.logDone(`Step ${step} committed as ${commit.slice(0, 7)} while the run was stopped`, [
+            `files: ${files?.join(', ') || '(none)'}`,
+          ]);
         return;
       }
       case 'secrets':
@@ -101,30 +161,50 @@ export class StepExecutor {
     const run = this.ctx.state().stepRun;
     const base = run?.step === step ? run.baseTree : null;
     if (!base) throw new Error(`step ${step} has no snapshot to roll back to; restore the files with git yourself`);
-    const allowed = await this.gate.check({ role: 'agent-collab', command: `git restore --source=${base} --worktree -- .`, cwd: repoRoot });
+    const allowed = await this.gate.check({
+      role: 'agent-collab',
+      command: `git restore --source=${base} --worktree -- .`,
+      cwd: repoRoot,
+    });
     if (signal.aborted) return;
-    if (!allowed.allow) throw new Error(`agent-collab's own \`git restore\` for the rollback of step ${step} was denied: ${allowed.reason}`);
+    if (!allowed.allow)
+      throw new Error(
+        `agent-collab's own \`git restore\` for the rollback of step ${step} was denied: ${allowed.reason}`,
+      );
     const changes = await workspace.changedSince(base);
     if (signal.aborted) return;
     // Once the files are restored the step's work lives only in this patch: no rollback unless it is on disk. An
     // empty patch (a resumed rollback finds the files restored already) must not replace the one saved before.
     if (changes.patch) {
-      await this.records.keep(step, run?.attempt ?? 1, 'rolled-back.patch.diff', changes.patch).catch((err: unknown) => {
-        throw new Error(`could not save step ${step}'s changes before rolling it back, so nothing was rolled back: ${errorMessage(err)}`);
-      });
+      await this.records
+        .keep(step, run?.attempt ?? 1, 'rolled-back.patch.diff', changes.patch)
+        .catch((err: unknown) => {
+          throw new Error(
+            `could not save step ${step}'s changes before rolling it back, so nothing was rolled back: ${errorMessage(err)}`,
+          );
+        });
       if (signal.aborted) return;
     }
     const files = await workspace.rollback(base);
     this.records.timeline(`step ${step} rolled back (${files.length} file(s))`);
     const recorded = await this.settle(signal, 'rollback_step', step, { type: 'step_rolled_back', step, files });
-    if (!recorded) await this.records.logDone(`Step ${step} rolled back while the run was stopped`, files.length ? files.map((f) => `restored ${f}`) : ['no files had changed']);
+    if (!recorded)
+      await this.records.logDone(
+        `Step ${step} rolled back while the run was stopped`,
+        files.length ? files.map((f) => `restored ${f}`) : ['no files had changed'],
+      );
   }
 
   /**
    * Hands a done commit or rollback to the state. Once the round was stopped, only while the state still waits for
    * it (a shutdown keeps it; a stop or cancel has moved on). False when the state did not take it.
    */
-  private async settle(signal: AbortSignal, kind: 'commit_step' | 'rollback_step', step: number, event: EngineEvent): Promise<boolean> {
+  private async settle(
+    signal: AbortSignal,
+    kind: 'commit_step' | 'rollback_step',
+    step: number,
+    event: EngineEvent,
+  ): Promise<boolean> {
     const inflight = this.ctx.state().inflight;
     if (signal.aborted && (inflight?.kind !== kind || inflight.step !== step)) return false;
     return this.ctx.dispatch(event);

@@ -11,11 +11,19 @@ const REASK =
 function previousSteps(state: WorkflowState, upTo: number): string {
   const done = state.steps.filter((st) => st.n < upTo && st.done);
   if (done.length === 0) return NONE;
-  return done.map((st) => `- Step ${st.n}: ${st.title}${st.commit ? ` (commit ${st.commit.slice(0, 7)})` : ' (no changes)'}`).join('\n');
+  return done
+    .map((st) => `- Step ${st.n}: ${st.title}${st.commit ? ` (commit ${st.commit.slice(0, 7)})` : ' (no changes)'}`)
+    .join('\n');
 }
 
 /** `maxAttempts`: 1 + `[test] max_retries`, shown to the planner on a retry. */
-export async function buildTurnPrompt(prompts: Prompts, files: WorkflowFiles, s: WorkflowState, action: Action, maxAttempts = 4): Promise<string> {
+export async function buildTurnPrompt(
+  prompts: Prompts,
+  files: WorkflowFiles,
+  s: WorkflowState,
+  action: Action,
+  maxAttempts = 4,
+): Promise<string> {
   if ('answer' in action && action.answer) {
     return `The person answered your question:\n\n${action.answer}\n\nContinue with the task you were given, and give your complete answer in the form it asked for.`;
   }
@@ -67,7 +75,10 @@ export async function buildTurnPrompt(prompts: Prompts, files: WorkflowFiles, s:
     }
     case 'ask_test_command': {
       const step = s.steps.find((st) => st.n === action.step);
-      return prompts.render('test_command', { step_number: action.step, step_title: step?.title ?? `step ${action.step}` });
+      return prompts.render('test_command', {
+        step_number: action.step,
+        step_title: step?.title ?? `step ${action.step}`,
+      });
     }
     case 'commit_step':
     case 'run_tests':
@@ -77,7 +88,12 @@ export async function buildTurnPrompt(prompts: Prompts, files: WorkflowFiles, s:
 }
 
 /** A new session's first prompt after the old one was lost: the context from the files, then the task. */
-export async function recoveryPrompt(prompts: Prompts, files: WorkflowFiles, s: WorkflowState, task: string): Promise<string> {
+export async function recoveryPrompt(
+  prompts: Prompts,
+  files: WorkflowFiles,
+  s: WorkflowState,
+  task: string,
+): Promise<string> {
   return prompts.render('recover_context', {
     goal: s.goal,
     plan_content: (await files.readPlan()) ?? NONE,

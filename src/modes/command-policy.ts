@@ -8,7 +8,10 @@ export function policyRules(config: Config): PolicyRules {
   return { blocked: config.safety.blocked_commands, confirm: config.safety.require_confirm_for };
 }
 
-export function commandPolicy(config: Config, run: { interactive: boolean; allowCmd: readonly string[] }): CommandPolicy {
+export function commandPolicy(
+  config: Config,
+  run: { interactive: boolean; allowCmd: readonly string[] },
+): CommandPolicy {
   const rules = policyRules(config);
   let parse: ParseScript | null = null;
   const parser = (): ParseScript => {

@@ -25,11 +25,17 @@ function paced(agent: Agent, ms: number): Agent {
       yield ev;
     }
   };
-  return { name: agent.name, start: (turn) => slow(agent.start(turn)), resume: (id, turn) => slow(agent.resume(id, turn)), stop: () => agent.stop() };
+  return {
+    name: agent.name,
+    start: (turn) => slow(agent.start(turn)),
+    resume: (id, turn) => slow(agent.resume(id, turn)),
+    stop: () => agent.stop(),
+  };
 }
 
 function demoAgents(ms: number): Record<Role, Agent> {
-  const agent = (role: Role): Agent => paced(new FakeAgent(`fake-${role}`, DEMO_SCRIPT, { sessionPrefix: `fake-${role}` }), ms);
+  const agent = (role: Role): Agent =>
+    paced(new FakeAgent(`fake-${role}`, DEMO_SCRIPT, { sessionPrefix: `fake-${role}` }), ms);
   return { planner: agent('planner'), reviewer: agent('reviewer') };
 }
 
@@ -42,7 +48,15 @@ export async function runDemo(opts: { json: boolean; keep: boolean; tui?: boolea
   };
   say(`Demo repo: ${dir} (fake planner and reviewer, auto mode)`);
   try {
-    const code = await runHeadless({ cwd: dir, goal: DEMO_GOAL, auto: true, autoApprove: true, json: opts.json, resume: 'fresh', handleSignals: true });
+    const code = await runHeadless({
+      cwd: dir,
+      goal: DEMO_GOAL,
+      auto: true,
+      autoApprove: true,
+      json: opts.json,
+      resume: 'fresh',
+      handleSignals: true,
+    });
     const log = await execa('git', ['log', '--oneline'], { cwd: dir, stdin: 'ignore', reject: false });
     say(`\ngit log --oneline:\n${String(log.stdout)}`);
     return code;
@@ -57,7 +71,13 @@ async function runTuiDemo(keep: boolean): Promise<number> {
   const dir = await makeDemoRepo();
   try {
     const { runInteractive } = await import('./interactive.js');
-    const code = await runInteractive({ cwd: dir, goal: DEMO_GOAL, mode: 'auto', agents: demoAgents(300), overrides: { workflow: { auto_approve: true } } });
+    const code = await runInteractive({
+      cwd: dir,
+      goal: DEMO_GOAL,
+      mode: 'auto',
+      agents: demoAgents(300),
+      overrides: { workflow: { auto_approve: true } },
+    });
     const log = await execa('git', ['log', '--oneline'], { cwd: dir, stdin: 'ignore', reject: false });
     process.stdout.write(`Demo repo: ${dir}\ngit log --oneline:\n${String(log.stdout)}\n`);
     return code;

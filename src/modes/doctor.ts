@@ -22,12 +22,19 @@ const INSTALL: Record<Exclude<AgentName, 'fake'>, string> = {
   claude: 'npm install -g @anthropic-ai/claude-code',
 };
 
-async function cliVersion(command: string, cwd: string): Promise<{ ok: true; version: string } | { ok: false; why: string }> {
+async function cliVersion(
+  command: string,
+  cwd: string,
+): Promise<{ ok: true; version: string } | { ok: false; why: string }> {
   const r = await execa(command, ['--version'], { cwd, reject: false, stdin: 'ignore', timeout: 15_000 });
   if (r.failed && r.exitCode === undefined) {
     return { ok: false, why: r.timedOut ? 'did not answer `--version` within 15 s' : 'not found' };
   }
-  if (r.exitCode !== 0) return { ok: false, why: `\`${command} --version\` exited ${r.exitCode}: ${String(r.stderr || r.stdout).split('\n')[0]}` };
+  if (r.exitCode !== 0)
+    return {
+      ok: false,
+      why: `\`${command} --version\` exited ${r.exitCode}: ${String(r.stderr || r.stdout).split('\n')[0]}`,
+    };
   return { ok: true, version: String(r.stdout).trim().split('\n')[0] ?? '' };
 }
 
@@ -45,7 +52,12 @@ async function checkAgents(config: Config, cwd: string): Promise<Check[]> {
     checks.push(
       v.ok
         ? { name, ok: true, detail: `${command}: ${v.version} (${roles})` }
-        : { name, ok: false, detail: `${command}: ${v.why} (needed as ${roles})`, fix: command === name ? INSTALL[name] : `${INSTALL[name]}, or fix [agents.${name}] command in the config` },
+        : {
+            name,
+            ok: false,
+            detail: `${command}: ${v.why} (needed as ${roles})`,
+            fix: command === name ? INSTALL[name] : `${INSTALL[name]}, or fix [agents.${name}] command in the config`,
+          },
     );
   }
   return checks;
@@ -59,26 +71,48 @@ async function checkWritable(dir: string): Promise<Check> {
     await rm(probe, { force: true });
     return { name: 'work dir', ok: true, detail: `${dir} is writable` };
   } catch (err) {
-    return { name: 'work dir', ok: false, detail: `${dir} is not writable (${(err as NodeJS.ErrnoException).code ?? 'error'})`, fix: `chmod u+w ${JSON.stringify(dir)}` };
+    return {
+      name: 'work dir',
+      ok: false,
+      detail: `${dir} is not writable (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+      fix: `chmod u+w ${JSON.stringify(dir)}`,
+    };
   }
 }
 
 async function checkGitIdentity(repoRoot: string): Promise<Check> {
-  const get = async (key: string) => String((await execa('git', ['config', key], { cwd: repoRoot, reject: false, stdin: 'ignore' })).stdout).trim();
+  const get = async (key: string) =>
+    String((await execa('git', ['config', key], { cwd: repoRoot, reject: false, stdin: 'ignore' })).stdout).trim();
   const [name, email] = await Promise.all([get('user.name'), get('user.email')]);
   if (name && email) return { name: 'git identity', ok: true, detail: `${name} <${email}> (for step commits)` };
-  return { name: 'git identity', ok: false, detail: 'no git user.name / user.email: step commits would fail', fix: 'git config --global user.name "Your Name" && git config --global user.email you@example.com' };
+  return {
+    name: 'git identity',
+    ok: false,
+    detail: 'no git user.name / user.email: step commits would fail',
+    fix: 'git config --global user.name "Your Name" && git config --global user.email you@example.com',
+  };
 }
 
 /** Step commits and rollbacks use `--pathspec-from-file` (git 2.26+). */
 export function gitVersionCheck(versionOutput: string): Check {
   const m = /git version (\d+)\.(\d+)/.exec(versionOutput);
-  if (!m) return { name: 'git version', ok: false, detail: `could not read the git version from "${versionOutput.trim()}"`, fix: 'install git 2.26 or newer' };
+  if (!m)
+    return {
+      name: 'git version',
+      ok: false,
+      detail: `could not read the git version from "${versionOutput.trim()}"`,
+      fix: 'install git 2.26 or newer',
+    };
   const [major, minor] = [Number(m[1]), Number(m[2])];
   const ok = major > 2 || (major === 2 && minor >= 26);
   return ok
     ? { name: 'git version', ok: true, detail: `${major}.${minor}` }
-    : { name: 'git version', ok: false, detail: `${major}.${minor} is too old: step commits need git 2.26 or newer`, fix: 'upgrade git (e.g. `sudo apt install git`, `brew install git`)' };
+    : {
+        name: 'git version',
+        ok: false,
+        detail: `${major}.${minor} is too old: step commits need git 2.26 or newer`,
+        fix: 'upgrade git (e.g. `sudo apt install git`, `brew install git`)',
+      };
 }
 
 async function checkGitVersion(): Promise<Check> {
@@ -90,17 +124,28 @@ export async function runChecks(cwd: string, homeDir?: string): Promise<Check[]>
   try {
     repoRoot = await findRepoRoot(cwd);
   } catch (err) {
-    return [{ name: 'git repository', ok: false, detail: err instanceof Error ? err.message : String(err), fix: 'git init' }];
+    return [
+      { name: 'git repository', ok: false, detail: err instanceof Error ? err.message : String(err), fix: 'git init' },
+    ];
   }
   const checks: Check[] = [{ name: 'git repository', ok: true, detail: repoRoot }, await checkGitVersion()];
   let config: Config;
   try {
     const loaded = loadConfig({ repoRoot, homeDir });
     config = loaded.config;
-    checks.push({ name: 'config', ok: true, detail: loaded.sources.length ? `valid (${loaded.sources.join(', ')})` : 'built-in defaults (no config file)' });
+    checks.push({
+      name: 'config',
+      ok: true,
+      detail: loaded.sources.length ? `valid (${loaded.sources.join(', ')})` : 'built-in defaults (no config file)',
+    });
   } catch (err) {
     if (!(err instanceof UserError)) throw err;
-    checks.push({ name: 'config', ok: false, detail: err.message, fix: 'edit the file named above (see config.toml in the package for every key and its default)' });
+    checks.push({
+      name: 'config',
+      ok: false,
+      detail: err.message,
+      fix: 'edit the file named above (see config.toml in the package for every key and its default)',
+    });
     return checks;
   }
   checks.push(await checkWritable(resolvePaths(repoRoot, config).workdir));

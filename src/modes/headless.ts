@@ -45,7 +45,9 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
   const print = createPrinter({ json: opts.json, out: stdout, err: stderr });
   try {
     if (session.corrupt) {
-      print.notice(`state.json could not be read (${session.corrupt.reason}); it was moved to ${session.corrupt.movedTo} and a new run starts`);
+      print.notice(
+        `state.json could not be read (${session.corrupt.reason}); it was moved to ${session.corrupt.movedTo} and a new run starts`,
+      );
     }
     const state = await chooseState(session, opts, print.notice);
     if (typeof state === 'number') return state;
@@ -55,7 +57,11 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
   }
 }
 
-async function chooseState(session: Session, opts: HeadlessOptions, notice: (m: string) => void): Promise<WorkflowState | number> {
+async function chooseState(
+  session: Session,
+  opts: HeadlessOptions,
+  notice: (m: string) => void,
+): Promise<WorkflowState | number> {
   const saved = session.saved;
   if (saved.kind === 'unfinished') {
     const s = saved.state;
@@ -64,7 +70,9 @@ async function chooseState(session: Session, opts: HeadlessOptions, notice: (m: 
       const question = `Unfinished session found (phase ${s.phase}, iteration ${s.iteration}). Resume? [Y/n]`;
       const ask = opts.ask ?? (process.stdin.isTTY ? askYesNo : null);
       if (!ask) {
-        notice(`${question.replace(' Resume? [Y/n]', '')}: rerun with --resume to continue it, or --fresh to archive it and start over`);
+        notice(
+          `${question.replace(' Resume? [Y/n]', '')}: rerun with --resume to continue it, or --fresh to archive it and start over`,
+        );
         return EXIT.needsHuman;
       }
       resume = await ask(question);
@@ -72,12 +80,15 @@ async function chooseState(session: Session, opts: HeadlessOptions, notice: (m: 
     if (resume) return s;
     notice(`Archived the unfinished run to ${await session.archiveSaved(s)}`);
   } else if (saved.kind === 'finished') {
-    notice(`Archived the previous ${saved.state.phase === 'DONE' ? 'finished' : 'cancelled'} run to ${await session.archiveSaved(saved.state)}`);
+    notice(
+      `Archived the previous ${saved.state.phase === 'DONE' ? 'finished' : 'cancelled'} run to ${await session.archiveSaved(saved.state)}`,
+    );
   }
   if (opts.resume === 'resume' && saved.kind !== 'unfinished' && !opts.goal) {
     throw new UserError('there is no unfinished run to resume here; start one with --goal "…"');
   }
-  if (!opts.goal?.trim()) throw new UserError('--goal is required to start a run, e.g. agent-collab run --goal "add a --verbose flag"');
+  if (!opts.goal?.trim())
+    throw new UserError('--goal is required to start a run, e.g. agent-collab run --goal "add a --verbose flag"');
   return session.newRun(opts.goal, opts.auto ? 'auto' : 'manual');
 }
 
@@ -116,7 +127,12 @@ export function hintFor(w: Awaiting): string {
   }
 }
 
-async function drive(session: Session, state: WorkflowState, opts: HeadlessOptions, print: ReturnType<typeof createPrinter>): Promise<number> {
+async function drive(
+  session: Session,
+  state: WorkflowState,
+  opts: HeadlessOptions,
+  print: ReturnType<typeof createPrinter>,
+): Promise<number> {
   const engine = session.engineFor(state, { interactive: false, allowCmd: opts.allowCmd ?? [] });
   // Manual mode: this invocation is one go — unless it already finishes a round that was under way.
   let goes = opts.auto || state.inflight ? 0 : 1;
@@ -197,4 +213,3 @@ function onSignals(handler: () => void): () => void {
     process.off('SIGTERM', h);
   };
 }
-

@@ -36,10 +36,20 @@ interface Io {
  * frame of a key pressed right after a stream's frame: a high limit keeps keys answered at once. */
 export const TUI_MAX_FPS = 120;
 
-const renderOptions = (io: Io) => ({ stdin: io.stdin, stdout: io.stdout, exitOnCtrlC: false, patchConsole: true, maxFps: TUI_MAX_FPS });
+const renderOptions = (io: Io) => ({
+  stdin: io.stdin,
+  stdout: io.stdout,
+  exitOnCtrlC: false,
+  patchConsole: true,
+  maxFps: TUI_MAX_FPS,
+});
 
 /** The `[Y/n]` question for an unfinished run; null when the person pressed Ctrl+C. */
-async function askResume(s: WorkflowState, io: Io, { render, createElement, ResumeDialog }: Ui): Promise<boolean | null> {
+async function askResume(
+  s: WorkflowState,
+  io: Io,
+  { render, createElement, ResumeDialog }: Ui,
+): Promise<boolean | null> {
   return new Promise<boolean | null>((resolve) => {
     let answered = false;
     const interrupted = (): void => answer(null);
@@ -54,7 +64,13 @@ async function askResume(s: WorkflowState, io: Io, { render, createElement, Resu
       resolve(value);
     };
     const instance = render(
-      createElement(ResumeDialog, { phase: s.phase, iteration: s.iteration, goal: s.goal, onAnswer: (v: boolean) => answer(v), onInterrupt: () => answer(null) }),
+      createElement(ResumeDialog, {
+        phase: s.phase,
+        iteration: s.iteration,
+        goal: s.goal,
+        onAnswer: (v: boolean) => answer(v),
+        onInterrupt: () => answer(null),
+      }),
       renderOptions(io),
     );
     void instance.waitUntilExit().finally(() => answer(null));
@@ -82,17 +98,20 @@ export function filesReader(session: Session): FilesReader {
       // chokidar is loaded here, after the first frame (the App starts watching in an effect), not with the TUI.
       let closed = false;
       let close = (): void => undefined;
-      void import('chokidar').then(({ watch }) => {
-        if (closed) return;
-        // fs events, no polling and no awaitWriteFinish: a change is reported as soon as the OS reports it.
-        const watcher = watch(dirs, { ignoreInitial: true, depth: 0, awaitWriteFinish: false, atomic: false });
-        watcher.on('all', (_event, file) => {
-          const which = watched.get(path.resolve(file));
-          if (which) onChange(which);
-        });
-        watcher.on('error', () => undefined);
-        close = () => void watcher.close();
-      }, () => undefined); // like a watcher error: the tabs then refresh on the engine's own events only
+      void import('chokidar').then(
+        ({ watch }) => {
+          if (closed) return;
+          // fs events, no polling and no awaitWriteFinish: a change is reported as soon as the OS reports it.
+          const watcher = watch(dirs, { ignoreInitial: true, depth: 0, awaitWriteFinish: false, atomic: false });
+          watcher.on('all', (_event, file) => {
+            const which = watched.get(path.resolve(file));
+            if (which) onChange(which);
+          });
+          watcher.on('error', () => undefined);
+          close = () => void watcher.close();
+        },
+        () => undefined,
+      ); // like a watcher error: the tabs then refresh on the engine's own events only
       return () => {
         closed = true;
         close();
@@ -137,14 +156,22 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
   let session: Session;
   try {
     const { openSession } = await import('./session.js');
-    session = await openSession({ cwd: opts.cwd, homeDir: opts.homeDir, agents: opts.agents, overrides: opts.overrides });
+    session = await openSession({
+      cwd: opts.cwd,
+      homeDir: opts.homeDir,
+      agents: opts.agents,
+      overrides: opts.overrides,
+    });
   } catch (err) {
     closeOpening(); // the terminal is restored before the error's line is written
     throw err;
   }
   try {
     const notices: string[] = [];
-    if (session.corrupt) notices.push(`state.json could not be read (${session.corrupt.reason}); it was moved to ${session.corrupt.movedTo}`);
+    if (session.corrupt)
+      notices.push(
+        `state.json could not be read (${session.corrupt.reason}); it was moved to ${session.corrupt.movedTo}`,
+      );
     let state: WorkflowState | null = null;
     const saved = session.saved;
     if (saved.kind === 'unfinished') {
@@ -157,17 +184,31 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
       notices.push(`Archived the previous run to ${await session.archiveSaved(saved.state)}`);
     }
     const resumed = state !== null;
-    const engine = session.engineFor(state ?? session.newRun(opts.goal ?? '', opts.mode ?? 'manual'), { interactive: true });
+    const engine = session.engineFor(state ?? session.newRun(opts.goal ?? '', opts.mode ?? 'manual'), {
+      interactive: true,
+    });
     const history = state !== null ? await conversationHistory(session.paths.debugLog, state.createdAt) : [];
     closeOpening();
-    return await runApp(session, engine, { resumed, goal: opts.goal, notice: notices.join(' · ') || undefined, history }, io, ui);
+    return await runApp(
+      session,
+      engine,
+      { resumed, goal: opts.goal, notice: notices.join(' · ') || undefined, history },
+      io,
+      ui,
+    );
   } finally {
     closeOpening();
     await session.close();
   }
 }
 
-function runApp(session: Session, engine: Engine, o: { resumed: boolean; goal?: string; notice?: string; history: readonly ViewAction[] }, io: Io, { render, createElement, App }: Ui): Promise<number> {
+function runApp(
+  session: Session,
+  engine: Engine,
+  o: { resumed: boolean; goal?: string; notice?: string; history: readonly ViewAction[] },
+  io: Io,
+  { render, createElement, App }: Ui,
+): Promise<number> {
   return new Promise<number>((resolve) => {
     let closing = false;
     const finish = (): void => {
@@ -185,7 +226,9 @@ function runApp(session: Session, engine: Engine, o: { resumed: boolean; goal?: 
     const onQuit = (force: boolean): void => {
       if (!force) return finish();
       instance.unmount();
-      io.stdout.write('agent-collab: forced exit; continue later with `agent-collab` (state is saved after every step)\n');
+      io.stdout.write(
+        'agent-collab: forced exit; continue later with `agent-collab` (state is saved after every step)\n',
+      );
       process.exit(EXIT.interrupted);
     };
     const start = async (): Promise<void> => {

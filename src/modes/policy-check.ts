@@ -25,13 +25,19 @@ export async function runPolicyCheck(opts: PolicyCheckOptions): Promise<number> 
   const repoRoot = await findRepoRoot(opts.cwd).catch(() => null);
   const { config, sources } = loadConfig({ repoRoot, homeDir: opts.homeDir });
   const parse = await loadShellParser();
-  const result = checkCommand(opts.command, { blocked: config.safety.blocked_commands, confirm: config.safety.require_confirm_for }, parse);
+  const result = checkCommand(
+    opts.command,
+    { blocked: config.safety.blocked_commands, confirm: config.safety.require_confirm_for },
+    parse,
+  );
   if (opts.json) {
     out.write(`${JSON.stringify({ ...result, command: opts.command, config: sources })}\n`);
   } else if (result.decision === 'allow') {
     out.write(`allow  ${result.reason}\n`);
   } else {
-    out.write(`${result.decision.padEnd(6)} rule ${JSON.stringify(result.rule)} matched ${JSON.stringify(result.matched)}\n`);
+    out.write(
+      `${result.decision.padEnd(6)} rule ${JSON.stringify(result.rule)} matched ${JSON.stringify(result.matched)}\n`,
+    );
     out.write(`       ${result.reason}\n`);
   }
   return POLICY_EXIT[result.decision];

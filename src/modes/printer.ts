@@ -67,10 +67,28 @@ export function createPrinter(opts: { json: boolean; out: Writable; err: Writabl
             return line({ event: 'agent', role: out.role, ...out.event });
           case 'notice': {
             const n = out.notice;
-            if (n.kind === 'verdict') return line({ event: 'verdict', iteration: n.iteration, verdict: n.verdict, marker: n.marker });
-            if (n.kind === 'round') return line({ event: 'round', role: n.role, action: n.action, outcome: n.outcome, usage: n.usage });
-            if (n.kind === 'command') return line({ event: 'command', role: n.role, command: n.command, decision: n.decision, rule: n.rule, reason: n.reason });
-            if (n.kind === 'tests') return line({ event: 'tests', step: n.step, attempt: n.attempt, command: n.command, passed: n.passed, duration_ms: n.durationMs });
+            if (n.kind === 'verdict')
+              return line({ event: 'verdict', iteration: n.iteration, verdict: n.verdict, marker: n.marker });
+            if (n.kind === 'round')
+              return line({ event: 'round', role: n.role, action: n.action, outcome: n.outcome, usage: n.usage });
+            if (n.kind === 'command')
+              return line({
+                event: 'command',
+                role: n.role,
+                command: n.command,
+                decision: n.decision,
+                rule: n.rule,
+                reason: n.reason,
+              });
+            if (n.kind === 'tests')
+              return line({
+                event: 'tests',
+                step: n.step,
+                attempt: n.attempt,
+                command: n.command,
+                passed: n.passed,
+                duration_ms: n.durationMs,
+              });
             return line({ event: 'notice', message: n.message });
           }
           case 'rejected':
@@ -84,14 +102,23 @@ export function createPrinter(opts: { json: boolean; out: Writable; err: Writabl
       notice: (message) => line({ event: 'notice', message }),
       needsHuman: (w, phase, hint) => line({ event: 'needs_human', phase, ...w, hint, choices: headlessChoices(w) }),
       done: (state, exitCode) =>
-        line({ event: 'done', phase: state.phase, iteration: state.iteration, exit_code: exitCode, steps: state.steps, usage: state.usage }),
+        line({
+          event: 'done',
+          phase: state.phase,
+          iteration: state.iteration,
+          exit_code: exitCode,
+          steps: state.steps,
+          usage: state.usage,
+        }),
     };
   }
   return {
     output(out) {
       switch (out.type) {
         case 'phase':
-          return say(`== ${out.to}${out.to === 'REVIEW' || out.to === 'RESPOND' ? ` (after ${out.iteration} review round(s))` : ''}`);
+          return say(
+            `== ${out.to}${out.to === 'REVIEW' || out.to === 'RESPOND' ? ` (after ${out.iteration} review round(s))` : ''}`,
+          );
         case 'agent_event': {
           const d = describeAgentEvent(out.event);
           return d ? say(`[${out.role}] ${d}`) : undefined;
@@ -99,7 +126,8 @@ export function createPrinter(opts: { json: boolean; out: Writable; err: Writabl
         case 'notice': {
           const n = out.notice;
           if (n.kind === 'verdict') return say(`[verdict] ${n.verdict} (iteration ${n.iteration})`);
-          if (n.kind === 'round') return n.usage.calls ? say(`[${n.role}] ${n.action}: ${formatUsage(n.usage)}`) : undefined;
+          if (n.kind === 'round')
+            return n.usage.calls ? say(`[${n.role}] ${n.action}: ${formatUsage(n.usage)}`) : undefined;
           return say(`[${n.kind}] ${noticeText(n)}`);
         }
         case 'rejected':

@@ -33,7 +33,8 @@ export interface OpenOptions {
   homeDir?: string;
 }
 
-export type SavedRun = { kind: 'none' } | { kind: 'finished'; state: WorkflowState } | { kind: 'unfinished'; state: WorkflowState };
+export type SavedRun =
+  { kind: 'none' } | { kind: 'finished'; state: WorkflowState } | { kind: 'unfinished'; state: WorkflowState };
 
 export interface Session {
   config: Config;
@@ -75,7 +76,8 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
     const debugLog = new DebugLog(paths.debugLog, parseSize(config.paths.debug_log_max_size) ?? 10 * 1024 * 1024);
     const files = new DiskWorkflowFiles(paths, debugLog);
     // Bound late: the engine that answers is built by engineFor(); until then every command is denied.
-    let commandGate: CommandGate = () => Promise.resolve({ allow: false, reason: 'agent-collab has no run under way to check the command against' });
+    let commandGate: CommandGate = () =>
+      Promise.resolve({ allow: false, reason: 'agent-collab has no run under way to check the command against' });
     const hooks = await startCommandHookServer({
       gate: (check) => commandGate(check),
       confirmTimeoutSeconds: config.safety.confirm_timeout_seconds,
@@ -84,19 +86,46 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
     commandHooks = hooks;
     const read = await readState(paths);
     const saved: SavedRun =
-      read.kind === 'ok' ? (isTerminal(read.state.phase) ? { kind: 'finished', state: read.state } : { kind: 'unfinished', state: read.state }) : { kind: 'none' };
+      read.kind === 'ok'
+        ? isTerminal(read.state.phase)
+          ? { kind: 'finished', state: read.state }
+          : { kind: 'unfinished', state: read.state }
+        : { kind: 'none' };
     const agents: Record<Role, Agent> = {
-      planner: opts.agents?.planner ?? (await createAgent(config.roles.planner, { role: 'planner', config, paths, debug: files, hook: hooks.endpoint('planner') })),
-      reviewer: opts.agents?.reviewer ?? (await createAgent(config.roles.reviewer, { role: 'reviewer', config, paths, debug: files, hook: hooks.endpoint('reviewer') })),
+      planner:
+        opts.agents?.planner ??
+        (await createAgent(config.roles.planner, {
+          role: 'planner',
+          config,
+          paths,
+          debug: files,
+          hook: hooks.endpoint('planner'),
+        })),
+      reviewer:
+        opts.agents?.reviewer ??
+        (await createAgent(config.roles.reviewer, {
+          role: 'reviewer',
+          config,
+          paths,
+          debug: files,
+          hook: hooks.endpoint('reviewer'),
+        })),
     };
     const options = {
       maxIterations: config.workflow.max_iterations,
       autoApprove: config.workflow.auto_approve,
-      execution: { maxRetries: config.test.max_retries, testFallbackToAgent: config.test.fallback_to_agent, maxDenials: config.safety.max_denials_per_step },
+      execution: {
+        maxRetries: config.test.max_retries,
+        testFallbackToAgent: config.test.fallback_to_agent,
+        maxDenials: config.safety.max_denials_per_step,
+      },
     };
     const workspace = new GitStepWorkspace(repoRoot, relativeWorkdir(config));
     const tests = new ShellTestRunner(repoRoot, config.test, (source, line) => files.debug(source, line));
-    const prompts = { render: (name: Parameters<typeof renderPrompt>[0], vars: Record<string, string | number>) => renderPrompt(name, vars, { overrideDir: paths.promptsOverride }) };
+    const prompts = {
+      render: (name: Parameters<typeof renderPrompt>[0], vars: Record<string, string | number>) =>
+        renderPrompt(name, vars, { overrideDir: paths.promptsOverride }),
+    };
     return {
       config,
       paths,
@@ -114,13 +143,16 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
           retry: { infraRetries: config.retry.infra_retries, backoffMs: config.retry.backoff_seconds * 1000 },
           workspace,
           tests,
-          artifacts: new RunArtifacts(path.join(paths.workdir, 'runs'), state.runId, (source, line) => files.debug(source, line)),
+          artifacts: new RunArtifacts(path.join(paths.workdir, 'runs'), state.runId, (source, line) =>
+            files.debug(source, line),
+          ),
           commands: commandPolicy(config, { interactive: run?.interactive ?? false, allowCmd: run?.allowCmd ?? [] }),
         });
         commandGate = (check) => engine.checkCommand(check);
         return engine;
       },
-      newRun: (goal, mode) => newState({ runId: newRunId(), goal, mode, maxIterations: config.workflow.max_iterations }),
+      newRun: (goal, mode) =>
+        newState({ runId: newRunId(), goal, mode, maxIterations: config.workflow.max_iterations }),
       archiveSaved: (state) => archiveRun(paths, { goal: state.goal }),
       commandHooks: hooks,
       close: async () => {

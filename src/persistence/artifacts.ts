@@ -11,7 +11,8 @@ export type ArtifactsDebug = (source: string, line: string) => void;
 const SOURCE = 'artifacts';
 
 function plainName(name: string, what: string): string {
-  if (!name || name === '.' || name === '..' || /[/\\\0]/.test(name)) throw new Error(`invalid artifact ${what}: ${JSON.stringify(name)}`);
+  if (!name || name === '.' || name === '..' || /[/\\\0]/.test(name))
+    throw new Error(`invalid artifact ${what}: ${JSON.stringify(name)}`);
   return name;
 }
 

@@ -27,7 +27,8 @@ function expectation(issue: z.core.$ZodIssue): string | null {
   if (field instanceof z.ZodMiniEnum) return `one of ${field.options.map((o) => JSON.stringify(o)).join(', ')}`;
   if (field instanceof z.ZodMiniBoolean) return 'true or false';
   if (field instanceof z.ZodMiniString) return issue.code === 'too_small' ? 'a non-empty string' : 'a string';
-  if (field instanceof z.ZodMiniArray) return field._zod.def.element instanceof z.ZodMiniString ? 'a list of strings' : 'a list';
+  if (field instanceof z.ZodMiniArray)
+    return field._zod.def.element instanceof z.ZodMiniString ? 'a list of strings' : 'a list';
   if (field instanceof z.ZodMiniObject) return 'a table';
   return null;
 }
@@ -36,14 +37,19 @@ function expectation(issue: z.core.$ZodIssue): string | null {
 function numberBounds(field: z.ZodMiniNumber): { isInt: boolean; min: number | null; max: number | null } {
   // A format schema such as z.int() is its own first check. Checks are told apart by their def's `check` name, not
   // by class: the check classes live in z.core, and using a value from there would bundle all of zod.
-  const defs: Partial<z.core.$ZodCheckDef>[] = [field._zod.def, ...(field._zod.def.checks ?? []).map((c) => c._zod.def)];
+  const defs: Partial<z.core.$ZodCheckDef>[] = [
+    field._zod.def,
+    ...(field._zod.def.checks ?? []).map((c) => c._zod.def),
+  ];
   let isInt = false;
   let min: number | null = null;
   let max: number | null = null;
   for (const def of defs) {
     if (def.check === 'number_format') isInt ||= (def as z.core.$ZodCheckNumberFormatDef).format.includes('int');
-    else if (def.check === 'greater_than') min = Math.max(min ?? -Infinity, Number((def as z.core.$ZodCheckGreaterThanDef).value));
-    else if (def.check === 'less_than') max = Math.min(max ?? Infinity, Number((def as z.core.$ZodCheckLessThanDef).value));
+    else if (def.check === 'greater_than')
+      min = Math.max(min ?? -Infinity, Number((def as z.core.$ZodCheckGreaterThanDef).value));
+    else if (def.check === 'less_than')
+      max = Math.min(max ?? Infinity, Number((def as z.core.$ZodCheckLessThanDef).value));
   }
   return { isInt, min, max };
 }
@@ -93,7 +99,7 @@ export function formatPath(path: readonly PropertyKey[]): string {
 
 function formatValue(value: unknown): string {
   if (value === undefined) return 'nothing';
-  const text = value instanceof Date ? value.toISOString() : JSON.stringify(value) ?? String(value);
+  const text = value instanceof Date ? value.toISOString() : (JSON.stringify(value) ?? String(value));
   const oneLine = text.replace(/\s+/g, ' ');
   return oneLine.length > 40 ? `${oneLine.slice(0, 39)}…` : oneLine;
 }

@@ -34,7 +34,10 @@ export function projectConfigPath(repoRoot: string): string {
  * `sources` lists the config files that exist and were read, lowest layer first.
  */
 export function loadConfig(opts: LoadConfigOptions): { config: Config; sources: string[] } {
-  const files = [userConfigPath(opts.homeDir, opts.env), ...(opts.repoRoot === null ? [] : [projectConfigPath(opts.repoRoot)])];
+  const files = [
+    userConfigPath(opts.homeDir, opts.env),
+    ...(opts.repoRoot === null ? [] : [projectConfigPath(opts.repoRoot)]),
+  ];
   let merged: Record<string, unknown> = {};
   const sources: string[] = [];
   for (const file of files) {
@@ -58,7 +61,10 @@ function readLayer(file: string): Record<string, unknown> | null {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     const reason = (err as Error).message.split('\n')[0];
-    throw new UserError(`config error in ${file}: cannot read the file (${reason}); fix its permissions or remove it`, EXIT.badInput);
+    throw new UserError(
+      `config error in ${file}: cannot read the file (${reason}); fix its permissions or remove it`,
+      EXIT.badInput,
+    );
   }
   try {
     return parseToml(text) as Record<string, unknown>;

@@ -73,7 +73,10 @@ export class DebugLog {
     const lines = this.takePending();
     if (lines.length === 0) return;
     try {
-      this.size ??= await stat(this.path).then((s) => s.size, () => 0);
+      this.size ??= await stat(this.path).then(
+        (s) => s.size,
+        () => 0,
+      );
       for (const batch of this.batches(lines)) {
         if (batch.rotateFirst) await this.rotate();
         await this.append(batch.data);

@@ -37,12 +37,28 @@ export function changedSinceWritten(current: string | null, written: string | nu
 }
 
 /** Three-way merge with `git merge-file`: the person's version and the agent's, from what agent-collab last wrote. */
-export async function mergeBodies(base: string, yours: string, agents: string): Promise<{ text: string; conflicts: number }> {
+export async function mergeBodies(
+  base: string,
+  yours: string,
+  agents: string,
+): Promise<{ text: string; conflicts: number }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'agent-collab-merge-'));
   try {
     const [b, y, a] = ['base.md', 'yours.md', 'agent.md'].map((n) => path.join(dir, n)) as [string, string, string];
     await Promise.all([writeFile(b, base), writeFile(y, yours), writeFile(a, agents)]);
-    const r = await runGit(dir, ['merge-file', '-p', '-L', 'your edit', '-L', 'before', '-L', "agent's version", y, b, a]);
+    const r = await runGit(dir, [
+      'merge-file',
+      '-p',
+      '-L',
+      'your edit',
+      '-L',
+      'before',
+      '-L',
+      "agent's version",
+      y,
+      b,
+      a,
+    ]);
     // git merge-file exits with the number of conflicts (at most 127), or with a negative number (128–255 here) on an error.
     if (r.exitCode < 0 || r.exitCode > 127) throw new Error(`git merge-file failed: ${r.stderr.split('\n')[0] ?? ''}`);
     return { text: r.stdout, conflicts: r.exitCode };
@@ -62,8 +78,9 @@ export async function reconcile(opts: {
   now?: Date;
 }): Promise<{ text: string; note: string }> {
   const { choice, current, written, incoming } = opts;
-  if (current === null) return { text: incoming, note: 'the file was gone; the agent\'s version is used' };
-  if (choice === 'discard') return { text: current, note: "your version is kept; the agent's new version was discarded" };
+  if (current === null) return { text: incoming, note: "the file was gone; the agent's version is used" };
+  if (choice === 'discard')
+    return { text: current, note: "your version is kept; the agent's new version was discarded" };
   if (choice === 'overwrite') {
     const stamp = (opts.now ?? new Date()).toISOString().replace(/[:.]/g, '-');
     const backup = path.join(opts.backupDir, `${opts.name.replace(/\.md$/, '')}-yours-${stamp}.md`);
@@ -73,6 +90,9 @@ export async function reconcile(opts: {
   const merged = await mergeBodies(written ?? '', current, incoming);
   return {
     text: merged.text,
-    note: merged.conflicts > 0 ? `merged with ${merged.conflicts} conflict(s), marked with <<<<<<< and >>>>>>>` : 'your edit and the agent\'s version were merged cleanly',
+    note:
+      merged.conflicts > 0
+        ? `merged with ${merged.conflicts} conflict(s), marked with <<<<<<< and >>>>>>>`
+        : "your edit and the agent's version were merged cleanly",
   };
 }

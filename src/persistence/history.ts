@@ -11,7 +11,9 @@ export async function archiveRun(
   run: { goal: string; date?: Date },
 ): Promise<string> {
   await mkdir(paths.history, { recursive: true });
-  const dir = await makeUniqueDir(path.join(paths.history, `${localDate(run.date ?? new Date())}-${slugify(run.goal)}`));
+  const dir = await makeUniqueDir(
+    path.join(paths.history, `${localDate(run.date ?? new Date())}-${slugify(run.goal)}`),
+  );
   for (const source of [paths.state, paths.plan, paths.comments, paths.log, paths.runs]) {
     await rename(source, path.join(dir, path.basename(source))).catch((err: NodeJS.ErrnoException) => {
       if (err.code !== 'ENOENT') throw err;

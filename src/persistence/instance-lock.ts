@@ -15,7 +15,10 @@ export interface InstanceLockOptions {
  * One agent-collab per workdir: a proper-lockfile lock (`<workdir>/agent-collab.lock`) plus `<workdir>/agent-collab.pid`.
  * A lock whose pid is dead is taken over at once. Resolves to an idempotent release function.
  */
-export async function acquireInstanceLock(workdir: string, opts: InstanceLockOptions = {}): Promise<() => Promise<void>> {
+export async function acquireInstanceLock(
+  workdir: string,
+  opts: InstanceLockOptions = {},
+): Promise<() => Promise<void>> {
   const dir = path.resolve(workdir);
   await mkdir(dir, { recursive: true });
   const lockDir = path.join(dir, 'agent-collab.lock');
@@ -65,7 +68,10 @@ function lockedError(pid: number | null, lockDir: string): UserError {
       EXIT.badInput,
     );
   }
-  return new UserError(`another agent-collab (pid ${pid}) is running here; wait for it to finish or stop it`, EXIT.badInput);
+  return new UserError(
+    `another agent-collab (pid ${pid}) is running here; wait for it to finish or stop it`,
+    EXIT.badInput,
+  );
 }
 
 /** The holder writes its pid just after taking the lock, so give a fresh holder a moment. */

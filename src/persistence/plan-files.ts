@@ -34,7 +34,13 @@ export async function writePlan(
   file: string,
   plan: { body: string; status: PlanStatus; iteration: number; author?: 'planner' | 'user' },
 ): Promise<string> {
-  const meta = { version: 1, status: plan.status, iteration: plan.iteration, author: plan.author ?? 'planner', updated: nowIso() };
+  const meta = {
+    version: 1,
+    status: plan.status,
+    iteration: plan.iteration,
+    author: plan.author ?? 'planner',
+    updated: nowIso(),
+  };
   const text = await compose(meta, cleanAgentMarkdown(plan.body));
   await inOrder(file, () => writeAtomic(file, text));
   return text;
@@ -59,7 +65,8 @@ export async function readPlan(file: string): Promise<{ meta: PlanMeta; body: st
 export async function setPlanStatus(file: string, status: PlanStatus): Promise<void> {
   await inOrder(file, async () => {
     const parsed = await readMarkdown(file);
-    if (!parsed) throw new UserError(`cannot set the plan status: ${file} does not exist; write a plan first`, EXIT.badInput);
+    if (!parsed)
+      throw new UserError(`cannot set the plan status: ${file} does not exist; write a plan first`, EXIT.badInput);
     const data = { version: 1, ...parsed.data, status, updated: nowIso() };
     const rest = parsed.hadFrontmatter ? parsed.content : `\n${parsed.content}`;
     await writeAtomic(file, (await renderFrontmatter(data)) + rest);
@@ -84,7 +91,10 @@ export function writePlanBody(file: string, body: string): Promise<string> {
  * Writes comments.md (atomic, durable); the body starts with the `[APPROVED]` / `[CHANGES_REQUIRED]` marker line that
  * matches `status`. Resolves to the text written.
  */
-export async function writeComments(file: string, comments: { body: string; status: CommentsStatus; iteration: number }): Promise<string> {
+export async function writeComments(
+  file: string,
+  comments: { body: string; status: CommentsStatus; iteration: number },
+): Promise<string> {
   const meta = { status: comments.status, iteration: comments.iteration, author: 'reviewer', updated: nowIso() };
   const body = withVerdictMarker(cleanAgentMarkdown(comments.body), comments.status);
   const text = await compose(meta, body);
@@ -99,8 +109,14 @@ export async function readComments(file: string): Promise<{ meta: CommentsMeta; 
   const body = stripLeadingBlankLines(parsed.content);
   const d = parsed.data;
   const marker = /^\s*\[(APPROVED|CHANGES_REQUIRED)\]/.exec(body)?.[1] as CommentsStatus | undefined;
-  const status: CommentsStatus = d.status === 'APPROVED' || d.status === 'CHANGES_REQUIRED' ? d.status : (marker ?? 'CHANGES_REQUIRED');
-  const meta: CommentsMeta = { status, iteration: toCount(d.iteration), author: 'reviewer', updated: typeof d.updated === 'string' ? d.updated : null };
+  const status: CommentsStatus =
+    d.status === 'APPROVED' || d.status === 'CHANGES_REQUIRED' ? d.status : (marker ?? 'CHANGES_REQUIRED');
+  const meta: CommentsMeta = {
+    status,
+    iteration: toCount(d.iteration),
+    author: 'reviewer',
+    updated: typeof d.updated === 'string' ? d.updated : null,
+  };
   return { meta, body };
 }
 
@@ -114,7 +130,9 @@ export function withVerdictMarker(body: string, status: CommentsStatus): string 
   return [marker, restOfLine, after].filter((part) => part !== '').join('\n');
 }
 
-async function readMarkdown(file: string): Promise<{ data: Record<string, unknown>; content: string; hadFrontmatter: boolean } | null> {
+async function readMarkdown(
+  file: string,
+): Promise<{ data: Record<string, unknown>; content: string; hadFrontmatter: boolean } | null> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');

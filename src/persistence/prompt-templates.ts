@@ -28,7 +28,8 @@ async function promptFile(name: PromptName, opts: { overrideDir?: string; builti
     if (await isFile(file)) return file;
   }
   const file = path.resolve(opts.builtinDir ?? BUILTIN_PROMPTS_DIR, fileName);
-  if (!(await isFile(file))) throw new UserError(`prompt template ${file} not found; reinstall agent-collab or fix the prompts directory`);
+  if (!(await isFile(file)))
+    throw new UserError(`prompt template ${file} not found; reinstall agent-collab or fix the prompts directory`);
   return file;
 }
 

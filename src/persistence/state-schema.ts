@@ -13,7 +13,13 @@ export const actionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('write_plan'), answer }),
   z.object({ kind: z.literal('review'), reask: z.optional(z.boolean()), answer }),
   z.object({ kind: z.literal('respond'), answer }),
-  z.object({ kind: z.literal('execute_step'), step: int, attempt: z.optional(positive), feedback: z.optional(z.string()), answer }),
+  z.object({
+    kind: z.literal('execute_step'),
+    step: int,
+    attempt: z.optional(positive),
+    feedback: z.optional(z.string()),
+    answer,
+  }),
   z.object({ kind: z.literal('ask_test_command'), step: int, answer }),
   z.object({ kind: z.literal('run_tests'), step: int, attempt: positive }),
   z.object({ kind: z.literal('commit_step'), step: int, summary: z.string(), allowSecrets: z.optional(z.boolean()) }),
@@ -22,7 +28,16 @@ export const actionSchema = z.discriminatedUnion('kind', [
 
 const secretFinding = z.object({ file: z.string(), line: int, kind: z.string() });
 
-const failureKind = z.enum(['agent_error', 'infra', 'usage_limit', 'auth', 'timeout', 'idle', 'missing_binary', 'session_lost']);
+const failureKind = z.enum([
+  'agent_error',
+  'infra',
+  'usage_limit',
+  'auth',
+  'timeout',
+  'idle',
+  'missing_binary',
+  'session_lost',
+]);
 
 export const awaitingSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('goal') }),
@@ -48,7 +63,13 @@ export const awaitingSchema = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('secret_found'), step: int, summary: z.string(), findings: z.array(secretFinding) }),
   z.object({ kind: z.literal('commit_failed'), step: int, summary: z.string(), message: z.string() }),
-  z.object({ kind: z.literal('external_change'), file: z.enum(['plan', 'comments']), role, action: actionSchema, text: z.string() }),
+  z.object({
+    kind: z.literal('external_change'),
+    file: z.enum(['plan', 'comments']),
+    role,
+    action: actionSchema,
+    text: z.string(),
+  }),
 ]);
 
 const stepRunSchema = z.object({
@@ -88,7 +109,13 @@ export const workflowStateSchema = z.object({
   sessions: z.object({ planner: z.nullable(z.string()), reviewer: z.nullable(z.string()) }),
   currentStep: z.nullable(int),
   steps: z.array(
-    z.object({ n: int, title: z.string(), done: z.boolean(), commit: z.optional(z.nullable(z.string())), skipped: z.optional(z.boolean()) }),
+    z.object({
+      n: int,
+      title: z.string(),
+      done: z.boolean(),
+      commit: z.optional(z.nullable(z.string())),
+      skipped: z.optional(z.boolean()),
+    }),
   ),
   stepRun: z._default(z.nullable(stepRunSchema), null),
   pendingCommand: z._default(z.nullable(pendingCommandSchema), null),

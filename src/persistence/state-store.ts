@@ -6,9 +6,7 @@ import type { Paths } from './paths.js';
 import { workflowStateSchema } from './state-schema.js';
 
 export type ReadStateResult =
-  | { kind: 'none' }
-  | { kind: 'ok'; state: WorkflowState }
-  | { kind: 'corrupt'; movedTo: string; reason: string };
+  { kind: 'none' } | { kind: 'ok'; state: WorkflowState } | { kind: 'corrupt'; movedTo: string; reason: string };
 
 /** Reads state.json. A file that cannot be used is renamed to `state.json.corrupt-<timestamp>`, never deleted. */
 export async function readState(paths: Pick<Paths, 'state'>): Promise<ReadStateResult> {
@@ -33,7 +31,8 @@ function checkState(text: string): { state: WorkflowState } | { reason: string }
     return { reason: `invalid JSON: ${oneLine((err as Error).message)}` };
   }
   const version = (data as { schemaVersion?: unknown } | null)?.schemaVersion;
-  if (version !== 1) return { reason: `unknown schemaVersion ${oneLine(JSON.stringify(version) ?? 'missing')} (expected 1)` };
+  if (version !== 1)
+    return { reason: `unknown schemaVersion ${oneLine(JSON.stringify(version) ?? 'missing')} (expected 1)` };
   const parsed = workflowStateSchema.safeParse(data);
   if (parsed.success) return { state: parsed.data };
   const issue = parsed.error.issues[0];

@@ -9,7 +9,15 @@ import type { DebugLog } from './debug-log.js';
 import { archiveRun } from './history.js';
 import { appendLog } from './log-file.js';
 import type { Paths } from './paths.js';
-import { bodyOfText, readComments, readPlan, setPlanStatus, writeComments, writePlan, writePlanBody } from './plan-files.js';
+import {
+  bodyOfText,
+  readComments,
+  readPlan,
+  setPlanStatus,
+  writeComments,
+  writePlan,
+  writePlanBody,
+} from './plan-files.js';
 import { writeState } from './state-store.js';
 
 export class DiskWorkflowFiles implements WorkflowFiles {
@@ -33,7 +41,10 @@ export class DiskWorkflowFiles implements WorkflowFiles {
 
   /** remember(), from the text just written (not read back: an edit by the person right after is still noticed). */
   private async rememberWritten(which: WatchedFile, text: string): Promise<void> {
-    await this.written.remember(which, await bodyOfText(text, which === 'plan' ? this.paths.plan : this.paths.comments));
+    await this.written.remember(
+      which,
+      await bodyOfText(text, which === 'plan' ? this.paths.plan : this.paths.comments),
+    );
   }
 
   async changedOutside(which: WatchedFile): Promise<boolean> {
@@ -42,7 +53,14 @@ export class DiskWorkflowFiles implements WorkflowFiles {
 
   async resolveExternal(which: WatchedFile, incoming: string, choice: ExternalChangeChoice): Promise<string> {
     const name = path.basename(which === 'plan' ? this.paths.plan : this.paths.comments);
-    const r = await reconcile({ choice, current: await this.bodyOf(which), written: await this.written.last(which), incoming, backupDir: path.join(this.paths.workdir, 'backups'), name });
+    const r = await reconcile({
+      choice,
+      current: await this.bodyOf(which),
+      written: await this.written.last(which),
+      incoming,
+      backupDir: path.join(this.paths.workdir, 'backups'),
+      name,
+    });
     await this.appendLog(`${name} changed outside agent-collab: ${choice}`, [r.note]);
     return r.text;
   }
@@ -69,7 +87,10 @@ export class DiskWorkflowFiles implements WorkflowFiles {
   }
 
   async writeComments(body: string, verdict: Verdict, iteration: number): Promise<void> {
-    await this.rememberWritten('comments', await writeComments(this.paths.comments, { body, status: verdict, iteration }));
+    await this.rememberWritten(
+      'comments',
+      await writeComments(this.paths.comments, { body, status: verdict, iteration }),
+    );
   }
 
   async setPlanStatus(status: 'draft' | 'reviewing' | 'approved'): Promise<void> {

@@ -25,7 +25,15 @@ import { useKeys } from './use-keys.js';
 import { useTextField } from './use-text-field.js';
 import { useTerminalSize } from './use-terminal-size.js';
 import { useEngineBatches } from './use-engine-batches.js';
-import { describeAction, initialView, reduceAll, reduceView, whoRuns, type ViewAction, type ViewState } from './view-model.js';
+import {
+  describeAction,
+  initialView,
+  reduceAll,
+  reduceView,
+  whoRuns,
+  type ViewAction,
+  type ViewState,
+} from './view-model.js';
 
 export interface AppProps {
   engine: EngineLike;
@@ -52,16 +60,37 @@ export interface AppProps {
   maxEntries?: number;
 }
 
-
 type Overlay = Extract<Modal, 'help' | 'confirm_stop' | 'confirm_enter'>;
 
-const INITIAL_VIEWPORTS: Record<TabId, Viewport> = { conversation: FOLLOW, plan: TOP, comments: TOP, log: FOLLOW, status: TOP };
+const INITIAL_VIEWPORTS: Record<TabId, Viewport> = {
+  conversation: FOLLOW,
+  plan: TOP,
+  comments: TOP,
+  log: FOLLOW,
+  status: TOP,
+};
 const QUIT_WINDOW_MS = 2000;
 
 export function App(props: AppProps) {
-  const { engine, files, confirmEnter = false, onQuit, onEdit, onAttention, onReady, now = Date.now, colors = colorsWanted() } = props;
-  const reducer = useCallback((v: ViewState, a: ViewAction | { type: 'batch'; actions: ViewAction[] }) => (a.type === 'batch' ? reduceAll(v, a.actions, now()) : reduceView(v, a, now())), [now]);
-  const [view, send] = useReducer(reducer, engine.state, (s) => initialView(s, { maxEntries: props.maxEntries, now: now() }));
+  const {
+    engine,
+    files,
+    confirmEnter = false,
+    onQuit,
+    onEdit,
+    onAttention,
+    onReady,
+    now = Date.now,
+    colors = colorsWanted(),
+  } = props;
+  const reducer = useCallback(
+    (v: ViewState, a: ViewAction | { type: 'batch'; actions: ViewAction[] }) =>
+      a.type === 'batch' ? reduceAll(v, a.actions, now()) : reduceView(v, a, now()),
+    [now],
+  );
+  const [view, send] = useReducer(reducer, engine.state, (s) =>
+    initialView(s, { maxEntries: props.maxEntries, now: now() }),
+  );
   const [startedAt] = useState(now);
   const [tab, setTab] = useState<TabId>('conversation');
   const [opened, setOpened] = useState<ReadonlySet<TabId>>(new Set());
@@ -83,7 +112,18 @@ export function App(props: AppProps) {
     () => {
       const history = props.history ?? [];
       if (history.length > 0) {
-        const intro: ViewAction = { type: 'entries', entries: [{ who: 'agent-collab', kind: 'notice', text: 'Earlier in this run (read back from debug.log):', detail: null }], skipped: 0 };
+        const intro: ViewAction = {
+          type: 'entries',
+          entries: [
+            {
+              who: 'agent-collab',
+              kind: 'notice',
+              text: 'Earlier in this run (read back from debug.log):',
+              detail: null,
+            },
+          ],
+          skipped: 0,
+        };
         send({ type: 'batch', actions: [intro, ...history] });
       }
       if (props.notice) send({ type: 'ui_notice', text: props.notice, tone: 'warn' });
@@ -105,7 +145,9 @@ export function App(props: AppProps) {
 
   const busy = view.state.inflight !== null;
   const commandOpen = pending !== null && pending.id !== answeredCommand;
-  const modal: Modal | null = commandOpen ? 'command' : (overlay ?? (view.awaiting !== answered && !busy ? dialogFor(view.awaiting) : null));
+  const modal: Modal | null = commandOpen
+    ? 'command'
+    : (overlay ?? (view.awaiting !== answered && !busy ? dialogFor(view.awaiting) : null));
   const typing = view.awaiting?.kind === 'goal' && !busy && !typingOff && !modal && !view.finished;
   const ctx: KeyContext = {
     phase: view.phase,
@@ -127,7 +169,8 @@ export function App(props: AppProps) {
         if (!ok && fromDialog) setAnswered(null);
         if (!ok && command) setAnsweredCommand(null);
       },
-      (err: unknown) => send({ type: 'ui_notice', text: err instanceof Error ? err.message : String(err), tone: 'error' }),
+      (err: unknown) =>
+        send({ type: 'ui_notice', text: err instanceof Error ? err.message : String(err), tone: 'error' }),
     );
   };
 
@@ -180,7 +223,9 @@ export function App(props: AppProps) {
       send({ type: 'ui_notice', text: 'no editor available here', tone: 'warn' });
       return;
     }
-    void onEdit(file).then(reload, (err: unknown) => send({ type: 'ui_notice', text: `editor: ${err instanceof Error ? err.message : String(err)}`, tone: 'error' }));
+    void onEdit(file).then(reload, (err: unknown) =>
+      send({ type: 'ui_notice', text: `editor: ${err instanceof Error ? err.message : String(err)}`, tone: 'error' }),
+    );
   };
 
   const goalReady = (goal?: string): void => {
@@ -232,7 +277,9 @@ export function App(props: AppProps) {
       case 'tab_3':
       case 'tab_4':
       case 'tab_5':
-        return showTab((['conversation', 'plan', 'comments', 'log', 'status'] as const)[Number(cmd.slice(4)) - 1] ?? 'conversation');
+        return showTab(
+          (['conversation', 'plan', 'comments', 'log', 'status'] as const)[Number(cmd.slice(4)) - 1] ?? 'conversation',
+        );
       case 'exit':
         return onQuit?.(false);
       case 'quit':
@@ -247,7 +294,12 @@ export function App(props: AppProps) {
     const t = now();
     const force = lastQuit.current !== null && t - lastQuit.current < QUIT_WINDOW_MS;
     lastQuit.current = t;
-    if (!force) send({ type: 'ui_notice', text: 'Stopping the agents and saving the state… (Ctrl+C again to force)', tone: 'warn' });
+    if (!force)
+      send({
+        type: 'ui_notice',
+        text: 'Stopping the agents and saving the state… (Ctrl+C again to force)',
+        tone: 'warn',
+      });
     onQuit?.(force);
   };
 
@@ -300,7 +352,11 @@ export function App(props: AppProps) {
       case 'confirm_enter':
         return (
           <ConfirmDialog
-            title={a?.kind === 'go' ? `Let the next round through (${whoRuns(a.action)}: ${describeAction(a.action, view.state)})?` : 'Let the next round through?'}
+            title={
+              a?.kind === 'go'
+                ? `Let the next round through (${whoRuns(a.action)}: ${describeAction(a.action, view.state)})?`
+                : 'Let the next round through?'
+            }
             onYes={() => {
               closeOverlay();
               dispatch({ type: 'go' });
@@ -309,33 +365,54 @@ export function App(props: AppProps) {
           />
         );
       case 'command':
-        return pending ? <CommandDialog pending={pending} onChoose={(choice) => dispatch(commandDecideEvent(pending, choice))} /> : null;
+        return pending ? (
+          <CommandDialog pending={pending} onChoose={(choice) => dispatch(commandDecideEvent(pending, choice))} />
+        ) : null;
       case null:
         return <Banner view={view} draft={draft} typing={typing} busy={busy} />;
       default:
-        return a ? <AwaitingDialog awaiting={a} onEvent={(event) => dispatch(event, true)} onEditPlan={() => edit('plan')} /> : null;
+        return a ? (
+          <AwaitingDialog awaiting={a} onEvent={(event) => dispatch(event, true)} onEditPlan={() => edit('plan')} />
+        ) : null;
     }
   };
 
   return (
     <ColorContext.Provider value={colors}>
-    <KeyRouterContext.Provider value={router}>
-      <Box flexDirection="column" height={Math.max(8, rows - 1)} width={width}>
-        <TabBar tab={tab} opened={opened} right={scrollHint(lines.length, contentHeight, viewports[tab])} />
-        <Box ref={contentRef} flexDirection="column" flexGrow={1} flexShrink={1} overflow="hidden">
-          <ScrollView lines={lines} height={contentHeight} viewport={viewports[tab]} />
+      <KeyRouterContext.Provider value={router}>
+        <Box flexDirection="column" height={Math.max(8, rows - 1)} width={width}>
+          <TabBar tab={tab} opened={opened} right={scrollHint(lines.length, contentHeight, viewports[tab])} />
+          <Box ref={contentRef} flexDirection="column" flexGrow={1} flexShrink={1} overflow="hidden">
+            <ScrollView lines={lines} height={contentHeight} viewport={viewports[tab]} />
+          </Box>
+          {view.flash ? (
+            <Text
+              wrap="truncate"
+              color={
+                view.flash.tone === 'error'
+                  ? 'red'
+                  : view.flash.tone === 'warn'
+                    ? 'yellow'
+                    : view.flash.tone === 'good'
+                      ? 'green'
+                      : undefined
+              }
+            >
+              {view.flash.text}
+            </Text>
+          ) : null}
+          <Box flexShrink={0} flexDirection="column">
+            {bottom()}
+          </Box>
+          <StatusBar
+            view={view}
+            hints={hintsNow(modal, view, ctx)}
+            startedAt={startedAt}
+            now={now}
+            tickMs={props.tickMs}
+          />
         </Box>
-        {view.flash ? (
-          <Text wrap="truncate" color={view.flash.tone === 'error' ? 'red' : view.flash.tone === 'warn' ? 'yellow' : view.flash.tone === 'good' ? 'green' : undefined}>
-            {view.flash.text}
-          </Text>
-        ) : null}
-        <Box flexShrink={0} flexDirection="column">
-          {bottom()}
-        </Box>
-        <StatusBar view={view} hints={hintsNow(modal, view, ctx)} startedAt={startedAt} now={now} tickMs={props.tickMs} />
-      </Box>
-    </KeyRouterContext.Provider>
+      </KeyRouterContext.Provider>
     </ColorContext.Provider>
   );
 }

@@ -10,7 +10,14 @@ import { describeAction, whoRuns, type ViewState } from './view-model.js';
 export type Modal = 'help' | 'confirm_stop' | 'confirm_enter' | 'command' | DialogKind;
 
 /** Dialogs whose choices are single keys: the status bar lists them (the others explain their keys inside). */
-const LETTERED: ReadonlySet<Modal> = new Set<Modal>(['command', 'unclear_verdict', 'step_failed', 'secret_found', 'commit_failed', 'external_change']);
+const LETTERED: ReadonlySet<Modal> = new Set<Modal>([
+  'command',
+  'unclear_verdict',
+  'step_failed',
+  'secret_found',
+  'commit_failed',
+  'external_change',
+]);
 
 /** The status-bar keys: a dialog's own while it has the keyboard, else the keymap's that apply now. */
 export function hintsNow(modal: Modal | null, view: ViewState, ctx: KeyContext): Hint[] {
@@ -33,7 +40,11 @@ export function Banner({ view, draft, typing, busy }: BannerProps) {
   const a = view.awaiting;
   const stopKey = bindingOf('stop').keys[0]?.label ?? 's';
   if (view.finished) {
-    return <Text color={view.finished === 'DONE' ? 'green' : 'yellow'}>{view.finished === 'DONE' ? 'Run finished: all steps done.' : 'Run cancelled.'} q: leave</Text>;
+    return (
+      <Text color={view.finished === 'DONE' ? 'green' : 'yellow'}>
+        {view.finished === 'DONE' ? 'Run finished: all steps done.' : 'Run cancelled.'} q: leave
+      </Text>
+    );
   }
   if (view.phase === 'REFINE_GOAL' && (a?.kind === 'goal' || busy)) {
     return <GoalInput value={draft} active={typing} busy={busy} />;
@@ -51,7 +62,9 @@ export function Banner({ view, draft, typing, busy }: BannerProps) {
         <Text color="red" wrap="truncate">
           ✗ {a.role ?? 'agent-collab'} failed ({a.failure}): {a.message}
         </Text>
-        <Text dimColor>{keyOf('failure', 'retry')} · {stopKey}: stop · Ctrl+C: quit (state is saved)</Text>
+        <Text dimColor>
+          {keyOf('failure', 'retry')} · {stopKey}: stop · Ctrl+C: quit (state is saved)
+        </Text>
       </Box>
     );
   }

@@ -30,7 +30,12 @@ function conversationEvent(json: unknown): AgentEvent | null {
       case 'tool_result':
         return str(json.output) && typeof json.isError === 'boolean' && (json.id === undefined || str(json.id));
       case 'command':
-        return str(json.command) && ['started', 'completed', 'failed'].includes(json.status as string) && (json.id === undefined || str(json.id)) && (json.output === undefined || str(json.output));
+        return (
+          str(json.command) &&
+          ['started', 'completed', 'failed'].includes(json.status as string) &&
+          (json.id === undefined || str(json.id)) &&
+          (json.output === undefined || str(json.output))
+        );
       case 'file_change':
         return str(json.path) && ['add', 'update', 'delete'].includes(json.kind as string);
       case 'error':

@@ -1,7 +1,15 @@
 // The decisions table (core/decisions.ts) as the TUI shows it: which waiting state opens a dialog, a choice's
 // keys, the status-bar hints and the `decide` event a key sends. Key words live here, never in the core.
 import type { Key } from 'ink';
-import { choicesFor, commandQuestion, DECISIONS, questionOf, type Choice, type ChoiceId, type QuestionKind } from '../core/decisions.js';
+import {
+  choicesFor,
+  commandQuestion,
+  DECISIONS,
+  questionOf,
+  type Choice,
+  type ChoiceId,
+  type QuestionKind,
+} from '../core/decisions.js';
 import type { EngineEvent } from '../core/events.js';
 import type { Awaiting, PendingCommand } from '../core/types.js';
 import type { Hint } from './keymap.js';
@@ -52,7 +60,9 @@ export function keyOf<K extends QuestionKind>(kind: K, id: ChoiceId<K>): string 
 export function decideEvent(a: Awaiting, choice: string, rounds?: number): EngineEvent | null {
   const on = questionOf(a);
   if (!on || on === 'question') return null;
-  return (rounds === undefined ? { type: 'decide', on, choice } : { type: 'decide', on, choice, rounds }) as EngineEvent;
+  return (
+    rounds === undefined ? { type: 'decide', on, choice } : { type: 'decide', on, choice, rounds }
+  ) as EngineEvent;
 }
 
 /** The `decide` event for a choice at a held command. */

@@ -53,7 +53,11 @@ function dropFront<T>(list: ChunkedList<T>, max: number): ChunkedList<T> {
 }
 
 /** Replaces the newest item `match` picks (copying only its chunk); null when none matches. */
-export function replaceLast<T>(list: ChunkedList<T>, match: (item: T) => boolean, update: (item: T) => T): ChunkedList<T> | null {
+export function replaceLast<T>(
+  list: ChunkedList<T>,
+  match: (item: T) => boolean,
+  update: (item: T) => T,
+): ChunkedList<T> | null {
   for (let c = list.chunks.length - 1; c >= 0; c--) {
     const chunk = list.chunks[c] as readonly T[];
     for (let i = chunk.length - 1; i >= 0; i--) {

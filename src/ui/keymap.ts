@@ -176,12 +176,37 @@ export const KEYMAP: readonly Binding[] = [
   tab(3, 'Comments'),
   tab(4, 'Log'),
   tab(5, 'Status'),
-  { command: 'scroll_up', keys: [key('↑', { special: 'upArrow' })], description: 'Scroll up one line', when: () => true },
-  { command: 'scroll_down', keys: [key('↓', { special: 'downArrow' })], description: 'Scroll down one line', when: () => true },
-  { command: 'page_up', keys: [key('PgUp', { special: 'pageUp' })], description: 'Scroll up one page', when: () => true },
-  { command: 'page_down', keys: [key('PgDn', { special: 'pageDown' })], description: 'Scroll down one page', when: () => true },
+  {
+    command: 'scroll_up',
+    keys: [key('↑', { special: 'upArrow' })],
+    description: 'Scroll up one line',
+    when: () => true,
+  },
+  {
+    command: 'scroll_down',
+    keys: [key('↓', { special: 'downArrow' })],
+    description: 'Scroll down one line',
+    when: () => true,
+  },
+  {
+    command: 'page_up',
+    keys: [key('PgUp', { special: 'pageUp' })],
+    description: 'Scroll up one page',
+    when: () => true,
+  },
+  {
+    command: 'page_down',
+    keys: [key('PgDn', { special: 'pageDown' })],
+    description: 'Scroll down one page',
+    when: () => true,
+  },
   { command: 'scroll_top', keys: [key('Home', { special: 'home' })], description: 'Go to the top', when: () => true },
-  { command: 'scroll_bottom', keys: [key('End', { special: 'end' })], description: 'Go to the end and follow the stream', when: () => true },
+  {
+    command: 'scroll_bottom',
+    keys: [key('End', { special: 'end' })],
+    description: 'Go to the end and follow the stream',
+    when: () => true,
+  },
 ];
 
 export function bindingOf(command: CommandName): Binding {
@@ -233,8 +258,16 @@ export interface HelpRow {
 }
 
 const GROUPS: ReadonlyArray<{ keys: string; description: string; commands: CommandName[] }> = [
-  { keys: '1-5', description: 'Show a tab (Log and Status open on demand; press again to close)', commands: ['tab_1', 'tab_2', 'tab_3', 'tab_4', 'tab_5'] },
-  { keys: '↑ ↓ PgUp PgDn Home End', description: 'Scroll; End follows the stream', commands: ['scroll_up', 'scroll_down', 'page_up', 'page_down', 'scroll_top', 'scroll_bottom'] },
+  {
+    keys: '1-5',
+    description: 'Show a tab (Log and Status open on demand; press again to close)',
+    commands: ['tab_1', 'tab_2', 'tab_3', 'tab_4', 'tab_5'],
+  },
+  {
+    keys: '↑ ↓ PgUp PgDn Home End',
+    description: 'Scroll; End follows the stream',
+    commands: ['scroll_up', 'scroll_down', 'page_up', 'page_down', 'scroll_top', 'scroll_bottom'],
+  },
 ];
 
 /** The keymap as help lines: one per command, the tab digits and the scroll keys grouped. */

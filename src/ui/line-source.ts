@@ -75,7 +75,12 @@ function linesOf(e: ConversationEntry, width: number, expanded: boolean): Line[]
 }
 
 /** The conversation's lines after `head` (e.g. a note on what was dropped), laid out a window at a time. */
-export function conversationSource(entries: readonly ConversationEntry[], width: number, expanded: boolean, head: readonly Line[] = []): LineSource {
+export function conversationSource(
+  entries: readonly ConversationEntry[],
+  width: number,
+  expanded: boolean,
+  head: readonly Line[] = [],
+): LineSource {
   // ends[i]: the line after entry i (head lines first).
   const ends = new Uint32Array(entries.length);
   let total = head.length;

@@ -11,7 +11,8 @@ export interface Line {
   bold?: boolean;
 }
 
-const WIDE = /[\u1100-\u115F\u2E80-\u303E\u3041-\u33FF\u3400-\u4DBF\u4E00-\u9FFF\uA000-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6]/;
+const WIDE =
+  /[\u1100-\u115F\u2E80-\u303E\u3041-\u33FF\u3400-\u4DBF\u4E00-\u9FFF\uA000-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6]/;
 
 /** Terminal columns of one character (wide CJK and astral symbols take two). */
 function charWidth(ch: string): number {
@@ -96,7 +97,8 @@ function block(id: number, header: Line, body: string, width: number, color?: st
 function details(id: number, detail: string, width: number): Line[] {
   const all = wrapText(detail, width - 6);
   const shown = all.slice(0, MAX_DETAIL_LINES).map((t, i) => ({ key: `${id}:d${i}`, text: `      ${t}`, dim: true }));
-  if (all.length > MAX_DETAIL_LINES) shown.push({ key: `${id}:dmore`, text: `      … ${all.length - MAX_DETAIL_LINES} more line(s)`, dim: true });
+  if (all.length > MAX_DETAIL_LINES)
+    shown.push({ key: `${id}:dmore`, text: `      … ${all.length - MAX_DETAIL_LINES} more line(s)`, dim: true });
   return shown;
 }
 
@@ -114,7 +116,13 @@ export function entryLines(e: ConversationEntry, width: number, expanded: boolea
       return [{ key, text: truncate(`── ${e.text} ──`, width), dim: true }];
     case 'notice':
     case 'error':
-      return [{ key, text: truncate(`  ${e.kind === 'error' ? '✗' : '•'} ${e.text}`, width), color: TONE_COLOR[e.tone ?? (e.kind === 'error' ? 'error' : 'info')] }];
+      return [
+        {
+          key,
+          text: truncate(`  ${e.kind === 'error' ? '✗' : '•'} ${e.text}`, width),
+          color: TONE_COLOR[e.tone ?? (e.kind === 'error' ? 'error' : 'info')],
+        },
+      ];
     case 'tool':
     case 'command':
     case 'reasoning':
@@ -142,7 +150,12 @@ export function fileLines(text: string, width: number, prefix = 'f'): Line[] {
     const heading = /^#{1,6}\s/.test(raw);
     const checked = /^\s*(\d+\.|[-*])\s+\[[xX]\]/.test(raw);
     for (const t of wrapParagraph(raw, Math.max(1, width))) {
-      out.push({ key: `${prefix}${i++}`, text: t, bold: heading || undefined, color: checked ? 'green' : heading ? 'cyan' : undefined });
+      out.push({
+        key: `${prefix}${i++}`,
+        text: t,
+        bold: heading || undefined,
+        color: checked ? 'green' : heading ? 'cyan' : undefined,
+      });
     }
   }
   return out;
@@ -163,10 +176,20 @@ export function visibleRange(total: number, height: number, vp: Viewport): { sta
   return { start, end: Math.min(total, start + height) };
 }
 
-export type ScrollCommand = Extract<CommandName, 'scroll_up' | 'scroll_down' | 'page_up' | 'page_down' | 'scroll_top' | 'scroll_bottom'>;
+export type ScrollCommand = Extract<
+  CommandName,
+  'scroll_up' | 'scroll_down' | 'page_up' | 'page_down' | 'scroll_top' | 'scroll_bottom'
+>;
 
 export function isScroll(c: CommandName): c is ScrollCommand {
-  return c === 'scroll_up' || c === 'scroll_down' || c === 'page_up' || c === 'page_down' || c === 'scroll_top' || c === 'scroll_bottom';
+  return (
+    c === 'scroll_up' ||
+    c === 'scroll_down' ||
+    c === 'page_up' ||
+    c === 'page_down' ||
+    c === 'scroll_top' ||
+    c === 'scroll_bottom'
+  );
 }
 
 export function scrollViewport(vp: Viewport, cmd: ScrollCommand, total: number, height: number): Viewport {

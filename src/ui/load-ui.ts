@@ -33,7 +33,13 @@ export async function loadUi(env: NodeJS.ProcessEnv = process.env): Promise<Ui> 
   try {
     const tui = await import('./tui.js');
     // React is CommonJS: its functions are on the default export (the bundle offers nothing else).
-    return { render: tui.render, createElement: tui.React.createElement, App: tui.App, ResumeDialog: tui.ResumeDialog, OpeningScreen: tui.OpeningScreen };
+    return {
+      render: tui.render,
+      createElement: tui.React.createElement,
+      App: tui.App,
+      ResumeDialog: tui.ResumeDialog,
+      OpeningScreen: tui.OpeningScreen,
+    };
   } finally {
     if (fetchProperty) Object.defineProperty(globalThis, 'fetch', fetchProperty);
     if (unset) delete env.NODE_ENV;

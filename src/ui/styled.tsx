@@ -18,6 +18,14 @@ export function Text(props: TextProps) {
 export function Box(props: PropsWithChildren<BoxProps> & { ref?: Ref<DOMElement> }) {
   const colors = useContext(ColorContext);
   if (colors) return <InkBox {...props} />;
-  const plain = { ...props, borderColor: undefined, borderTopColor: undefined, borderBottomColor: undefined, borderLeftColor: undefined, borderRightColor: undefined, backgroundColor: undefined };
+  const plain = {
+    ...props,
+    borderColor: undefined,
+    borderTopColor: undefined,
+    borderBottomColor: undefined,
+    borderLeftColor: undefined,
+    borderRightColor: undefined,
+    backgroundColor: undefined,
+  };
   return <InkBox {...plain} />;
 }

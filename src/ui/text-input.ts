@@ -9,7 +9,8 @@ export function editText(value: string, input: string, key: Key): TextEdit {
   if (key.backspace || key.delete) return { kind: 'change', value: Array.from(value).slice(0, -1).join('') };
   if (key.ctrl && input === 'u') return { kind: 'change', value: '' };
   if (key.ctrl && input === 'w') return { kind: 'change', value: value.replace(/\S+\s*$/, '') };
-  if (key.ctrl || key.meta || key.tab || key.escape || key.upArrow || key.downArrow || key.leftArrow || key.rightArrow) return null;
+  if (key.ctrl || key.meta || key.tab || key.escape || key.upArrow || key.downArrow || key.leftArrow || key.rightArrow)
+    return null;
   if (key.pageUp || key.pageDown || key.home || key.end) return null;
   // Pasted text may carry newlines: a single-line field keeps them as spaces.
   const text = Array.from(input.replace(/\r\n?|\n/g, ' '))

@@ -18,7 +18,12 @@ const FLOOD_OUTPUTS = 200;
  * most one per BATCH_MS, or per FLOOD_BATCH_MS after a flooded batch, and never held longer. A batch is applied
  * from setImmediate, after the event loop has read the terminal: a key that arrived meanwhile is handled first.
  */
-export function useEngineBatches(engine: EngineLike, maxEntries: number, apply: (actions: ViewAction[]) => void, onSubscribed: () => void): void {
+export function useEngineBatches(
+  engine: EngineLike,
+  maxEntries: number,
+  apply: (actions: ViewAction[]) => void,
+  onSubscribed: () => void,
+): void {
   useEffect(() => {
     const pending = new PendingOutputs(maxEntries);
     let timer: NodeJS.Timeout | null = null;

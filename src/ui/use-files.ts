@@ -31,7 +31,11 @@ function reader(files: FilesReader, f: WatchedFile): () => Promise<string | null
  * plan.md, comments.md, log.md and (while `debug` is true) the tail of debug.log: read again whenever `version`
  * changes (the engine saved its state), and each one as soon as the reader reports that it changed on disk.
  */
-export function useFileTexts(files: FilesReader, version: string, opts: { debug?: boolean } = {}): { texts: FileTexts; reload: () => void } {
+export function useFileTexts(
+  files: FilesReader,
+  version: string,
+  opts: { debug?: boolean } = {},
+): { texts: FileTexts; reload: () => void } {
   const [texts, setTexts] = useState<FileTexts>(EMPTY);
   const alive = useRef(true);
   const wantDebug = useRef(Boolean(opts.debug));
@@ -47,7 +51,8 @@ export function useFileTexts(files: FilesReader, version: string, opts: { debug?
         .catch(() => null)
         .then((text) => {
           // Only the latest read of a file counts: an older one finishing late would show stale text.
-          if (alive.current && seq.current[f] === mine) setTexts((prev) => (prev[f] === text ? prev : { ...prev, [f]: text }));
+          if (alive.current && seq.current[f] === mine)
+            setTexts((prev) => (prev[f] === text ? prev : { ...prev, [f]: text }));
         });
     }
   };

@@ -5,11 +5,22 @@ import { DECISIONS, type Choice } from '../core/decisions.js';
 import { noticeText } from '../core/notice-text.js';
 import type { EngineEvent, EngineOutput, Notice } from '../core/events.js';
 import { appendItems, emptyList, replaceLast, toArray, type ChunkedList } from './entry-list.js';
-import { isAgentAction, type Action, type AgentEvent, type Awaiting, type Phase, type Role, type UsageTotals, type Verdict, type WorkflowState } from '../core/types.js';
+import {
+  isAgentAction,
+  type Action,
+  type AgentEvent,
+  type Awaiting,
+  type Phase,
+  type Role,
+  type UsageTotals,
+  type Verdict,
+  type WorkflowState,
+} from '../core/types.js';
 
 export type ModeLabel = 'MANUAL' | 'AUTO' | 'PAUSING' | 'PAUSED';
 export type Who = Role | 'you' | 'agent-collab';
-export type EntryKind = 'message' | 'reasoning' | 'tool' | 'command' | 'file' | 'question' | 'error' | 'notice' | 'phase' | 'user';
+export type EntryKind =
+  'message' | 'reasoning' | 'tool' | 'command' | 'file' | 'question' | 'error' | 'notice' | 'phase' | 'user';
 export type Tone = 'info' | 'good' | 'warn' | 'error';
 
 export interface ConversationEntry {
@@ -66,7 +77,8 @@ export interface ViewState {
  * Things the UI itself feeds the reducer: commands it sent, local notices, and entries already made from agent
  * events while they waited for a frame (`skipped`: made and let go before, as only the newest maxEntries stay).
  */
-export type UiAction = { type: 'sent'; event: EngineEvent } | { type: 'ui_notice'; text: string; tone: Tone } | EntriesAction;
+export type UiAction =
+  { type: 'sent'; event: EngineEvent } | { type: 'ui_notice'; text: string; tone: Tone } | EntriesAction;
 export type EntriesAction = { type: 'entries'; entries: readonly NewEntry[]; skipped: number };
 export type ViewAction = EngineOutput | UiAction;
 
@@ -145,7 +157,8 @@ function withState(v: ViewState, s: WorkflowState, now: number): ViewState {
   let working: Working | null = null;
   if (s.inflight) {
     const keep = v.working && sameAction(prev.inflight, s.inflight);
-    working = keep && v.working ? v.working : { role: whoRuns(s.inflight), what: describeAction(s.inflight, s), since: now };
+    working =
+      keep && v.working ? v.working : { role: whoRuns(s.inflight), what: describeAction(s.inflight, s), since: now };
   }
   return {
     ...v,
@@ -179,7 +192,11 @@ function pushAll(v: ViewState, items: readonly NewEntry[], skipped = 0): ViewSta
 }
 
 /** Replaces the newest entry that `match` picks; false when there is none (then nothing changes). */
-function updateLast(v: ViewState, match: (e: ConversationEntry) => boolean, update: (e: ConversationEntry) => ConversationEntry): ViewState | null {
+function updateLast(
+  v: ViewState,
+  match: (e: ConversationEntry) => boolean,
+  update: (e: ConversationEntry) => ConversationEntry,
+): ViewState | null {
   const entries = replaceLast(v.entries, match, update);
   return entries ? { ...v, entries } : null;
 }
@@ -228,10 +245,26 @@ export function appendedEntry(role: Role, ev: AgentEvent): NewEntry | null | und
       return { who: role, kind: 'reasoning', text: `thinking: ${oneLine(ev.text)}`, detail: ev.text };
     case 'tool_call': {
       const brief = briefInput(ev.input);
-      return { who: role, kind: 'tool', text: `${ev.name}${brief ? ` ${brief}` : ''}`, detail: prettyInput(ev.input), ref: ev.id, status: 'running' };
+      return {
+        who: role,
+        kind: 'tool',
+        text: `${ev.name}${brief ? ` ${brief}` : ''}`,
+        detail: prettyInput(ev.input),
+        ref: ev.id,
+        status: 'running',
+      };
     }
     case 'command':
-      return ev.status === 'started' ? { who: role, kind: 'command', text: `$ ${oneLine(ev.command, 140)}`, detail: null, ref: ev.id ?? ev.command, status: 'running' } : undefined;
+      return ev.status === 'started'
+        ? {
+            who: role,
+            kind: 'command',
+            text: `$ ${oneLine(ev.command, 140)}`,
+            detail: null,
+            ref: ev.id ?? ev.command,
+            status: 'running',
+          }
+        : undefined;
     case 'file_change':
       return { who: role, kind: 'file', text: `${ev.kind} ${ev.path}`, detail: null };
     case 'question':
@@ -253,10 +286,18 @@ function onAgentEvent(v: ViewState, role: Role, ev: AgentEvent): ViewState {
   switch (ev.type) {
     case 'tool_result': {
       const status = ev.isError ? 'failed' : 'ok';
-      const match = (e: ConversationEntry): boolean => e.kind === 'tool' && e.who === role && e.status === 'running' && (ev.id === undefined || e.ref === ev.id);
+      const match = (e: ConversationEntry): boolean =>
+        e.kind === 'tool' && e.who === role && e.status === 'running' && (ev.id === undefined || e.ref === ev.id);
       const updated = updateLast(v, match, (e) => ({ ...e, status, detail: joinDetail(e.detail, ev.output) }));
       if (updated) return updated;
-      return push(v, { who: role, kind: 'tool', text: `${ev.isError ? 'tool error' : 'tool result'}: ${oneLine(ev.output, 100)}`, detail: ev.output, status, tone: ev.isError ? 'warn' : undefined });
+      return push(v, {
+        who: role,
+        kind: 'tool',
+        text: `${ev.isError ? 'tool error' : 'tool result'}: ${oneLine(ev.output, 100)}`,
+        detail: ev.output,
+        status,
+        tone: ev.isError ? 'warn' : undefined,
+      });
     }
     case 'command': {
       const status = ev.status === 'completed' && (ev.exitCode ?? 0) === 0 ? 'ok' : 'failed';
@@ -268,7 +309,14 @@ function onAgentEvent(v: ViewState, role: Role, ev: AgentEvent): ViewState {
         (e) => ({ ...e, status, text: `${e.text}${exit}`, detail: joinDetail(e.detail, ev.output) }),
       );
       if (updated) return updated;
-      return push(v, { who: role, kind: 'command', text: `$ ${oneLine(ev.command, 140)}${exit}`, detail: ev.output ?? null, ref, status });
+      return push(v, {
+        who: role,
+        kind: 'command',
+        text: `$ ${oneLine(ev.command, 140)}${exit}`,
+        detail: ev.output ?? null,
+        ref,
+        status,
+      });
     }
     default:
       return v;
@@ -313,22 +361,39 @@ export function reduceView(v: ViewState, a: ViewAction, now: number = Date.now()
     case 'state':
       return withState(v, a.state, now);
     case 'phase':
-      return push({ ...v, phase: a.to }, { who: 'agent-collab', kind: 'phase', text: phaseLine(a.from, a.to, a.iteration), detail: null });
+      return push(
+        { ...v, phase: a.to },
+        { who: 'agent-collab', kind: 'phase', text: phaseLine(a.from, a.to, a.iteration), detail: null },
+      );
     case 'agent_event':
       return onAgentEvent(v, a.role, a.event);
     case 'notice': {
       const n = a.notice;
       if (n.kind === 'verdict') {
         const tone: Tone = n.verdict === 'APPROVED' ? 'good' : 'warn';
-        return push(v, { who: 'agent-collab', kind: 'notice', text: `Verdict ${n.verdict} (iteration ${n.iteration})`, detail: null, tone });
+        return push(v, {
+          who: 'agent-collab',
+          kind: 'notice',
+          text: `Verdict ${n.verdict} (iteration ${n.iteration})`,
+          detail: null,
+          tone,
+        });
       }
       if (n.kind === 'round') {
-        const rounds = [...v.rounds, { role: n.role, action: n.action, outcome: n.outcome, usage: n.usage, n: v.roundCount + 1, at: now }];
-        return { ...v, rounds: rounds.length > MAX_ROUNDS ? rounds.slice(rounds.length - MAX_ROUNDS) : rounds, roundCount: v.roundCount + 1 };
+        const rounds = [
+          ...v.rounds,
+          { role: n.role, action: n.action, outcome: n.outcome, usage: n.usage, n: v.roundCount + 1, at: now },
+        ];
+        return {
+          ...v,
+          rounds: rounds.length > MAX_ROUNDS ? rounds.slice(rounds.length - MAX_ROUNDS) : rounds,
+          roundCount: v.roundCount + 1,
+        };
       }
       {
         const text = noticeText(n);
-        const tone: Tone = (n.kind === 'command' && n.decision === 'deny') || (n.kind === 'tests' && !n.passed) ? 'warn' : 'info';
+        const tone: Tone =
+          (n.kind === 'command' && n.decision === 'deny') || (n.kind === 'tests' && !n.passed) ? 'warn' : 'info';
         return push({ ...v, flash: { text, tone } }, { who: 'agent-collab', kind: 'notice', text, detail: null, tone });
       }
     }
@@ -337,10 +402,16 @@ export function reduceView(v: ViewState, a: ViewAction, now: number = Date.now()
     case 'rejected':
       return { ...v, flash: { text: a.message, tone: 'warn' } };
     case 'error':
-      return push({ ...v, flash: { text: a.message, tone: 'error' } }, { who: 'agent-collab', kind: 'error', text: a.message, detail: null, tone: 'error' });
+      return push(
+        { ...v, flash: { text: a.message, tone: 'error' } },
+        { who: 'agent-collab', kind: 'error', text: a.message, detail: null, tone: 'error' },
+      );
     case 'finished': {
       const text = a.phase === 'DONE' ? 'Run finished: all steps done.' : 'Run cancelled.';
-      return push({ ...v, finished: a.phase, awaiting: null, working: null }, { who: 'agent-collab', kind: 'notice', text, detail: null, tone: a.phase === 'DONE' ? 'good' : 'warn' });
+      return push(
+        { ...v, finished: a.phase, awaiting: null, working: null },
+        { who: 'agent-collab', kind: 'notice', text, detail: null, tone: a.phase === 'DONE' ? 'good' : 'warn' },
+      );
     }
     case 'sent':
       return onSent(v, a.event);

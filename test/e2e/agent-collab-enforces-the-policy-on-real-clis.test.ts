@@ -23,8 +23,10 @@ function shell(planner: 'codex' | 'claude', command: string): ToolsReply {
 
 for (const planner of ['codex', 'claude'] as const) {
   const reviewer = planner === 'codex' ? 'claude' : 'codex';
-  const push = (server: LlmServer, replies: Reply[]) => (planner === 'codex' ? server.openai : server.anthropic).push(...replies);
-  const review = (server: LlmServer) => (reviewer === 'claude' ? server.anthropic : server.openai).push(reply.text('[APPROVED]\n\nFine.'));
+  const push = (server: LlmServer, replies: Reply[]) =>
+    (planner === 'codex' ? server.openai : server.anthropic).push(...replies);
+  const review = (server: LlmServer) =>
+    (reviewer === 'claude' ? server.anthropic : server.openai).push(reply.text('[APPROVED]\n\nFine.'));
 
   describe(`${planner} executing under agent-collab's command policy`, () => {
     it('a blocked command is not run, the agent is told why, and the step still finishes', async ({ ac, expect }) => {
@@ -42,7 +44,14 @@ for (const planner of ['codex', 'claude'] as const) {
       const r = await ac.run(['run', '--goal', 'data dir', '--auto', '--auto-approve'], 90_000);
       expect(r.code, describeRun(r)).toBe(0);
       expect(statSync(data).mode & 0o777).toBe(0o755);
-      expect(events(r, 'command')).toEqual([expect.objectContaining({ role: 'planner', command: `chmod -R 777 ${data}`, decision: 'deny', rule: 'chmod 777' })]);
+      expect(events(r, 'command')).toEqual([
+        expect.objectContaining({
+          role: 'planner',
+          command: `chmod -R 777 ${data}`,
+          decision: 'deny',
+          rule: 'chmod 777',
+        }),
+      ]);
       const requests = planner === 'codex' ? server.openai.requests : server.anthropic.requests;
       expect(requests.some((q) => q.rawBody.includes('chmod 777'))).toBe(true); // the denial reached the model
       expect(gitSubjects(repo)[0]).toBe('[Step 1] add done.txt');
@@ -55,22 +64,41 @@ for (const planner of ['codex', 'claude'] as const) {
       try {
         execFileSync('git', ['init', '-q', '--bare', remote]);
         execFileSync('git', ['remote', 'add', 'origin', remote], { cwd: repo });
-        const remoteHead = () => execFileSync('git', ['--git-dir', remote, 'log', '--format=%s', '-1', 'main'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+        const remoteHead = () =>
+          execFileSync('git', ['--git-dir', remote, 'log', '--format=%s', '-1', 'main'], {
+            encoding: 'utf8',
+            stdio: ['ignore', 'pipe', 'ignore'],
+          }).trim();
 
         // Without --allow-cmd: denied, nothing pushed.
-        push(server, [reply.text(PLAN), shell(planner, 'git push origin main'), reply.text('Push was denied.\nSummary: nothing to change')]);
+        push(server, [
+          reply.text(PLAN),
+          shell(planner, 'git push origin main'),
+          reply.text('Push was denied.\nSummary: nothing to change'),
+        ]);
         review(server);
         const denied = await ac.run(['run', '--goal', 'publish', '--auto', '--auto-approve'], 90_000);
         expect(denied.code, describeRun(denied)).toBe(0);
-        expect(events(denied, 'command')).toEqual([expect.objectContaining({ command: 'git push origin main', decision: 'deny', rule: 'git push' })]);
+        expect(events(denied, 'command')).toEqual([
+          expect.objectContaining({ command: 'git push origin main', decision: 'deny', rule: 'git push' }),
+        ]);
         expect(() => remoteHead()).toThrow();
 
         // With --allow-cmd "git push origin": the same command runs.
-        push(server, [reply.text(PLAN), shell(planner, 'git push origin main'), reply.text('Pushed.\nSummary: nothing to change')]);
+        push(server, [
+          reply.text(PLAN),
+          shell(planner, 'git push origin main'),
+          reply.text('Pushed.\nSummary: nothing to change'),
+        ]);
         review(server);
-        const allowed = await ac.run(['run', '--goal', 'publish', '--fresh', '--auto', '--auto-approve', '--allow-cmd', 'git push origin'], 90_000);
+        const allowed = await ac.run(
+          ['run', '--goal', 'publish', '--fresh', '--auto', '--auto-approve', '--allow-cmd', 'git push origin'],
+          90_000,
+        );
         expect(allowed.code, describeRun(allowed)).toBe(0);
-        expect(events(allowed, 'command')).toEqual([expect.objectContaining({ command: 'git push origin main', decision: 'allow' })]);
+        expect(events(allowed, 'command')).toEqual([
+          expect.objectContaining({ command: 'git push origin main', decision: 'allow' }),
+        ]);
         expect(remoteHead()).toBe('initial');
       } finally {
         rmSync(remote, { recursive: true, force: true });

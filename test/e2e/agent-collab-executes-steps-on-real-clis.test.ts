@@ -12,13 +12,25 @@ import { it } from './agent-collab-fixture.js';
 import { describeRun } from './harness.js';
 import { reply } from './llm-server.js';
 
-const PLAN = ['# Plan', '', '## Steps', '1. [ ] Create a.txt', '2. [ ] Create calc.txt holding the result 2', '3. [ ] Create c.txt', ''].join('\n');
+const PLAN = [
+  '# Plan',
+  '',
+  '## Steps',
+  '1. [ ] Create a.txt',
+  '2. [ ] Create calc.txt holding the result 2',
+  '3. [ ] Create c.txt',
+  '',
+].join('\n');
 
 /** The repo's test: fails while calc.txt says BROKEN. */
-const CHECK = "const fs = require('fs');\nif (fs.existsSync('calc.txt') && fs.readFileSync('calc.txt', 'utf8').includes('BROKEN')) {\n  console.error('calc.txt: expected 2, got BROKEN');\n  process.exit(1);\n}\nconsole.log('checks passed');\n";
+const CHECK =
+  "const fs = require('fs');\nif (fs.existsSync('calc.txt') && fs.readFileSync('calc.txt', 'utf8').includes('BROKEN')) {\n  console.error('calc.txt: expected 2, got BROKEN');\n  process.exit(1);\n}\nconsole.log('checks passed');\n";
 
 describe('agent-collab executes a plan on the real CLIs', () => {
-  it('a 3-step plan ends with its commits; tests run after each step; a failing step passes on the retry', async ({ ac, expect }) => {
+  it('a 3-step plan ends with its commits; tests run after each step; a failing step passes on the retry', async ({
+    ac,
+    expect,
+  }) => {
     const { server, repo } = ac;
     writeFileSync(path.join(repo, 'check.js'), CHECK);
     execFileSync('git', ['add', 'check.js'], { cwd: repo });
@@ -42,7 +54,13 @@ describe('agent-collab executes a plan on the real CLIs', () => {
     const r = await ac.run(['run', '--goal', 'three files', '--auto', '--auto-approve'], 90_000);
     expect(r.code, describeRun(r)).toBe(0);
 
-    expect(gitSubjects(repo)).toEqual(['[Step 3] add c.txt', '[Step 2] add calc.txt', '[Step 1] add a.txt', 'add check.js', 'initial']);
+    expect(gitSubjects(repo)).toEqual([
+      '[Step 3] add c.txt',
+      '[Step 2] add calc.txt',
+      '[Step 1] add a.txt',
+      'add check.js',
+      'initial',
+    ]);
     const tests = events(r, 'tests').map((e) => `${String(e.step)}.${String(e.attempt)} ${e.passed ? 'pass' : 'fail'}`);
     expect(tests).toEqual(['1.1 pass', '2.1 fail', '2.2 pass', '3.1 pass']);
     expect(readFileSync(path.join(repo, 'calc.txt'), 'utf8')).toBe('2\n');
@@ -54,13 +72,17 @@ describe('agent-collab executes a plan on the real CLIs', () => {
     expect(retry?.rawBody).toContain('Create calc.txt holding the result 2');
 
     // Each step's commit holds only its own file.
-    const show = (rev: string) => execFileSync('git', ['show', '--name-only', '--format=', rev], { cwd: repo, encoding: 'utf8' }).trim();
+    const show = (rev: string) =>
+      execFileSync('git', ['show', '--name-only', '--format=', rev], { cwd: repo, encoding: 'utf8' }).trim();
     expect([show('HEAD~2'), show('HEAD~1'), show('HEAD')]).toEqual(['a.txt', 'calc.txt', 'c.txt']);
 
     const state = readState(repo) as unknown as { runId: string; phase: string };
     expect(state.phase).toBe('DONE');
     const attempt = path.join(repo, '.agent-collab', 'runs', state.runId, 'step-2', 'attempt-1');
-    expect(JSON.parse(readFileSync(path.join(attempt, 'verdict.json'), 'utf8'))).toMatchObject({ result: 'fail', category: 'test_failure' });
+    expect(JSON.parse(readFileSync(path.join(attempt, 'verdict.json'), 'utf8'))).toMatchObject({
+      result: 'fail',
+      category: 'test_failure',
+    });
     expect(existsSync(path.join(attempt, 'events.jsonl'))).toBe(true);
     expect(readFileSync(path.join(attempt, 'patch.diff'), 'utf8')).toContain('+BROKEN');
     expect(server.openai.pending + server.anthropic.pending).toBe(0);

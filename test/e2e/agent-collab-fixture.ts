@@ -28,7 +28,8 @@ export const it = base.extend<{ ac: AgentCollabCtx }>({
     const server = await startLlmServer();
     const env = makeCliEnv({ serverUrl: server.url, binDir: clis.binDir });
     const repo = env.makeRepo();
-    const config = (c: Partial<AgentCollabConfig> = {}) => writeAgentCollabConfig(repo, { claude: clis.claude, codex: clis.codex, ...c });
+    const config = (c: Partial<AgentCollabConfig> = {}) =>
+      writeAgentCollabConfig(repo, { claude: clis.claude, codex: clis.codex, ...c });
     config();
     try {
       await use({

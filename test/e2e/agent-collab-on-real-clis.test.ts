@@ -16,7 +16,15 @@ import { reply, type ModelRequest } from './llm-server.js';
 const GOAL = 'Add two text files a.txt and b.txt';
 
 function plan(version: string, steps = ['Create a.txt with the text A', 'Create b.txt with the text B']): string {
-  return [`# Plan ${version}`, '', `Files for the goal (${version}).`, '', '## Steps', ...steps.map((s, i) => `${i + 1}. [ ] ${s}`), ''].join('\n');
+  return [
+    `# Plan ${version}`,
+    '',
+    `Files for the goal (${version}).`,
+    '',
+    '## Steps',
+    ...steps.map((s, i) => `${i + 1}. [ ] ${s}`),
+    '',
+  ].join('\n');
 }
 
 /** Phrases only the first prompt of each kind contains (prompts/02_write_plan.md, 03_review_plan.md). */
@@ -62,7 +70,10 @@ function deleteClaudeSession(home: string, sessionId: string): number {
 }
 
 describe('agent-collab run on the real CLIs', () => {
-  it('full loop: codex plans, claude asks for changes, codex revises, claude approves; both steps run and are committed', async ({ ac, expect }) => {
+  it('full loop: codex plans, claude asks for changes, codex revises, claude approves; both steps run and are committed', async ({
+    ac,
+    expect,
+  }) => {
     const { server, repo } = ac;
     server.openai.push(
       reply.text(plan('PLAN-V1')),
@@ -109,14 +120,22 @@ describe('agent-collab run on the real CLIs', () => {
     // read-only where it must be: claude's reviews had no Write/Edit/Bash (the scripted Write was refused),
     // codex planned in the read-only sandbox and executed in workspace-write
     expect(existsSync(path.join(repo, 'evil.txt'))).toBe(false);
-    for (const req of server.anthropic.requests) expect(claudeTools(req)).not.toEqual(expect.arrayContaining(['Write']));
+    for (const req of server.anthropic.requests)
+      expect(claudeTools(req)).not.toEqual(expect.arrayContaining(['Write']));
     for (const req of server.anthropic.requests) expect(claudeTools(req)).not.toContain('Bash');
     expect(server.anthropic.text(1)).toContain('No such tool available: Write');
-    expect(server.openai.requests.map(codexSandbox)).toEqual(['read-only', 'read-only', ...Array(4).fill('workspace-write')]);
+    expect(server.openai.requests.map(codexSandbox)).toEqual([
+      'read-only',
+      'read-only',
+      ...Array(4).fill('workspace-write'),
+    ]);
     expect(server.openai.pending + server.anthropic.pending).toBe(0);
   });
 
-  it('a restart resumes both sessions by id: each resumed request carries the earlier conversation', async ({ ac, expect }) => {
+  it('a restart resumes both sessions by id: each resumed request carries the earlier conversation', async ({
+    ac,
+    expect,
+  }) => {
     const { server, repo } = ac;
     server.openai.push(reply.text(plan('PLAN-V1')), reply.text(plan('PLAN-V2')));
     server.anthropic.push(reply.text('[CHANGES_REQUIRED]\n\n1. REVIEW-ONE-COMMENT'), reply.text('[APPROVED]'));
@@ -158,7 +177,10 @@ describe('agent-collab run on the real CLIs', () => {
     for (const r of [first, second, third, fourth]) expect(r.stdout).not.toContain('could not be resumed');
   });
 
-  it('lost sessions (unknown codex thread id, deleted claude transcript) → new sessions started with the recovery prompt', async ({ ac, expect }) => {
+  it('lost sessions (unknown codex thread id, deleted claude transcript) → new sessions started with the recovery prompt', async ({
+    ac,
+    expect,
+  }) => {
     const { server, repo, env } = ac;
     server.openai.push(reply.text(plan('PLAN-V1')), reply.text(plan('PLAN-V2')));
     server.anthropic.push(reply.text('[CHANGES_REQUIRED]\n\n1. REVIEW-ONE-COMMENT'), reply.text('[APPROVED]'));
@@ -205,65 +227,98 @@ describe('agent-collab run on the real CLIs', () => {
     expect(readWork(repo, 'comments.md')).toMatch(/\n\[APPROVED\]\n/);
   });
 
-  it('codex: HTTP 500 → infra after the configured retry; then HTTP 429 → usage_limit; exit 4 each', async ({ ac, expect }) => {
+  it('codex: HTTP 500 → infra after the configured retry; then HTTP 429 → usage_limit; exit 4 each', async ({
+    ac,
+    expect,
+  }) => {
     const { server } = ac;
     ac.config({ infraRetries: 1, backoffSeconds: 0.1 });
     server.openai.push(reply.error(500, 'scripted server failure'), reply.error(500, 'scripted server failure'));
     const r = await ac.run(['run', '--goal', GOAL, '--auto']);
     expect(r.code, describeRun(r)).toBe(4);
     expect(server.openai.requests).toHaveLength(2); // the first try and one retry
-    expect(events(r, 'notice').filter((e) => /retrying in \d+ (?:ms|s) \(1\/1\)/.test(String(e.message)))).toHaveLength(1);
-    expect(events(r, 'needs_human')).toEqual([expect.objectContaining({ kind: 'failure', role: 'planner', failure: 'infra', phase: 'WRITE_PLAN' })]);
+    expect(events(r, 'notice').filter((e) => /retrying in \d+ (?:ms|s) \(1\/1\)/.test(String(e.message)))).toHaveLength(
+      1,
+    );
+    expect(events(r, 'needs_human')).toEqual([
+      expect.objectContaining({ kind: 'failure', role: 'planner', failure: 'infra', phase: 'WRITE_PLAN' }),
+    ]);
 
     server.openai.push(reply.rateLimited('scripted rate limit', 30));
     const again = await ac.run(['run', '--resume', '--auto']); // a rerun with --resume is the retry
     expect(again.code, describeRun(again)).toBe(4);
     expect(server.openai.requests).toHaveLength(3); // usage limits are not retried
     expect(events(again, 'notice').some((e) => String(e.message).includes('retrying in'))).toBe(false);
-    expect(events(again, 'needs_human')).toEqual([expect.objectContaining({ kind: 'failure', role: 'planner', failure: 'usage_limit' })]);
+    expect(events(again, 'needs_human')).toEqual([
+      expect.objectContaining({ kind: 'failure', role: 'planner', failure: 'usage_limit' }),
+    ]);
   });
 
-  it('claude: HTTP 500 → infra after the configured retry; then HTTP 429 → usage_limit; exit 4 each', async ({ ac, expect }) => {
+  it('claude: HTTP 500 → infra after the configured retry; then HTTP 429 → usage_limit; exit 4 each', async ({
+    ac,
+    expect,
+  }) => {
     const { server } = ac;
     ac.config({ infraRetries: 1, backoffSeconds: 0.1 });
     server.openai.push(reply.text(plan('PLAN-V1')));
     // x-should-retry: false, so claude gives up at once instead of its own 10 retries
-    server.anthropic.push(reply.finalError(500, 'scripted server failure'), reply.finalError(500, 'scripted server failure'));
+    server.anthropic.push(
+      reply.finalError(500, 'scripted server failure'),
+      reply.finalError(500, 'scripted server failure'),
+    );
     const r = await ac.run(['run', '--goal', GOAL, '--auto']);
     expect(r.code, describeRun(r)).toBe(4);
     expect(server.anthropic.requests).toHaveLength(2);
-    expect(events(r, 'notice').filter((e) => /retrying in \d+ (?:ms|s) \(1\/1\)/.test(String(e.message)))).toHaveLength(1);
-    expect(events(r, 'needs_human')).toEqual([expect.objectContaining({ kind: 'failure', role: 'reviewer', failure: 'infra', phase: 'REVIEW' })]);
+    expect(events(r, 'notice').filter((e) => /retrying in \d+ (?:ms|s) \(1\/1\)/.test(String(e.message)))).toHaveLength(
+      1,
+    );
+    expect(events(r, 'needs_human')).toEqual([
+      expect.objectContaining({ kind: 'failure', role: 'reviewer', failure: 'infra', phase: 'REVIEW' }),
+    ]);
 
     server.anthropic.push(reply.rateLimited('scripted rate limit', 30, true));
     const again = await ac.run(['run', '--resume', '--auto']);
     expect(again.code, describeRun(again)).toBe(4);
     expect(server.anthropic.requests).toHaveLength(3);
-    expect(events(again, 'needs_human')).toEqual([expect.objectContaining({ kind: 'failure', role: 'reviewer', failure: 'usage_limit' })]);
+    expect(events(again, 'needs_human')).toEqual([
+      expect.objectContaining({ kind: 'failure', role: 'reviewer', failure: 'usage_limit' }),
+    ]);
   });
 
-  it.for(['codex', 'claude'] as const)('%s hangs: the idle timeout stops it (failure idle, exit 4), no CLI process is left', { timeout: 90_000 }, async (cli, { ac, expect }) => {
-    const { server, env, repo } = ac;
-    // The idle timeout also runs while the CLI starts (no output yet): it leaves a loaded machine time for that.
-    ac.config({ planner: cli, reviewer: cli === 'codex' ? 'claude' : 'codex', idleSeconds: 10 });
-    (cli === 'codex' ? server.openai : server.anthropic).push(reply.hang(true));
-    const run = ac.start(['run', '--goal', GOAL, '--auto']);
-    expect(await waitFor(() => server.hanging === 1, 30_000)).toBe(true);
-    // while it hangs: agent-collab and the CLI it started (in a process group of its own) are found by the scan
-    const during = processesOf(env.root, env.home);
-    expect(during.some((p) => p.pid !== run.pid), JSON.stringify(during)).toBe(true);
-    const r = await run.done;
-    expect(r.code, describeRun(r)).toBe(4);
-    expect(events(r, 'needs_human')).toEqual([expect.objectContaining({ kind: 'failure', role: 'planner', failure: 'idle', phase: 'WRITE_PLAN' })]);
-    expect(String(events(r, 'needs_human')[0]!.message)).toContain('produced no output for 10 s');
-    // nothing is left of the CLI's process group (the harness only kills agent-collab's own group), and its
-    // request ended with it
-    expect(processesOf(env.root, env.home)).toEqual([]);
-    expect(await waitFor(() => server.hanging === 0, 5000)).toBe(true);
-    expect(readState(repo).phase).toBe('WRITE_PLAN');
-  });
+  it.for(['codex', 'claude'] as const)(
+    '%s hangs: the idle timeout stops it (failure idle, exit 4), no CLI process is left',
+    { timeout: 90_000 },
+    async (cli, { ac, expect }) => {
+      const { server, env, repo } = ac;
+      // The idle timeout also runs while the CLI starts (no output yet): it leaves a loaded machine time for that.
+      ac.config({ planner: cli, reviewer: cli === 'codex' ? 'claude' : 'codex', idleSeconds: 10 });
+      (cli === 'codex' ? server.openai : server.anthropic).push(reply.hang(true));
+      const run = ac.start(['run', '--goal', GOAL, '--auto']);
+      expect(await waitFor(() => server.hanging === 1, 30_000)).toBe(true);
+      // while it hangs: agent-collab and the CLI it started (in a process group of its own) are found by the scan
+      const during = processesOf(env.root, env.home);
+      expect(
+        during.some((p) => p.pid !== run.pid),
+        JSON.stringify(during),
+      ).toBe(true);
+      const r = await run.done;
+      expect(r.code, describeRun(r)).toBe(4);
+      expect(events(r, 'needs_human')).toEqual([
+        expect.objectContaining({ kind: 'failure', role: 'planner', failure: 'idle', phase: 'WRITE_PLAN' }),
+      ]);
+      expect(String(events(r, 'needs_human')[0]!.message)).toContain('produced no output for 10 s');
+      // nothing is left of the CLI's process group (the harness only kills agent-collab's own group), and its
+      // request ended with it
+      expect(processesOf(env.root, env.home)).toEqual([]);
+      expect(await waitFor(() => server.hanging === 0, 5000)).toBe(true);
+      expect(readState(repo).phase).toBe('WRITE_PLAN');
+    },
+  );
 
-  it('roles swapped: claude plans and executes, codex reviews (read-only), to approval and the commit', async ({ ac, expect }) => {
+  it('roles swapped: claude plans and executes, codex reviews (read-only), to approval and the commit', async ({
+    ac,
+    expect,
+  }) => {
     const { server, repo } = ac;
     ac.config({ planner: 'claude', reviewer: 'codex' });
     server.anthropic.push(

@@ -66,12 +66,22 @@ export function writeAgentCollabConfig(repo: string, c: AgentCollabConfig): void
 }
 
 /** Starts `node dist/cli.js <args>` in `repo` with the per-test env (stdin ignored, own process group). */
-export function startAgentCollab(args: string[], opts: { repo: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): RunningCli {
-  return startCli(process.execPath, [CLI, ...args], { cwd: opts.repo, env: opts.env, timeoutMs: opts.timeoutMs ?? 30_000 });
+export function startAgentCollab(
+  args: string[],
+  opts: { repo: string; env: NodeJS.ProcessEnv; timeoutMs?: number },
+): RunningCli {
+  return startCli(process.execPath, [CLI, ...args], {
+    cwd: opts.repo,
+    env: opts.env,
+    timeoutMs: opts.timeoutMs ?? 30_000,
+  });
 }
 
 /** Runs `node dist/cli.js <args>` to the end; see startAgentCollab. */
-export function agentCollab(args: string[], opts: { repo: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<CliResult> {
+export function agentCollab(
+  args: string[],
+  opts: { repo: string; env: NodeJS.ProcessEnv; timeoutMs?: number },
+): Promise<CliResult> {
   return startAgentCollab(args, opts).done;
 }
 

@@ -8,7 +8,16 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { it as base, describe } from 'vitest';
 import { makeCliEnv, type CliEnv } from './cli-env.js';
-import { describeRun, e2eClis, groupAlive, runCli, startCli, waitFor, type CliResult, type JsonLine } from './harness.js';
+import {
+  describeRun,
+  e2eClis,
+  groupAlive,
+  runCli,
+  startCli,
+  waitFor,
+  type CliResult,
+  type JsonLine,
+} from './harness.js';
 import { reply, startLlmServer, type LlmServer } from './llm-server.js';
 
 const clis = await e2eClis();
@@ -61,18 +70,25 @@ const ofType = (lines: JsonLine[], type: string) => lines.filter((l) => l.type =
 const item = (l: JsonLine) => (l.item ?? {}) as Record<string, unknown>;
 
 describe('codex exec --json against the scripted Responses server', () => {
-  it('gets a scripted text answer: thread.started, agent_message, turn.completed', async ({ e2e: { server, codex }, expect }) => {
+  it('gets a scripted text answer: thread.started, agent_message, turn.completed', async ({
+    e2e: { server, codex },
+    expect,
+  }) => {
     server.openai.push(reply.text('Scripted hello from the test server', { thinking: 'thinking it over' }));
     const r = await codex(['Say hello please']);
     expect(r.code, describeRun(r)).toBe(0);
     const started = ofType(r.lines, 'thread.started');
     expect(started).toHaveLength(1);
     expect(started[0]!.thread_id).toMatch(/^[0-9a-f-]{36}$/);
-    const messages = ofType(r.lines, 'item.completed').map(item).filter((i) => i.type === 'agent_message');
+    const messages = ofType(r.lines, 'item.completed')
+      .map(item)
+      .filter((i) => i.type === 'agent_message');
     expect(messages.map((m) => m.text)).toEqual(['Scripted hello from the test server']);
-    expect(ofType(r.lines, 'item.completed').map(item).some((i) => i.type === 'reasoning' && i.text === 'thinking it over')).toBe(
-      true,
-    );
+    expect(
+      ofType(r.lines, 'item.completed')
+        .map(item)
+        .some((i) => i.type === 'reasoning' && i.text === 'thinking it over'),
+    ).toBe(true);
     const completed = ofType(r.lines, 'turn.completed');
     expect(completed).toHaveLength(1);
     expect((completed[0]!.usage as Record<string, number>).output_tokens).toBeGreaterThan(0);
@@ -83,49 +99,74 @@ describe('codex exec --json against the scripted Responses server', () => {
     expect(server.openai.text(0)).toContain('Say hello please');
   });
 
-  it('runs a scripted exec_command that creates a file (workspace-write)', async ({ e2e: { server, repo, codex }, expect }) => {
+  it('runs a scripted exec_command that creates a file (workspace-write)', async ({
+    e2e: { server, repo, codex },
+    expect,
+  }) => {
     server.openai.push(reply.execCommand('echo hi > f.txt'), reply.text('created f.txt'));
     const r = await codex(['--sandbox', 'workspace-write', 'Create f.txt']);
     expect(r.code, describeRun(r)).toBe(0);
     expect(readFileSync(path.join(repo, 'f.txt'), 'utf8')).toBe('hi\n');
-    const cmd = ofType(r.lines, 'item.completed').map(item).find((i) => i.type === 'command_execution');
+    const cmd = ofType(r.lines, 'item.completed')
+      .map(item)
+      .find((i) => i.type === 'command_execution');
     expect(cmd).toMatchObject({ exit_code: 0, status: 'completed' });
     expect(String(cmd?.command)).toContain('echo hi > f.txt');
-    expect(ofType(r.lines, 'item.completed').map(item).filter((i) => i.type === 'agent_message').map((i) => i.text)).toEqual([
-      'created f.txt',
-    ]);
+    expect(
+      ofType(r.lines, 'item.completed')
+        .map(item)
+        .filter((i) => i.type === 'agent_message')
+        .map((i) => i.text),
+    ).toEqual(['created f.txt']);
     // the follow-up request carries the tool output back to the model
     expect(server.openai.requests).toHaveLength(2);
     expect(JSON.stringify(server.openai.requests[1]!.body)).toContain('function_call_output');
   });
 
-  it('applies a scripted apply_patch custom tool call (workspace-write)', async ({ e2e: { server, repo, codex }, expect }) => {
-    server.openai.push(reply.applyPatch('*** Begin Patch\n*** Add File: notes.md\n+patched by the script\n*** End Patch\n'), reply.text('ok'));
+  it('applies a scripted apply_patch custom tool call (workspace-write)', async ({
+    e2e: { server, repo, codex },
+    expect,
+  }) => {
+    server.openai.push(
+      reply.applyPatch('*** Begin Patch\n*** Add File: notes.md\n+patched by the script\n*** End Patch\n'),
+      reply.text('ok'),
+    );
     const r = await codex(['--sandbox', 'workspace-write', 'Add notes.md']);
     expect(r.code, describeRun(r)).toBe(0);
     expect(readFileSync(path.join(repo, 'notes.md'), 'utf8')).toBe('patched by the script\n');
-    const change = ofType(r.lines, 'item.completed').map(item).find((i) => i.type === 'file_change');
-    expect(change).toMatchObject({ status: 'completed', changes: [{ path: path.join(repo, 'notes.md'), kind: 'add' }] });
+    const change = ofType(r.lines, 'item.completed')
+      .map(item)
+      .find((i) => i.type === 'file_change');
+    expect(change).toMatchObject({
+      status: 'completed',
+      changes: [{ path: path.join(repo, 'notes.md'), kind: 'add' }],
+    });
   });
 
   it.for([
     [500, reply.error(500, 'scripted server failure')],
     [429, reply.rateLimited('scripted rate limit', 30)],
-  ] as const)('ends an HTTP %i in error + turn.failed, exit 1 (provider retries 0)', async ([status, err], { e2e: { server, codex }, expect }) => {
-    server.openai.push(err);
-    const r = await codex(['Say hello']);
-    expect(r.code, describeRun(r)).toBe(1);
-    const errors = ofType(r.lines, 'error');
-    const failed = ofType(r.lines, 'turn.failed');
-    expect(errors).toHaveLength(1);
-    expect(failed).toHaveLength(1);
-    expect(typeof errors[0]!.message).toBe('string');
-    expect((failed[0]!.error as Record<string, unknown>).message).toBe(errors[0]!.message);
-    if (status === 429) expect(errors[0]!.message).toMatch(/429/);
-    expect(server.openai.requests).toHaveLength(1); // no retries
-  });
+  ] as const)(
+    'ends an HTTP %i in error + turn.failed, exit 1 (provider retries 0)',
+    async ([status, err], { e2e: { server, codex }, expect }) => {
+      server.openai.push(err);
+      const r = await codex(['Say hello']);
+      expect(r.code, describeRun(r)).toBe(1);
+      const errors = ofType(r.lines, 'error');
+      const failed = ofType(r.lines, 'turn.failed');
+      expect(errors).toHaveLength(1);
+      expect(failed).toHaveLength(1);
+      expect(typeof errors[0]!.message).toBe('string');
+      expect((failed[0]!.error as Record<string, unknown>).message).toBe(errors[0]!.message);
+      if (status === 429) expect(errors[0]!.message).toMatch(/429/);
+      expect(server.openai.requests).toHaveLength(1); // no retries
+    },
+  );
 
-  it('resumes a session by thread id; the resumed request carries the earlier messages', async ({ e2e: { server, env, repo, codex }, expect }) => {
+  it('resumes a session by thread id; the resumed request carries the earlier messages', async ({
+    e2e: { server, env, repo, codex },
+    expect,
+  }) => {
     server.openai.push(reply.text('first answer: PLAN-A'), reply.text('second answer'));
     const first = await codex(['first prompt: make a plan']);
     expect(first.code, describeRun(first)).toBe(0);
@@ -143,9 +184,16 @@ describe('codex exec --json against the scripted Responses server', () => {
     expect(resumed).toContain('second prompt: review it');
   });
 
-  it('stays silent while the request hangs, until its process group is stopped', async ({ e2e: { server, env, repo }, expect }) => {
+  it('stays silent while the request hangs, until its process group is stopped', async ({
+    e2e: { server, env, repo },
+    expect,
+  }) => {
     server.openai.push(reply.hang(true));
-    const run = startCli(CODEX, ['exec', '--json', '-C', repo, 'hang please'], { cwd: repo, env: env.env, timeoutMs: 20_000 });
+    const run = startCli(CODEX, ['exec', '--json', '-C', repo, 'hang please'], {
+      cwd: repo,
+      env: env.env,
+      timeoutMs: 20_000,
+    });
     expect(await waitFor(() => server.hanging === 1, 10_000)).toBe(true);
     const linesAtHang = run.lines.length;
     await new Promise((r) => setTimeout(r, 1500));
@@ -159,7 +207,10 @@ describe('codex exec --json against the scripted Responses server', () => {
 });
 
 describe('claude -p --output-format stream-json against the scripted Messages server', () => {
-  it('gets a scripted text answer: system/init, assistant text, result', async ({ e2e: { server, repo, claude }, expect }) => {
+  it('gets a scripted text answer: system/init, assistant text, result', async ({
+    e2e: { server, repo, claude },
+    expect,
+  }) => {
     server.anthropic.push(reply.text('Scripted hello from the test server', { thinking: 'thinking it over' }));
     const r = await claude('Say hello please');
     expect(r.code, describeRun(r)).toBe(0);
@@ -185,7 +236,10 @@ describe('claude -p --output-format stream-json against the scripted Messages se
     expect(server.anthropic.text(0)).toContain('Say hello please');
   });
 
-  it('runs scripted Write and Bash tool calls that create files (acceptEdits)', async ({ e2e: { server, repo, claude }, expect }) => {
+  it('runs scripted Write and Bash tool calls that create files (acceptEdits)', async ({
+    e2e: { server, repo, claude },
+    expect,
+  }) => {
     server.anthropic.push(
       reply.tool('Write', { file_path: path.join(repo, 'w.txt'), content: 'written\n' }),
       reply.tool('Bash', { command: 'echo hi > b.txt', description: 'write b.txt' }),
@@ -202,14 +256,22 @@ describe('claude -p --output-format stream-json against the scripted Messages se
       ['tool_result', false],
       ['tool_result', false],
     ]);
-    expect(r.lines.at(-1)).toMatchObject({ type: 'result', is_error: false, result: 'both files created', num_turns: 3 });
+    expect(r.lines.at(-1)).toMatchObject({
+      type: 'result',
+      is_error: false,
+      result: 'both files created',
+      num_turns: 3,
+    });
     expect(r.lines.at(-1)!.permission_denials).toEqual([]);
     // each tool result went back to the model in the next request
     expect(server.anthropic.requests).toHaveLength(3);
     expect(JSON.stringify(server.anthropic.requests[2]!.body)).toContain('tool_result');
   });
 
-  it('ends an HTTP 400 in result.is_error with api_error_status, exit 1', async ({ e2e: { server, claude }, expect }) => {
+  it('ends an HTTP 400 in result.is_error with api_error_status, exit 1', async ({
+    e2e: { server, claude },
+    expect,
+  }) => {
     server.anthropic.push(reply.error(400, 'scripted invalid request'));
     const r = await claude('Say hello');
     expect(r.code, describeRun(r)).toBe(1);
@@ -221,29 +283,38 @@ describe('claude -p --output-format stream-json against the scripted Messages se
   it.for([
     [500, reply.finalError(500, 'scripted server failure')],
     [429, reply.rateLimited('scripted rate limit', 30, true)],
-  ] as const)('ends a non-retryable HTTP %i (x-should-retry: false) in result.is_error, exit 1', async ([status, err], { e2e: { server, claude }, expect }) => {
-    server.anthropic.push(err);
-    const r = await claude('Say hello');
-    expect(r.code, describeRun(r)).toBe(1);
-    expect(r.lines.at(-1)).toMatchObject({ type: 'result', is_error: true, api_error_status: status });
-    expect(server.anthropic.requests).toHaveLength(1);
-  });
+  ] as const)(
+    'ends a non-retryable HTTP %i (x-should-retry: false) in result.is_error, exit 1',
+    async ([status, err], { e2e: { server, claude }, expect }) => {
+      server.anthropic.push(err);
+      const r = await claude('Say hello');
+      expect(r.code, describeRun(r)).toBe(1);
+      expect(r.lines.at(-1)).toMatchObject({ type: 'result', is_error: true, api_error_status: status });
+      expect(server.anthropic.requests).toHaveLength(1);
+    },
+  );
 
   it.for([
     [500, reply.error(500, 'scripted server failure')],
     [429, reply.rateLimited('scripted rate limit', 1)],
-  ] as const)('retries an HTTP %i once (system/api_retry), then succeeds', async ([status, err], { e2e: { server, claude }, expect }) => {
-    server.anthropic.push(err, reply.text('answer after retry'));
-    const r = await claude('Say hello');
-    expect(r.code, describeRun(r)).toBe(0);
-    const retries = r.lines.filter((l) => l.type === 'system' && l.subtype === 'api_retry');
-    expect(retries).toHaveLength(1);
-    expect(retries[0]).toMatchObject({ attempt: 1, error_status: status });
-    expect(r.lines.at(-1)).toMatchObject({ type: 'result', is_error: false, result: 'answer after retry' });
-    expect(server.anthropic.requests).toHaveLength(2);
-  });
+  ] as const)(
+    'retries an HTTP %i once (system/api_retry), then succeeds',
+    async ([status, err], { e2e: { server, claude }, expect }) => {
+      server.anthropic.push(err, reply.text('answer after retry'));
+      const r = await claude('Say hello');
+      expect(r.code, describeRun(r)).toBe(0);
+      const retries = r.lines.filter((l) => l.type === 'system' && l.subtype === 'api_retry');
+      expect(retries).toHaveLength(1);
+      expect(retries[0]).toMatchObject({ attempt: 1, error_status: status });
+      expect(r.lines.at(-1)).toMatchObject({ type: 'result', is_error: false, result: 'answer after retry' });
+      expect(server.anthropic.requests).toHaveLength(2);
+    },
+  );
 
-  it('resumes a session by id from the same cwd; the resumed request carries the earlier messages', async ({ e2e: { server, claude }, expect }) => {
+  it('resumes a session by id from the same cwd; the resumed request carries the earlier messages', async ({
+    e2e: { server, claude },
+    expect,
+  }) => {
     server.anthropic.push(reply.text('first answer: PLAN-A'), reply.text('second answer'));
     const first = await claude('first prompt: make a plan');
     expect(first.code, describeRun(first)).toBe(0);
@@ -257,7 +328,10 @@ describe('claude -p --output-format stream-json against the scripted Messages se
     expect(resumed).toContain('second prompt: review it');
   });
 
-  it('stays silent while the request hangs, until its process group is stopped', async ({ e2e: { server, env, repo }, expect }) => {
+  it('stays silent while the request hangs, until its process group is stopped', async ({
+    e2e: { server, env, repo },
+    expect,
+  }) => {
     server.anthropic.push(reply.hang(true));
     const run = startCli(CLAUDE, ['-p', 'hang please', '--output-format', 'stream-json', '--verbose'], {
       cwd: repo,

@@ -42,11 +42,20 @@ export interface CliEnv {
 
 /** Variables removed from the inherited environment (credentials, nesting markers, provider overrides). */
 const DROP_PREFIXES = ['ANTHROPIC_', 'CLAUDE_', 'CODEX_', 'OPENAI_'];
-const DROP_EXACT = ['CLAUDECODE', 'CLAUDE_CODE_ENTRYPOINT', 'CLAUDE_CODE_OAUTH_TOKEN', 'ANTHROPIC_AUTH_TOKEN', 'XDG_RUNTIME_DIR'];
+const DROP_EXACT = [
+  'CLAUDECODE',
+  'CLAUDE_CODE_ENTRYPOINT',
+  'CLAUDE_CODE_OAUTH_TOKEN',
+  'ANTHROPIC_AUTH_TOKEN',
+  'XDG_RUNTIME_DIR',
+];
 
 export const TEST_API_KEY = 'e2e-test-key';
 
-export function codexConfigToml(serverUrl: string, opts: Pick<CliEnvOptions, 'codexModel' | 'codexConfigExtra' | 'codexTopLevel'> = {}): string {
+export function codexConfigToml(
+  serverUrl: string,
+  opts: Pick<CliEnvOptions, 'codexModel' | 'codexConfigExtra' | 'codexTopLevel'> = {},
+): string {
   return [
     `model = "${opts.codexModel ?? 'gpt-5.5'}"`,
     'model_provider = "local"',

@@ -48,7 +48,10 @@ const it = base.extend<{ e2e: E2e }>({
     const env = makeCliEnv({ serverUrl: server.url, binDir: clis.binDir, prefix: 'ac-hook-e2e-' });
     const repo = env.makeRepo();
     const policy = await defaultPolicyGate();
-    const hooks = await startCommandHookServer({ gate: policy.gate, confirmTimeoutSeconds: policy.confirmTimeoutSeconds });
+    const hooks = await startCommandHookServer({
+      gate: policy.gate,
+      confirmTimeoutSeconds: policy.confirmTimeoutSeconds,
+    });
     const debug: string[] = [];
     const agents: CliAgent[] = [];
     try {
@@ -60,7 +63,10 @@ const it = base.extend<{ e2e: E2e }>({
         hooks,
         debug,
         agent(cli, adjust = (f) => f) {
-          const flavor: CliFlavor = cli === 'codex' ? { ...codexFlavor, env: () => env.env } : { ...claudeFlavor, env: () => claudeEnv(env.env) };
+          const flavor: CliFlavor =
+            cli === 'codex'
+              ? { ...codexFlavor, env: () => env.env }
+              : { ...claudeFlavor, env: () => claudeEnv(env.env) };
           const agent = new CliAgent(adjust(flavor), {
             name: cli,
             binary: cli === 'codex' ? clis.codex : clis.claude,
@@ -90,7 +96,12 @@ const it = base.extend<{ e2e: E2e }>({
 });
 
 function turn(cwd: string, prompt = 'Do step 1'): AgentTurn {
-  return { prompt, cwd, access: 'workspace-write', meta: { role: 'planner', kind: 'execute_step', iteration: 0, step: 1 } };
+  return {
+    prompt,
+    cwd,
+    access: 'workspace-write',
+    meta: { role: 'planner', kind: 'execute_step', iteration: 0, step: 1 },
+  };
 }
 
 function describeEvents(events: AgentEvent[], debug: string[]): string {
@@ -109,7 +120,10 @@ function addLocalRemote(env: CliEnv, repo: string): string {
 
 function remoteHas(env: CliEnv, remote: string, branch: string): boolean {
   try {
-    execFileSync('git', ['--git-dir', remote, 'rev-parse', '--verify', `refs/heads/${branch}`], { env: env.env, stdio: 'pipe' });
+    execFileSync('git', ['--git-dir', remote, 'rev-parse', '--verify', `refs/heads/${branch}`], {
+      env: env.env,
+      stdio: 'pipe',
+    });
     return true;
   } catch {
     return false;
@@ -117,7 +131,10 @@ function remoteHas(env: CliEnv, remote: string, branch: string): boolean {
 }
 
 describe.for(['codex', 'claude'] as const)('%s: the command hook', (cli) => {
-  it('chmod -R 777 inside the repo is blocked: the mode is unchanged and the model got the denial', async ({ e2e, expect }) => {
+  it('chmod -R 777 inside the repo is blocked: the mode is unchanged and the model got the denial', async ({
+    e2e,
+    expect,
+  }) => {
     const dir = path.join(e2e.repo, 'data');
     mkdirSync(dir, { mode: 0o755 });
     const command = `chmod -R 777 ${dir}`;
@@ -130,22 +147,26 @@ describe.for(['codex', 'claude'] as const)('%s: the command hook', (cli) => {
     expect(e2e.followUp(cli)).toContain(`blocked by agent-collab's command policy (rule "chmod 777"`);
   }, 90_000);
 
-  it.for(['deny', 'allow'] as const)('git push is held for the person; the test answers %s and the CLI honours it', { timeout: 90_000 }, async (answer, { e2e, expect }) => {
-    const remote = addLocalRemote(e2e.env, e2e.repo);
-    e2e.script(cli, 'git push origin main');
-    const run = collect(e2e.agent(cli).start(turn(e2e.repo)));
-    expect(await waitFor(() => e2e.policy.held.length === 1, 45_000), describeEvents([], e2e.debug)).toBe(true);
-    const held = e2e.policy.held.shift()!;
-    expect(held.check).toEqual({ role: 'planner', command: 'git push origin main', cwd: e2e.repo });
-    expect(held.rule).toBe('git push');
-    expect(e2e.hooks.pendingChecks).toBe(1);
-    held.answer(answer === 'allow' ? { allow: true } : { allow: false, reason: 'the person denied the push' });
-    const events = await run;
-    expect(events.at(-1), describeEvents(events, e2e.debug)).toMatchObject({ type: 'done', text: 'finished' });
-    expect(remoteHas(e2e.env, remote, 'main')).toBe(answer === 'allow');
-    if (answer === 'deny') expect(e2e.followUp(cli)).toContain('the person denied the push');
-    else expect(e2e.followUp(cli)).toContain('main -> main'); // git push's report reached the model
-  });
+  it.for(['deny', 'allow'] as const)(
+    'git push is held for the person; the test answers %s and the CLI honours it',
+    { timeout: 90_000 },
+    async (answer, { e2e, expect }) => {
+      const remote = addLocalRemote(e2e.env, e2e.repo);
+      e2e.script(cli, 'git push origin main');
+      const run = collect(e2e.agent(cli).start(turn(e2e.repo)));
+      expect(await waitFor(() => e2e.policy.held.length === 1, 45_000), describeEvents([], e2e.debug)).toBe(true);
+      const held = e2e.policy.held.shift()!;
+      expect(held.check).toEqual({ role: 'planner', command: 'git push origin main', cwd: e2e.repo });
+      expect(held.rule).toBe('git push');
+      expect(e2e.hooks.pendingChecks).toBe(1);
+      held.answer(answer === 'allow' ? { allow: true } : { allow: false, reason: 'the person denied the push' });
+      const events = await run;
+      expect(events.at(-1), describeEvents(events, e2e.debug)).toMatchObject({ type: 'done', text: 'finished' });
+      expect(remoteHas(e2e.env, remote, 'main')).toBe(answer === 'allow');
+      if (answer === 'deny') expect(e2e.followUp(cli)).toContain('the person denied the push');
+      else expect(e2e.followUp(cli)).toContain('main -> main'); // git push's report reached the model
+    },
+  );
 
   it('a hook that cannot reach agent-collab (server closed before the tool call) denies', async ({ e2e, expect }) => {
     e2e.script(cli, 'touch marker.txt');
@@ -154,16 +175,25 @@ describe.for(['codex', 'claude'] as const)('%s: the command hook', (cli) => {
     const events = await collect(agent.start(turn(e2e.repo)));
     expect(events.at(-1), describeEvents(events, e2e.debug)).toMatchObject({ type: 'done', text: 'finished' });
     expect(existsSync(path.join(e2e.repo, 'marker.txt'))).toBe(false);
-    expect(e2e.followUp(cli)).toMatch(/agent-collab: cannot reach agent-collab to check the command \(nothing answers on port \d+\), so the command was denied/);
+    expect(e2e.followUp(cli)).toMatch(
+      /agent-collab: cannot reach agent-collab to check the command \(nothing answers on port \d+\), so the command was denied/,
+    );
   }, 90_000);
 });
 
 describe('claude read-only turns', () => {
-  it('run without the hook (no --settings) and without Bash: a Bash call the model tries is refused by claude, nothing runs', async ({ e2e, expect }) => {
+  it('run without the hook (no --settings) and without Bash: a Bash call the model tries is refused by claude, nothing runs', async ({
+    e2e,
+    expect,
+  }) => {
     e2e.script('claude', 'touch marker.txt');
     let argv: string[] = [];
     const recordArgs = (f: CliFlavor): CliFlavor => ({ ...f, args: (t, s, h) => (argv = f.args(t, s, h)) });
-    const readOnly: AgentTurn = { ...turn(e2e.repo), access: 'read-only', meta: { role: 'reviewer', kind: 'review', iteration: 1, step: null } };
+    const readOnly: AgentTurn = {
+      ...turn(e2e.repo),
+      access: 'read-only',
+      meta: { role: 'reviewer', kind: 'review', iteration: 1, step: null },
+    };
     const events = await collect(e2e.agent('claude', recordArgs).start(readOnly));
     expect(events.at(-1), describeEvents(events, e2e.debug)).toMatchObject({ type: 'done', text: 'finished' });
     expect(argv).toContain('--disallowedTools');
@@ -175,20 +205,31 @@ describe('claude read-only turns', () => {
 });
 
 describe('a command that ran without the hook', () => {
-  it('codex without --dangerously-bypass-hook-trust skips the hook and runs the command: the adapter stops it and fails the round', async ({ e2e, expect }) => {
+  it('codex without --dangerously-bypass-hook-trust skips the hook and runs the command: the adapter stops it and fails the round', async ({
+    e2e,
+    expect,
+  }) => {
     e2e.script('codex', 'touch marker.txt');
-    const dropTrust = (f: CliFlavor): CliFlavor => ({ ...f, args: (t, s, h) => f.args(t, s, h).filter((a) => a !== CODEX_HOOK_TRUST_FLAG) });
+    const dropTrust = (f: CliFlavor): CliFlavor => ({
+      ...f,
+      args: (t, s, h) => f.args(t, s, h).filter((a) => a !== CODEX_HOOK_TRUST_FLAG),
+    });
     const events = await collect(e2e.agent('codex', dropTrust).start(turn(e2e.repo)));
     expect(e2e.hooks.checkedCommands).toEqual([]); // the hook never ran
     expect(events.some((e) => e.type === 'done')).toBe(false);
     expect(events.at(-1), describeEvents(events, e2e.debug)).toEqual({
       type: 'error',
       kind: 'agent_error',
-      message: expect.stringMatching(/^codex ran a shell command that agent-collab's command hook had not approved, so agent-collab stopped it: touch marker\.txt\./),
+      message: expect.stringMatching(
+        /^codex ran a shell command that agent-collab's command hook had not approved, so agent-collab stopped it: touch marker\.txt\./,
+      ),
     });
   }, 90_000);
 
-  it('codex exec resume passes the hook too: a blocked command in a resumed session does not run', async ({ e2e, expect }) => {
+  it('codex exec resume passes the hook too: a blocked command in a resumed session does not run', async ({
+    e2e,
+    expect,
+  }) => {
     e2e.server.openai.push(reply.text('first turn'));
     const agent = e2e.agent('codex');
     const first = await collect(agent.start(turn(e2e.repo)));
@@ -202,7 +243,10 @@ describe('a command that ran without the hook', () => {
     expect(e2e.server.openai.text(2)).toContain('blocked by agent-collab');
   }, 90_000);
 
-  it('claude with hooks disabled in the user settings runs a read-only command unchecked: the adapter stops it and fails the round', async ({ e2e, expect }) => {
+  it('claude with hooks disabled in the user settings runs a read-only command unchecked: the adapter stops it and fails the round', async ({
+    e2e,
+    expect,
+  }) => {
     mkdirSync(path.join(e2e.env.home, '.claude'), { recursive: true });
     writeFileSync(path.join(e2e.env.home, '.claude', 'settings.json'), JSON.stringify({ disableAllHooks: true }));
     e2e.script('claude', 'ls');
@@ -211,7 +255,9 @@ describe('a command that ran without the hook', () => {
     expect(events.at(-1), describeEvents(events, e2e.debug)).toEqual({
       type: 'error',
       kind: 'agent_error',
-      message: expect.stringMatching(/^claude ran a shell command that agent-collab's command hook had not approved, so agent-collab stopped it: ls\./),
+      message: expect.stringMatching(
+        /^claude ran a shell command that agent-collab's command hook had not approved, so agent-collab stopped it: ls\./,
+      ),
     });
   }, 90_000);
 });

@@ -9,9 +9,7 @@ import { fileURLToPath } from 'node:url';
 export const CLAUDE_VERSION = '2.1.197';
 export const CODEX_VERSION = '0.169.0';
 
-export type E2eClis =
-  | { ok: true; binDir: string; claude: string; codex: string }
-  | { ok: false; reason: string };
+export type E2eClis = { ok: true; binDir: string; claude: string; codex: string } | { ok: false; reason: string };
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -39,7 +37,12 @@ export function installE2eClis(): Promise<E2eClis> {
         resolve({ ok: true, binDir, claude: path.join(binDir, 'claude'), codex: path.join(binDir, 'codex') });
         return;
       }
-      const last = err.trim().split('\n').pop()?.replace(/^install-e2e-clis:\s*/, '') ?? '';
+      const last =
+        err
+          .trim()
+          .split('\n')
+          .pop()
+          ?.replace(/^install-e2e-clis:\s*/, '') ?? '';
       resolve({ ok: false, reason: last || `installer exited ${code}` });
     });
   });

@@ -142,7 +142,15 @@ describe('scripted LLM server', () => {
     expect(
       requestText({
         system: [{ type: 'text', text: 'SYS' }],
-        messages: [{ role: 'user', content: [{ type: 'text', text: 'U1' }, { type: 'tool_result', content: 'TR' }] }],
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'U1' },
+              { type: 'tool_result', content: 'TR' },
+            ],
+          },
+        ],
         tools: [{ description: 'NOT-THIS' }],
       }).split('\n'),
     ).toEqual(['SYS', 'U1', 'TR']);

@@ -237,7 +237,8 @@ export function requestText(body: unknown): string {
     else if (v !== null && typeof v === 'object') {
       for (const [k, x] of Object.entries(v)) {
         if (k === 'tools' || k === 'signature' || k === 'encrypted_content' || k === 'metadata') continue;
-        if (['text', 'content', 'input', 'output', 'system', 'instructions', 'messages', 'arguments'].includes(k)) walk(x);
+        if (['text', 'content', 'input', 'output', 'system', 'instructions', 'messages', 'arguments'].includes(k))
+          walk(x);
         else if (typeof x === 'object') walk(x);
       }
     }
@@ -343,7 +344,9 @@ export async function startLlmServer(): Promise<LlmServer> {
           : undefined;
     if (protocol === undefined) {
       rec.answeredWith = 'not-found';
-      sendJson(res, 404, { error: { type: 'not_found_error', message: `llm-server: no route ${rec.method} ${rec.path}` } });
+      sendJson(res, 404, {
+        error: { type: 'not_found_error', message: `llm-server: no route ${rec.method} ${rec.path}` },
+      });
       return;
     }
 
@@ -381,7 +384,10 @@ export async function startLlmServer(): Promise<LlmServer> {
         r.body !== undefined
           ? r.body
           : protocol === 'anthropic'
-            ? { type: 'error', error: { type: anthropicErrorType(r.status), message: r.message ?? `scripted HTTP ${r.status}` } }
+            ? {
+                type: 'error',
+                error: { type: anthropicErrorType(r.status), message: r.message ?? `scripted HTTP ${r.status}` },
+              }
             : {
                 error: {
                   message: r.message ?? `scripted HTTP ${r.status}`,
@@ -495,7 +501,11 @@ function sseHeaders(protocol?: Protocol): http.OutgoingHttpHeaders {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache',
     connection: 'keep-alive',
-    ...(protocol === 'anthropic' ? { 'request-id': `req_${id()}` } : protocol === 'openai' ? { 'x-request-id': `req_${id()}` } : {}),
+    ...(protocol === 'anthropic'
+      ? { 'request-id': `req_${id()}` }
+      : protocol === 'openai'
+        ? { 'x-request-id': `req_${id()}` }
+        : {}),
   };
 }
 
@@ -548,7 +558,8 @@ function anthropicBlocks(r: TextReply | ToolsReply): AnthropicBlock[] {
   if (r.kind === 'text') blocks.push({ type: 'text', text: r.text });
   else {
     if (r.text !== undefined) blocks.push({ type: 'text', text: r.text });
-    for (const c of r.calls) blocks.push({ type: 'tool_use', id: c.id ?? `toolu_${id()}`, name: c.name, input: c.input ?? {} });
+    for (const c of r.calls)
+      blocks.push({ type: 'tool_use', id: c.id ?? `toolu_${id()}`, name: c.name, input: c.input ?? {} });
   }
   return blocks;
 }
@@ -589,16 +600,23 @@ function anthropicEvents(req: ModelRequest, r: TextReply | ToolsReply | StreamEr
   if (r.kind === 'stream-error') {
     out.push(sse('ping', { type: 'ping' }));
     out.push(
-      sse('error', { type: 'error', error: { type: r.type ?? 'overloaded_error', message: r.message ?? 'scripted stream error' } }),
+      sse('error', {
+        type: 'error',
+        error: { type: r.type ?? 'overloaded_error', message: r.message ?? 'scripted stream error' },
+      }),
     );
     return out;
   }
   msg.content.forEach((block, index) => {
     if (block.type === 'text') {
-      out.push(sse('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } }));
+      out.push(
+        sse('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } }),
+      );
       if (index === 0) out.push(sse('ping', { type: 'ping' }));
       for (const t of chunks(block.text))
-        out.push(sse('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: t } }));
+        out.push(
+          sse('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: t } }),
+        );
     } else if (block.type === 'thinking') {
       out.push(
         sse('content_block_start', {
@@ -609,7 +627,11 @@ function anthropicEvents(req: ModelRequest, r: TextReply | ToolsReply | StreamEr
       );
       for (const t of chunks(block.thinking))
         out.push(
-          sse('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: t } }),
+          sse('content_block_delta', {
+            type: 'content_block_delta',
+            index,
+            delta: { type: 'thinking_delta', thinking: t },
+          }),
         );
       out.push(
         sse('content_block_delta', {
@@ -628,7 +650,11 @@ function anthropicEvents(req: ModelRequest, r: TextReply | ToolsReply | StreamEr
       );
       for (const j of chunks(JSON.stringify(block.input)))
         out.push(
-          sse('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: j } }),
+          sse('content_block_delta', {
+            type: 'content_block_delta',
+            index,
+            delta: { type: 'input_json_delta', partial_json: j },
+          }),
         );
     }
     out.push(sse('content_block_stop', { type: 'content_block_stop', index }));
@@ -673,7 +699,9 @@ function openaiEvents(req: ModelRequest, r: TextReply | ToolsReply | StreamError
   if (r.kind === 'stream-error') {
     out.push(
       ev('response.failed', {
-        response: response('failed', [], { error: { code: r.type ?? 'server_error', message: r.message ?? 'scripted stream error' } }),
+        response: response('failed', [], {
+          error: { code: r.type ?? 'server_error', message: r.message ?? 'scripted stream error' },
+        }),
       }),
     );
     return out;
@@ -698,26 +726,39 @@ function openaiEvents(req: ModelRequest, r: TextReply | ToolsReply | StreamError
     const item_id = `rs_${id()}`;
     const text = r.thinking;
     addItem({ id: item_id, type: 'reasoning', summary: [{ type: 'summary_text', text }] }, (output_index) => [
-      ev('response.reasoning_summary_part.added', { item_id, output_index, summary_index: 0, part: { type: 'summary_text', text: '' } }),
+      ev('response.reasoning_summary_part.added', {
+        item_id,
+        output_index,
+        summary_index: 0,
+        part: { type: 'summary_text', text: '' },
+      }),
       ...chunks(text).map((delta) =>
         ev('response.reasoning_summary_text.delta', { item_id, output_index, summary_index: 0, delta }),
       ),
       ev('response.reasoning_summary_text.done', { item_id, output_index, summary_index: 0, text }),
-      ev('response.reasoning_summary_part.done', { item_id, output_index, summary_index: 0, part: { type: 'summary_text', text } }),
+      ev('response.reasoning_summary_part.done', {
+        item_id,
+        output_index,
+        summary_index: 0,
+        part: { type: 'summary_text', text },
+      }),
     ]);
   }
   const text = r.kind === 'text' ? r.text : r.text;
   if (text !== undefined) {
     const item_id = `msg_${id()}`;
     const part = { type: 'output_text', text, annotations: [] };
-    addItem({ id: item_id, type: 'message', status: 'completed', role: 'assistant', content: [part] }, (output_index) => [
-      ev('response.content_part.added', { item_id, output_index, content_index: 0, part: { ...part, text: '' } }),
-      ...chunks(text).map((delta) =>
-        ev('response.output_text.delta', { item_id, output_index, content_index: 0, delta, logprobs: [] }),
-      ),
-      ev('response.output_text.done', { item_id, output_index, content_index: 0, text, logprobs: [] }),
-      ev('response.content_part.done', { item_id, output_index, content_index: 0, part }),
-    ]);
+    addItem(
+      { id: item_id, type: 'message', status: 'completed', role: 'assistant', content: [part] },
+      (output_index) => [
+        ev('response.content_part.added', { item_id, output_index, content_index: 0, part: { ...part, text: '' } }),
+        ...chunks(text).map((delta) =>
+          ev('response.output_text.delta', { item_id, output_index, content_index: 0, delta, logprobs: [] }),
+        ),
+        ev('response.output_text.done', { item_id, output_index, content_index: 0, text, logprobs: [] }),
+        ev('response.content_part.done', { item_id, output_index, content_index: 0, part }),
+      ],
+    );
   }
   if (r.kind === 'tools') {
     for (const c of r.calls) {
@@ -725,17 +766,24 @@ function openaiEvents(req: ModelRequest, r: TextReply | ToolsReply | StreamError
       if (c.custom) {
         const input = typeof c.input === 'string' ? c.input : JSON.stringify(c.input);
         const item_id = `ctc_${id()}`;
-        addItem({ id: item_id, type: 'custom_tool_call', status: 'completed', call_id, name: c.name, input }, (output_index) => [
-          ...chunks(input).map((delta) => ev('response.custom_tool_call_input.delta', { item_id, output_index, delta })),
-          ev('response.custom_tool_call_input.done', { item_id, output_index, input }),
-        ]);
+        addItem(
+          { id: item_id, type: 'custom_tool_call', status: 'completed', call_id, name: c.name, input },
+          (output_index) => [
+            ...chunks(input).map((delta) =>
+              ev('response.custom_tool_call_input.delta', { item_id, output_index, delta }),
+            ),
+            ev('response.custom_tool_call_input.done', { item_id, output_index, input }),
+          ],
+        );
       } else {
         const args = typeof c.input === 'string' ? c.input : JSON.stringify(c.input ?? {});
         const item_id = `fc_${id()}`;
         addItem(
           { id: item_id, type: 'function_call', status: 'completed', call_id, name: c.name, arguments: args },
           (output_index) => [
-            ...chunks(args).map((delta) => ev('response.function_call_arguments.delta', { item_id, output_index, delta })),
+            ...chunks(args).map((delta) =>
+              ev('response.function_call_arguments.delta', { item_id, output_index, delta }),
+            ),
             ev('response.function_call_arguments.done', { item_id, output_index, arguments: args }),
           ],
         );

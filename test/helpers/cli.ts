@@ -7,7 +7,11 @@ export const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '.
 export const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/agent-collab');
 
 /** Runs `file` to the end with stdin closed; its exit code and everything it printed. */
-export function runToEnd(file: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runToEnd(
+  file: string,
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -31,12 +35,21 @@ export interface CliRun {
 export function runCli(args: string[], opts: { cwd: string; home: string; env?: NodeJS.ProcessEnv }): CliRun {
   const child = spawn(process.execPath, [CLI, ...args], {
     cwd: opts.cwd,
-    env: { ...process.env, HOME: opts.home, XDG_CONFIG_HOME: path.join(opts.home, '.config'), NO_COLOR: '1', ...opts.env },
+    env: {
+      ...process.env,
+      HOME: opts.home,
+      XDG_CONFIG_HOME: path.join(opts.home, '.config'),
+      NO_COLOR: '1',
+      ...opts.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
-  const waiters: Array<{ match: (e: Record<string, unknown>) => boolean; resolve: (e: Record<string, unknown>) => void }> = [];
+  const waiters: Array<{
+    match: (e: Record<string, unknown>) => boolean;
+    resolve: (e: Record<string, unknown>) => void;
+  }> = [];
   let pending = '';
   child.stdout!.on('data', (d: Buffer) => {
     stdout += String(d);
@@ -60,16 +73,20 @@ export function runCli(args: string[], opts: { cwd: string; home: string; env?: 
     }
   });
   child.stderr!.on('data', (d: Buffer) => (stderr += String(d)));
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) => {
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
+    (resolve) => {
+      child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    },
+  );
   return {
     child,
     done,
     waitFor: (match) =>
       new Promise((resolve, reject) => {
         waiters.push({ match, resolve });
-        void done.then(() => reject(new Error(`the CLI exited before the awaited event; stdout:\n${stdout}\nstderr:\n${stderr}`)));
+        void done.then(() =>
+          reject(new Error(`the CLI exited before the awaited event; stdout:\n${stdout}\nstderr:\n${stderr}`)),
+        );
       }),
   };
 }

@@ -63,6 +63,9 @@ export function tempRepoWithFakeScript(script: unknown): ReturnType<typeof tempR
   const file = path.join(repo.home, 'script.json');
   writeFileSync(file, JSON.stringify(script));
   mkdirSync(path.join(repo.dir, '.agent-collab'), { recursive: true });
-  writeFileSync(path.join(repo.dir, '.agent-collab', 'config.toml'), `[roles]\nplanner = "fake"\nreviewer = "fake"\n[fake]\nscript = ${JSON.stringify(file)}\n`);
+  writeFileSync(
+    path.join(repo.dir, '.agent-collab', 'config.toml'),
+    `[roles]\nplanner = "fake"\nreviewer = "fake"\n[fake]\nscript = ${JSON.stringify(file)}\n`,
+  );
   return repo;
 }

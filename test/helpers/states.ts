@@ -5,7 +5,13 @@ export const OPTS = { maxIterations: 5, autoApprove: false };
 
 /** A state in `phase`, with whatever else the test needs. */
 export function stateIn(phase: Phase, extra: Partial<WorkflowState> = {}): WorkflowState {
-  const base = newState({ runId: 'run-1', goal: 'add a flag', mode: 'manual', maxIterations: 5, now: new Date('2026-01-01T00:00:00Z') });
+  const base = newState({
+    runId: 'run-1',
+    goal: 'add a flag',
+    mode: 'manual',
+    maxIterations: 5,
+    now: new Date('2026-01-01T00:00:00Z'),
+  });
   return { ...base, phase, ...extra };
 }
 

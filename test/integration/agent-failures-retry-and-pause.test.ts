@@ -15,12 +15,22 @@ async function run(reviewer: FakeScript, retries: number) {
   const repo = tempRepo();
   cleanup = repo.cleanup;
   mkdirSync(path.join(repo.dir, '.agent-collab'), { recursive: true });
-  writeFileSync(path.join(repo.dir, '.agent-collab', 'config.toml'), `[retry]\ninfra_retries = ${retries}\nbackoff_seconds = 0.01\n`);
+  writeFileSync(
+    path.join(repo.dir, '.agent-collab', 'config.toml'),
+    `[retry]\ninfra_retries = ${retries}\nbackoff_seconds = 0.01\n`,
+  );
   const out = sink();
   const r = new FakeAgent('reviewer', reviewer);
   const code = await runHeadless({
-    cwd: repo.dir, homeDir: repo.home, goal: 'g', auto: true, json: true, resume: 'ask',
-    agents: { planner: new FakeAgent('planner', { rules: [] }), reviewer: r }, stdout: out, stderr: sink(),
+    cwd: repo.dir,
+    homeDir: repo.home,
+    goal: 'g',
+    auto: true,
+    json: true,
+    resume: 'ask',
+    agents: { planner: new FakeAgent('planner', { rules: [] }), reviewer: r },
+    stdout: out,
+    stderr: sink(),
   });
   return { code, events: out.lines(), reviewer: r, dir: repo.dir };
 }
@@ -42,15 +52,30 @@ describe('agent failures', () => {
     const r = await run({ rules: [{ do: HTTP_500 }] }, 2);
     expect(r.code).toBe(4);
     expect(r.reviewer.turns).toHaveLength(3);
-    expect(r.events.find((e) => e.event === 'needs_human')).toMatchObject({ kind: 'failure', failure: 'infra', message: 'HTTP 500 Internal Server Error' });
+    expect(r.events.find((e) => e.event === 'needs_human')).toMatchObject({
+      kind: 'failure',
+      failure: 'infra',
+      message: 'HTTP 500 Internal Server Error',
+    });
     expect(JSON.parse(readWork(r.dir, 'state.json'))).toMatchObject({ phase: 'REVIEW', iteration: 0 });
   });
 
   it('a usage limit is not retried: the run pauses and says until when', async () => {
-    const r = await run({ rules: [{ do: { fail: { kind: 'usage_limit', message: 'usage limit reached', resetAt: '2026-11-23T18:00:00Z' } } }] }, 3);
+    const r = await run(
+      {
+        rules: [
+          { do: { fail: { kind: 'usage_limit', message: 'usage limit reached', resetAt: '2026-11-23T18:00:00Z' } } },
+        ],
+      },
+      3,
+    );
     expect(r.code).toBe(4);
     expect(r.reviewer.turns).toHaveLength(1);
     const w = r.events.find((e) => e.event === 'needs_human');
-    expect(w).toMatchObject({ kind: 'failure', failure: 'usage_limit', message: 'usage limit reached (the limit resets at 2026-11-23T18:00:00Z)' });
+    expect(w).toMatchObject({
+      kind: 'failure',
+      failure: 'usage_limit',
+      message: 'usage limit reached (the limit resets at 2026-11-23T18:00:00Z)',
+    });
   });
 });

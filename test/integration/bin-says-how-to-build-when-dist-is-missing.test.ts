@@ -38,7 +38,11 @@ describe('bin/agent-collab', () => {
   });
 
   it('runs the built CLI', () => {
-    const r = spawnSync(process.execPath, [install('console.log("built cli ran", process.argv.slice(2).join(" "));'), 'x'], { encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [install('console.log("built cli ran", process.argv.slice(2).join(" "));'), 'x'],
+      { encoding: 'utf8' },
+    );
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('built cli ran x\n');
   });

@@ -26,18 +26,27 @@ describe('the CLI in a repo', () => {
     const first = runCli(['run', '--goal', 'g', '--auto', '--json'], { cwd: repo.dir, home: repo.home });
     await first.waitFor((e) => e.event === 'agent' && e.role === 'reviewer' && e.type === 'session');
 
-    const hookLines = (): string[] => readWork(repo.dir, 'debug.log').split('\n').filter((l) => / \[command-hook\] hooks on 127\.0\.0\.1:\d+ use /.test(l));
+    const hookLines = (): string[] =>
+      readWork(repo.dir, 'debug.log')
+        .split('\n')
+        .filter((l) => / \[command-hook\] hooks on 127\.0\.0\.1:\d+ use /.test(l));
     await vi.waitFor(() => expect(hookLines()).toHaveLength(1)); // the first one's, written once it held the lock
     const second = await runCli(['run', '--goal', 'g', '--auto'], { cwd: repo.dir, home: repo.home }).done;
     expect(second.code).toBe(2);
-    expect(second.stderr.trim()).toBe(`agent-collab: another agent-collab (pid ${first.child.pid}) is running here; wait for it to finish or stop it`);
+    expect(second.stderr.trim()).toBe(
+      `agent-collab: another agent-collab (pid ${first.child.pid}) is running here; wait for it to finish or stop it`,
+    );
     expect(hookLines()).toHaveLength(1); // the refused one wrote nothing into the running one's debug.log
 
     first.child.kill('SIGINT');
     const interrupted = await first.done;
     expect(interrupted.code).toBe(130);
     expect(interrupted.stderr).toBe('');
-    const saved = JSON.parse(readWork(repo.dir, 'state.json')) as { phase: string; inflight: unknown; sessions: { reviewer: string; planner: string } };
+    const saved = JSON.parse(readWork(repo.dir, 'state.json')) as {
+      phase: string;
+      inflight: unknown;
+      sessions: { reviewer: string; planner: string };
+    };
     expect(saved.phase).toBe('REVIEW');
     expect(saved.inflight).toEqual({ kind: 'review' });
     expect(saved.sessions.reviewer).toMatch(/^fake-reviewer-/);
@@ -46,8 +55,14 @@ describe('the CLI in a repo', () => {
     const resumed = await runCli(['run', '--resume', '--json'], { cwd: repo.dir, home: repo.home }).done;
     // manual mode: one round per invocation → the review runs (resumed session), then it waits for a go
     expect(resumed.code).toBe(3);
-    const events = resumed.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(events.find((e) => e.event === 'agent' && e.type === 'session')).toMatchObject({ role: 'reviewer', sessionId: saved.sessions.reviewer });
+    const events = resumed.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(events.find((e) => e.event === 'agent' && e.type === 'session')).toMatchObject({
+      role: 'reviewer',
+      sessionId: saved.sessions.reviewer,
+    });
     expect(events.find((e) => e.event === 'verdict')).toMatchObject({ verdict: 'APPROVED' });
     expect(events.find((e) => e.event === 'needs_human')).toMatchObject({ kind: 'go', phase: 'APPROVED' });
   });
@@ -59,8 +74,15 @@ describe('the CLI in a repo', () => {
     run.child.kill('SIGTERM');
     const r = await run.done;
     expect(r.code).toBe(130);
-    expect(JSON.parse(r.stdout.trim().split('\n').at(-1)!)).toMatchObject({ event: 'done', phase: 'REVIEW', exit_code: 130 });
-    expect(JSON.parse(readWork(repo.dir, 'state.json'))).toMatchObject({ phase: 'REVIEW', inflight: { kind: 'review' } });
+    expect(JSON.parse(r.stdout.trim().split('\n').at(-1)!)).toMatchObject({
+      event: 'done',
+      phase: 'REVIEW',
+      exit_code: 130,
+    });
+    expect(JSON.parse(readWork(repo.dir, 'state.json'))).toMatchObject({
+      phase: 'REVIEW',
+      inflight: { kind: 'review' },
+    });
   });
 
   it('a stale lock left by a killed process is taken over', async () => {
@@ -81,10 +103,14 @@ describe('the CLI in a repo', () => {
     writeFileSync(path.join(repo.dir, '.agent-collab', 'state.json'), '{"schemaVersion": 1, "phase": "REVI');
     const r = await runCli(['run', '--goal', 'g', '--auto', '--auto-approve'], { cwd: repo.dir, home: repo.home }).done;
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/^agent-collab: state\.json could not be read \(invalid JSON: .*\); it was moved to .*state\.json\.corrupt-\S+ and a new run starts\n$/);
+    expect(r.stderr).toMatch(
+      /^agent-collab: state\.json could not be read \(invalid JSON: .*\); it was moved to .*state\.json\.corrupt-\S+ and a new run starts\n$/,
+    );
     const aside = readdirSync(path.join(repo.dir, '.agent-collab')).filter((f) => f.startsWith('state.json.corrupt-'));
     expect(aside).toHaveLength(1);
-    expect(readFileSync(path.join(repo.dir, '.agent-collab', aside[0]!), 'utf8')).toBe('{"schemaVersion": 1, "phase": "REVI');
+    expect(readFileSync(path.join(repo.dir, '.agent-collab', aside[0]!), 'utf8')).toBe(
+      '{"schemaVersion": 1, "phase": "REVI',
+    );
   });
 
   it('bad config: one line naming file, key and what is expected; exit 2; nothing else touched', async () => {

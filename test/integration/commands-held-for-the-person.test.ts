@@ -22,7 +22,13 @@ async function executing(run: { interactive: boolean; allowCmd?: string[] }, con
   const reviewer = new FakeAgent('reviewer', { rules: [] });
   const session: Session = await openSession({ cwd: repo.dir, homeDir: repo.home, agents: { planner, reviewer } });
   const base = session.newRun('g', 'manual');
-  const state: WorkflowState = { ...base, phase: 'EXECUTE', steps: [{ n: 1, title: 'do it', done: false }], currentStep: 1, inflight: { kind: 'execute_step', step: 1 } };
+  const state: WorkflowState = {
+    ...base,
+    phase: 'EXECUTE',
+    steps: [{ n: 1, title: 'do it', done: false }],
+    currentStep: 1,
+    inflight: { kind: 'execute_step', step: 1 },
+  };
   const engine: Engine = session.engineFor(state, run);
   const outputs: EngineOutput[] = [];
   engine.subscribe((o) => outputs.push(o));
@@ -53,7 +59,12 @@ describe('commands held for the person', () => {
     const { engine } = await executing({ interactive: true });
     const verdict = engine.checkCommand(check('git push origin main'));
     const held = await until(() => engine.state.pendingCommand);
-    expect(held).toMatchObject({ command: 'git push origin main', decision: 'confirm', rule: 'git push', role: 'planner' });
+    expect(held).toMatchObject({
+      command: 'git push origin main',
+      decision: 'confirm',
+      rule: 'git push',
+      role: 'planner',
+    });
     await engine.dispatch({ type: 'decide', on: 'command', id: held.id, choice: 'allow-once' });
     expect(await verdict).toEqual({ allow: true });
     expect(engine.state.pendingCommand).toBeNull();
@@ -89,7 +100,9 @@ describe('commands held for the person', () => {
     const first = await until(() => engine.state.pendingCommand);
     expect(first.command).toBe('git push');
     await engine.dispatch({ type: 'decide', on: 'command', id: first.id, choice: 'allow-once' });
-    const second = await until(() => (engine.state.pendingCommand?.id !== first.id ? engine.state.pendingCommand : null));
+    const second = await until(() =>
+      engine.state.pendingCommand?.id !== first.id ? engine.state.pendingCommand : null,
+    );
     expect(second.command).toBe('npm publish');
     await engine.dispatch({ type: 'decide', on: 'command', id: second.id, choice: 'deny' });
     expect((await a).allow).toBe(true);

@@ -10,7 +10,12 @@ let cleanup: (() => void) | undefined;
 afterEach(() => cleanup?.());
 
 /** Runs the built CLI with its stdout read only after `delayMs`, then slowly. */
-function runWithSlowReader(args: string[], cwd: string, home: string, delayMs: number): Promise<{ code: number | null; stdout: string }> {
+function runWithSlowReader(
+  args: string[],
+  cwd: string,
+  home: string,
+  delayMs: number,
+): Promise<{ code: number | null; stdout: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd,
@@ -37,12 +42,23 @@ describe('the end of a run', () => {
     // ~6,000 streamed lines of the planner: far more than a pipe holds (64 KB), so most are written after the run ends.
     const repo = tempRepoWithFakeScript({
       rules: [
-        { when: { kind: 'write_plan' }, do: { stream: { lines: 6000, perChunk: 500, text: 'streamed row {n} with some padding to make it longer' }, text: '## Steps\n1. [ ] Nothing\n' } },
+        {
+          when: { kind: 'write_plan' },
+          do: {
+            stream: { lines: 6000, perChunk: 500, text: 'streamed row {n} with some padding to make it longer' },
+            text: '## Steps\n1. [ ] Nothing\n',
+          },
+        },
         { when: { kind: 'review' }, do: { verdict: 'APPROVED', text: 'Fine.' } },
       ],
     });
     cleanup = repo.cleanup;
-    const r = await runWithSlowReader(['run', '--goal', 'g', '--auto', '--auto-approve', '--json'], repo.dir, repo.home, 1500);
+    const r = await runWithSlowReader(
+      ['run', '--goal', 'g', '--auto', '--auto-approve', '--json'],
+      repo.dir,
+      repo.home,
+      1500,
+    );
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     expect(r.stdout.length).toBeGreaterThan(256 * 1024);

@@ -26,7 +26,9 @@ describe('runGit', () => {
     expect(id).toMatch(/^[0-9a-f]{40}$/);
     const back = await runGit(dir, ['cat-file', '-p', id]);
     expect(back.stdout).toBe(big);
-    const env = await runGit(dir, ['var', 'GIT_AUTHOR_IDENT'], { env: { GIT_AUTHOR_NAME: 'Step Bot', GIT_AUTHOR_EMAIL: 'bot@example.invalid' } });
+    const env = await runGit(dir, ['var', 'GIT_AUTHOR_IDENT'], {
+      env: { GIT_AUTHOR_NAME: 'Step Bot', GIT_AUTHOR_EMAIL: 'bot@example.invalid' },
+    });
     expect(env.stdout).toMatch(/^Step Bot <bot@example\.invalid> /);
   });
 

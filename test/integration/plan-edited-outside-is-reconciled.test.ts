@@ -12,8 +12,18 @@ import { readWork, sink, tempRepo } from '../helpers/repo.js';
 const V1 = '# Plan\n\nIntro line.\n\n## Steps\n1. [ ] Add a.txt\n2. [ ] Add b.txt\n\n## Notes\nNone yet.\n';
 /** The planner's revision changes the intro; the person's edit changes the notes. */
 const V2 = V1.replace('Intro line.', 'Intro line, revised by the planner.');
-const planner: FakeScript = { rules: [{ when: { kind: 'write_plan' }, do: { text: V1 } }, { when: { kind: 'respond' }, do: { text: V2 } }] };
-const reviewer: FakeScript = { rules: [{ when: { iteration: 1 }, do: { verdict: 'CHANGES_REQUIRED', text: '## Comments\n1. Revise the intro.' } }, { do: { verdict: 'APPROVED' } }] };
+const planner: FakeScript = {
+  rules: [
+    { when: { kind: 'write_plan' }, do: { text: V1 } },
+    { when: { kind: 'respond' }, do: { text: V2 } },
+  ],
+};
+const reviewer: FakeScript = {
+  rules: [
+    { when: { iteration: 1 }, do: { verdict: 'CHANGES_REQUIRED', text: '## Comments\n1. Revise the intro.' } },
+    { do: { verdict: 'APPROVED' } },
+  ],
+};
 
 let cleanup: (() => void) | undefined;
 afterEach(() => cleanup?.());
@@ -23,8 +33,21 @@ function setup() {
   cleanup = repo.cleanup;
   const run = async (opts: Partial<HeadlessOptions>) => {
     const out = sink();
-    const agents = { planner: new FakeAgent('planner', planner, { sessionPrefix: 'p' }), reviewer: new FakeAgent('reviewer', reviewer, { sessionPrefix: 'r' }) };
-    const code = await runHeadless({ cwd: repo.dir, homeDir: repo.home, auto: false, json: true, resume: 'resume', agents, stdout: out, stderr: sink(), ...opts });
+    const agents = {
+      planner: new FakeAgent('planner', planner, { sessionPrefix: 'p' }),
+      reviewer: new FakeAgent('reviewer', reviewer, { sessionPrefix: 'r' }),
+    };
+    const code = await runHeadless({
+      cwd: repo.dir,
+      homeDir: repo.home,
+      auto: false,
+      json: true,
+      resume: 'resume',
+      agents,
+      stdout: out,
+      stderr: sink(),
+      ...opts,
+    });
     return { code, events: out.lines() };
   };
   const planFile = path.join(repo.dir, '.agent-collab', 'plan.md');
@@ -35,7 +58,11 @@ function setup() {
     writeFileSync(planFile, readFileSync(planFile, 'utf8').replace('None yet.', 'Keep the README short (my note).'));
     const r = await run({}); // the planner revises
     expect(r.code).toBe(3);
-    expect(r.events.find((e) => e.event === 'needs_human')).toMatchObject({ kind: 'external_change', file: 'plan', role: 'planner' });
+    expect(r.events.find((e) => e.event === 'needs_human')).toMatchObject({
+      kind: 'external_change',
+      file: 'plan',
+      role: 'planner',
+    });
     // Nothing was lost yet: the person's edit is still in plan.md.
     expect(readWork(repo.dir, 'plan.md')).toContain('my note');
   };

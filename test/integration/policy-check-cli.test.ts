@@ -19,7 +19,9 @@ describe('agent-collab policy check', () => {
     const check = (command: string) => runCli(['policy', 'check', command], { cwd: r.dir, home: r.home }).done;
 
     const blocked = await check('echo ok > a.txt && rm -r -f build');
-    expect(blocked.stdout).toBe('block  rule "rm -rf" matched "rm -r -f build"\n       blocked by the rule "rm -rf" in [safety] blocked_commands: rm -r -f build\n');
+    expect(blocked.stdout).toBe(
+      'block  rule "rm -rf" matched "rm -r -f build"\n       blocked by the rule "rm -rf" in [safety] blocked_commands: rm -r -f build\n',
+    );
     expect(blocked.code).toBe(2);
 
     const held = await check('git add . && git -C . push origin main');
@@ -71,7 +73,10 @@ describe('agent-collab policy check', () => {
     writeFileSync(userFile, '[safety]\nrequire_confirm_for = ["terraform apply"]\n');
     const outside = path.join(r.home, 'not-a-repo');
     mkdirSync(outside);
-    const tf = await runCli(['policy', 'check', '--json', 'terraform apply -auto-approve'], { cwd: outside, home: r.home }).done;
+    const tf = await runCli(['policy', 'check', '--json', 'terraform apply -auto-approve'], {
+      cwd: outside,
+      home: r.home,
+    }).done;
     expect(tf.code).toBe(1);
     expect(JSON.parse(tf.stdout)).toMatchObject({ decision: 'confirm', rule: 'terraform apply', config: [userFile] });
     const sudo = await runCli(['policy', 'check', 'sudo ls'], { cwd: outside, home: r.home }).done;
@@ -86,7 +91,11 @@ describe('agent-collab policy check', () => {
     expect(broken.stderr).toMatch(/^agent-collab: config error in .*config\.toml: safety\.blocked_commands .*\n$/);
 
     const missing = await runCli(['policy', 'check'], { cwd: r.dir, home: r.home }).done;
-    expect(missing).toMatchObject({ code: 2, stdout: '', stderr: "agent-collab: policy check needs a command: agent-collab policy check '<command>'\n" });
+    expect(missing).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: "agent-collab: policy check needs a command: agent-collab policy check '<command>'\n",
+    });
 
     const unquoted = await runCli(['policy', 'check', 'rm', '-rf', 'x'], { cwd: r.dir, home: r.home }).done;
     expect(unquoted.code).toBe(2);

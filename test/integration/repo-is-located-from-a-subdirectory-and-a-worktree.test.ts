@@ -42,9 +42,17 @@ describe('locateRepo', () => {
     const ws = new GitStepWorkspace(found.root, '.agent-collab');
     const base = await ws.snapshot();
     writeFileSync(path.join(wt, 'w.txt'), 'w\n');
-    const r = await ws.commitStep({ runId: 'run-1', step: 1, summary: 'In the worktree', baseTree: base, allowSecrets: false });
+    const r = await ws.commitStep({
+      runId: 'run-1',
+      step: 1,
+      summary: 'In the worktree',
+      baseTree: base,
+      allowSecrets: false,
+    });
     expect(r).toMatchObject({ kind: 'committed', files: ['w.txt'] });
-    expect(r.kind === 'committed' && r.hash).toBe(execFileSync('git', ['rev-parse', 'HEAD'], { cwd: wt, encoding: 'utf8' }).trim());
+    expect(r.kind === 'committed' && r.hash).toBe(
+      execFileSync('git', ['rev-parse', 'HEAD'], { cwd: wt, encoding: 'utf8' }).trim(),
+    );
     expect(execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repo.dir, encoding: 'utf8' }).trim()).toBe(mainHead);
     expect(execFileSync('git', ['status', '--porcelain'], { cwd: wt, encoding: 'utf8' })).toBe('A  mine.txt\n');
 
@@ -57,6 +65,8 @@ describe('locateRepo', () => {
   it('outside any repository: a one-line error that says what to do', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'ac-norepo-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    await expect(locateRepo(dir)).rejects.toThrow(`${dir} is not inside a git repository; cd into your project or run \`git init\` first`);
+    await expect(locateRepo(dir)).rejects.toThrow(
+      `${dir} is not inside a git repository; cd into your project or run \`git init\` first`,
+    );
   });
 });

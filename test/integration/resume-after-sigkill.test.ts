@@ -5,16 +5,29 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { gitLog, readWork, tempRepoWithFakeScript } from '../helpers/repo.js';
 
-const PLAN = '# Task: Three files\n\n## Goal\nThree files.\n\n## Steps\n1. [ ] Add a.txt\n2. [ ] Add b.txt\n3. [ ] Add c.txt\n';
+const PLAN =
+  '# Task: Three files\n\n## Goal\nThree files.\n\n## Steps\n1. [ ] Add a.txt\n2. [ ] Add b.txt\n3. [ ] Add c.txt\n';
 const SCRIPT = {
   rules: [
     { when: { kind: 'write_plan' }, do: { text: PLAN, delayMs: 60 } },
     { when: { kind: 'respond' }, do: { text: PLAN, delayMs: 60 } },
-    { when: { kind: 'review', iteration: 1 }, do: { verdict: 'CHANGES_REQUIRED', text: '## Comments\n1. More.', delayMs: 60 } },
+    {
+      when: { kind: 'review', iteration: 1 },
+      do: { verdict: 'CHANGES_REQUIRED', text: '## Comments\n1. More.', delayMs: 60 },
+    },
     { when: { kind: 'review' }, do: { verdict: 'APPROVED', text: '## Comments\n1. Fine.', delayMs: 60 } },
-    { when: { kind: 'execute_step', step: 1 }, do: { writeFiles: { 'a.txt': 'a\n' }, text: 'Summary: add a.txt', delayMs: 60 } },
-    { when: { kind: 'execute_step', step: 2 }, do: { writeFiles: { 'b.txt': 'b\n' }, text: 'Summary: add b.txt', delayMs: 60 } },
-    { when: { kind: 'execute_step', step: 3 }, do: { writeFiles: { 'c.txt': 'c\n' }, text: 'Summary: add c.txt', delayMs: 60 } },
+    {
+      when: { kind: 'execute_step', step: 1 },
+      do: { writeFiles: { 'a.txt': 'a\n' }, text: 'Summary: add a.txt', delayMs: 60 },
+    },
+    {
+      when: { kind: 'execute_step', step: 2 },
+      do: { writeFiles: { 'b.txt': 'b\n' }, text: 'Summary: add b.txt', delayMs: 60 },
+    },
+    {
+      when: { kind: 'execute_step', step: 3 },
+      do: { writeFiles: { 'c.txt': 'c\n' }, text: 'Summary: add c.txt', delayMs: 60 },
+    },
   ],
 };
 
@@ -23,8 +36,14 @@ const KILL_POINTS: Array<{ name: string; at: (e: Ev) => boolean }> = [
   { name: 'while the reviewer works', at: (e) => e.event === 'phase' && e.to === 'REVIEW' },
   { name: 'right after a verdict, before the state is saved', at: (e) => e.event === 'verdict' },
   { name: 'as execution starts', at: (e) => e.event === 'phase' && e.to === 'EXECUTE' },
-  { name: 'after a step wrote files, before its commit', at: (e) => e.event === 'agent' && e.type === 'file_change' && e.path === 'b.txt' },
-  { name: 'at the end of a step’s turn, racing its commit', at: (e) => e.event === 'agent' && e.type === 'done' && String(e.text).includes('add c.txt') },
+  {
+    name: 'after a step wrote files, before its commit',
+    at: (e) => e.event === 'agent' && e.type === 'file_change' && e.path === 'b.txt',
+  },
+  {
+    name: 'at the end of a step’s turn, racing its commit',
+    at: (e) => e.event === 'agent' && e.type === 'done' && String(e.text).includes('add c.txt'),
+  },
 ];
 
 let cleanup: (() => void) | undefined;
@@ -50,7 +69,9 @@ describe('resume after SIGKILL', () => {
     // Without --resume/--fresh and no terminal, the unfinished run is reported: exit 3, nothing touched.
     const asked = await runCli(args, { cwd: repo.dir, home: repo.home }).done;
     expect(asked.code).toBe(3);
-    expect(asked.stdout + asked.stderr).toMatch(/Unfinished session found \(phase \w+, iteration \d+\).*--resume.*--fresh/);
+    expect(asked.stdout + asked.stderr).toMatch(
+      /Unfinished session found \(phase \w+, iteration \d+\).*--resume.*--fresh/,
+    );
 
     const second = await runCli([...args, '--resume'], { cwd: repo.dir, home: repo.home }).done;
     expect(second.stderr).toBe('');
@@ -59,7 +80,11 @@ describe('resume after SIGKILL', () => {
     expect(last).toMatchObject({ event: 'done', phase: 'DONE', exit_code: 0 });
 
     const subjects = gitLog(repo.dir);
-    expect(subjects.filter((s) => s.startsWith('[Step'))).toEqual(['[Step 3] add c.txt', '[Step 2] add b.txt', '[Step 1] add a.txt']);
+    expect(subjects.filter((s) => s.startsWith('[Step'))).toEqual([
+      '[Step 3] add c.txt',
+      '[Step 2] add b.txt',
+      '[Step 1] add a.txt',
+    ]);
     const state = JSON.parse(readWork(repo.dir, 'state.json')) as Ev;
     expect(state.phase).toBe('DONE');
     const plan = matter(readWork(repo.dir, 'plan.md'));

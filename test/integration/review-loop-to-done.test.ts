@@ -11,8 +11,14 @@ const planner: FakeScript = {
   rules: [
     { when: { kind: 'write_plan' }, do: { text: PLAN } },
     { when: { kind: 'respond' }, do: { text: PLAN.replace('A greeting.', 'A greeting, revised.') } },
-    { when: { kind: 'execute_step', step: 1 }, do: { writeFiles: { 'greet.txt': 'hello\n' }, text: 'Done.\nSummary: add greet.txt' } },
-    { when: { kind: 'execute_step', step: 2 }, do: { writeFiles: { 'docs.txt': 'docs\n' }, text: 'Summary: add docs.txt' } },
+    {
+      when: { kind: 'execute_step', step: 1 },
+      do: { writeFiles: { 'greet.txt': 'hello\n' }, text: 'Done.\nSummary: add greet.txt' },
+    },
+    {
+      when: { kind: 'execute_step', step: 2 },
+      do: { writeFiles: { 'docs.txt': 'docs\n' }, text: 'Summary: add docs.txt' },
+    },
   ],
 };
 const reviewer: FakeScript = {
@@ -51,14 +57,37 @@ describe('review loop with fake agents and real git', () => {
     const verdicts = events.filter((e) => e.event === 'verdict').map((e) => e.verdict);
     expect(verdicts).toEqual(['CHANGES_REQUIRED', 'CHANGES_REQUIRED', 'APPROVED']);
     const phases = events.filter((e) => e.event === 'phase').map((e) => e.to);
-    expect(phases).toEqual(['REFINE_GOAL', 'WRITE_PLAN', 'REVIEW', 'RESPOND', 'REVIEW', 'RESPOND', 'REVIEW', 'APPROVED', 'EXECUTE', 'DONE']);
+    expect(phases).toEqual([
+      'REFINE_GOAL',
+      'WRITE_PLAN',
+      'REVIEW',
+      'RESPOND',
+      'REVIEW',
+      'RESPOND',
+      'REVIEW',
+      'APPROVED',
+      'EXECUTE',
+      'DONE',
+    ]);
     expect(events.at(-1)).toMatchObject({ event: 'done', phase: 'DONE', exit_code: 0 });
 
     // tokens per call (agent usage events), per round and per run
     const rounds = events.filter((e) => e.event === 'round');
     // No test command in this repo: after step 1 the planner is asked for one (the fake answers "none").
-    expect(rounds.map((e) => e.action)).toEqual(['write_plan', 'review', 'respond', 'review', 'respond', 'review', 'execute_step', 'ask_test_command', 'execute_step']);
-    const perCall = events.filter((e) => e.event === 'agent' && e.type === 'usage').reduce((n, e) => n + Number(e.inputTokens), 0);
+    expect(rounds.map((e) => e.action)).toEqual([
+      'write_plan',
+      'review',
+      'respond',
+      'review',
+      'respond',
+      'review',
+      'execute_step',
+      'ask_test_command',
+      'execute_step',
+    ]);
+    const perCall = events
+      .filter((e) => e.event === 'agent' && e.type === 'usage')
+      .reduce((n, e) => n + Number(e.inputTokens), 0);
     const perRound = rounds.reduce((n, e) => n + (e.usage as { inputTokens: number }).inputTokens, 0);
     expect(perRound).toBe(perCall);
     expect(events.at(-1)).toMatchObject({ usage: { inputTokens: perCall, calls: 9 } });
@@ -76,7 +105,14 @@ describe('review loop with fake agents and real git', () => {
     expect(comments.content.trim().split('\n')[0]).toBe('[APPROVED]');
 
     const state = JSON.parse(readWork(repo.dir, 'state.json')) as Record<string, unknown>;
-    expect(state).toMatchObject({ schemaVersion: 1, phase: 'DONE', iteration: 3, mode: 'auto', goal: 'add a greeting', currentStep: null });
+    expect(state).toMatchObject({
+      schemaVersion: 1,
+      phase: 'DONE',
+      iteration: 3,
+      mode: 'auto',
+      goal: 'add a greeting',
+      currentStep: null,
+    });
     expect((state.sessions as Record<string, string>).planner).toMatch(/./);
 
     const log = readWork(repo.dir, 'log.md');
@@ -102,8 +138,16 @@ describe('review loop with fake agents and real git', () => {
       ],
     });
     const code = await runHeadless({
-      cwd: repo.dir, homeDir: repo.home, goal: 'look', auto: true, autoApprove: true, json: true, resume: 'ask',
-      agents: { planner: p, reviewer: new FakeAgent('r', { rules: [] }) }, stdout: sink(), stderr: sink(),
+      cwd: repo.dir,
+      homeDir: repo.home,
+      goal: 'look',
+      auto: true,
+      autoApprove: true,
+      json: true,
+      resume: 'ask',
+      agents: { planner: p, reviewer: new FakeAgent('r', { rules: [] }) },
+      stdout: sink(),
+      stderr: sink(),
     });
     expect(code).toBe(0);
     expect(gitLog(repo.dir)).toEqual(['initial']);

@@ -30,7 +30,12 @@ function tcpServers(): number {
 describe('session: agent commands through the command hook', () => {
   it('a blocked command of the planner does not run, an allowed one does; the engine reports the denial', async () => {
     const repo = tempRepoWithFakeScript({
-      rules: [{ when: { kind: 'execute_step' }, do: { run: ['chmod -R 777 sub', 'echo ok > ok.txt'], writeFiles: {}, text: 'Summary: ran two commands' } }],
+      rules: [
+        {
+          when: { kind: 'execute_step' },
+          do: { run: ['chmod -R 777 sub', 'echo ok > ok.txt'], writeFiles: {}, text: 'Summary: ran two commands' },
+        },
+      ],
     });
     mkdirSync(path.join(repo.dir, 'sub'), { mode: 0o755 });
     const session = await openSession({ cwd: repo.dir, homeDir: repo.home });
@@ -46,14 +51,24 @@ describe('session: agent commands through the command hook', () => {
     expect(early).toEqual({ allow: false, reason: expect.stringContaining('no run under way') });
 
     const base = session.newRun('g', 'manual');
-    const state: WorkflowState = { ...base, phase: 'EXECUTE', steps: [{ n: 1, title: 'do it', done: false }], currentStep: 1, inflight: { kind: 'execute_step', step: 1 } };
+    const state: WorkflowState = {
+      ...base,
+      phase: 'EXECUTE',
+      steps: [{ n: 1, title: 'do it', done: false }],
+      currentStep: 1,
+      inflight: { kind: 'execute_step', step: 1 },
+    };
     const engine = session.engineFor(state, { interactive: false });
     engineClose = () => engine.close();
     const outputs: EngineOutput[] = [];
     engine.subscribe((o) => outputs.push(o));
     await engine.resume();
-    await until(() => session.commandHooks.checkedCommands.length === 3 && existsSync(path.join(repo.dir, 'ok.txt'))).catch((e: unknown) => {
-      throw new Error(`${String(e)}: ${JSON.stringify(session.commandHooks.checkedCommands)} ${JSON.stringify(outputs).slice(-3000)}`);
+    await until(
+      () => session.commandHooks.checkedCommands.length === 3 && existsSync(path.join(repo.dir, 'ok.txt')),
+    ).catch((e: unknown) => {
+      throw new Error(
+        `${String(e)}: ${JSON.stringify(session.commandHooks.checkedCommands)} ${JSON.stringify(outputs).slice(-3000)}`,
+      );
     });
 
     expect(statSync(path.join(repo.dir, 'sub')).mode & 0o777).toBe(0o755);
@@ -64,18 +79,36 @@ describe('session: agent commands through the command hook', () => {
     ]);
     expect(outputs).toContainEqual({
       type: 'notice',
-      notice: expect.objectContaining({ kind: 'command', role: 'planner', command: 'chmod -R 777 sub', decision: 'deny', rule: 'chmod 777' }),
+      notice: expect.objectContaining({
+        kind: 'command',
+        role: 'planner',
+        command: 'chmod -R 777 sub',
+        decision: 'deny',
+        rule: 'chmod 777',
+      }),
     });
     expect(outputs).toContainEqual({
       type: 'agent_event',
       role: 'planner',
-      event: expect.objectContaining({ type: 'command', command: 'chmod -R 777 sub', status: 'failed', output: expect.stringMatching(/^Command blocked by PreToolUse hook: agent-collab: blocked by the rule "chmod 777"/) }),
+      event: expect.objectContaining({
+        type: 'command',
+        command: 'chmod -R 777 sub',
+        status: 'failed',
+        output: expect.stringMatching(
+          /^Command blocked by PreToolUse hook: agent-collab: blocked by the rule "chmod 777"/,
+        ),
+      }),
     });
 
     await engine.close();
     engineClose = async () => undefined;
     await session.close();
-    const refused = await new Promise<string>((resolve) => net.connect(port, '127.0.0.1').on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? '')).on('connect', () => resolve('connected')));
+    const refused = await new Promise<string>((resolve) =>
+      net
+        .connect(port, '127.0.0.1')
+        .on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? ''))
+        .on('connect', () => resolve('connected')),
+    );
     expect(refused).toBe('ECONNREFUSED');
   });
 
@@ -92,7 +125,9 @@ describe('session: agent commands through the command hook', () => {
     cleanup = async () => repo.cleanup();
     rmSync(path.join(repo.home, 'script.json'));
     const before = tcpServers();
-    await expect(openSession({ cwd: repo.dir, homeDir: repo.home })).rejects.toThrow(/^fake script .*script\.json not found$/);
+    await expect(openSession({ cwd: repo.dir, homeDir: repo.home })).rejects.toThrow(
+      /^fake script .*script\.json not found$/,
+    );
     await until(() => tcpServers() <= before, 2_000);
     expect(existsSync(path.join(repo.dir, '.agent-collab', 'agent-collab.lock'))).toBe(false);
   });

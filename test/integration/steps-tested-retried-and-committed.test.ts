@@ -16,7 +16,10 @@ const approve: FakeScript = { rules: [{ do: { verdict: 'APPROVED', text: '## Com
 /** A repo whose `npm test` fails while calc.js contains BROKEN. */
 function repoWithTests(config = ''): ReturnType<typeof tempRepo> {
   const repo = tempRepo(config);
-  writeFileSync(path.join(repo.dir, 'package.json'), JSON.stringify({ name: 'x', private: true, scripts: { test: 'node check.js' } }));
+  writeFileSync(
+    path.join(repo.dir, 'package.json'),
+    JSON.stringify({ name: 'x', private: true, scripts: { test: 'node check.js' } }),
+  );
   writeFileSync(
     path.join(repo.dir, 'check.js'),
     "const fs = require('fs');\nif (fs.existsSync('calc.js') && fs.readFileSync('calc.js', 'utf8').includes('BROKEN')) { console.error('calc.js is BROKEN: expected 2, got 3'); process.exit(1); }\nconsole.log('all good');\n",
@@ -39,9 +42,25 @@ function oneStepPlanner(): FakeAgent {
 let cleanup: (() => void) | undefined;
 afterEach(() => cleanup?.());
 
-async function run(repo: ReturnType<typeof tempRepo>, agents: { planner: FakeAgent; reviewer: FakeAgent }, extra: Partial<HeadlessOptions> = {}) {
+async function run(
+  repo: ReturnType<typeof tempRepo>,
+  agents: { planner: FakeAgent; reviewer: FakeAgent },
+  extra: Partial<HeadlessOptions> = {},
+) {
   const out = sink();
-  const code = await runHeadless({ cwd: repo.dir, homeDir: repo.home, goal: 'calc', auto: true, autoApprove: true, json: true, resume: 'ask', agents, stdout: out, stderr: sink(), ...extra });
+  const code = await runHeadless({
+    cwd: repo.dir,
+    homeDir: repo.home,
+    goal: 'calc',
+    auto: true,
+    autoApprove: true,
+    json: true,
+    resume: 'ask',
+    agents,
+    stdout: out,
+    stderr: sink(),
+    ...extra,
+  });
   return { code, events: out.lines() };
 }
 
@@ -60,15 +79,26 @@ describe('step execution: tests, retries, commits', () => {
         { when: { kind: 'write_plan' }, do: { text: PLAN } },
         { when: { step: 1 }, do: { writeFiles: { 'a.txt': 'a\n' }, text: 'Summary: add a.txt' } },
         { when: { step: 2 }, times: 1, do: { writeFiles: { 'calc.js': 'BROKEN\n' }, text: 'Summary: add calc.js' } },
-        { when: { step: 2 }, do: { writeFiles: { 'calc.js': 'module.exports = 2;\n' }, text: 'Fixed.\nSummary: add calc.js' } },
+        {
+          when: { step: 2 },
+          do: { writeFiles: { 'calc.js': 'module.exports = 2;\n' }, text: 'Fixed.\nSummary: add calc.js' },
+        },
         { when: { step: 3 }, do: { writeFiles: { 'c.txt': 'c\n' }, text: 'Summary: add c.txt' } },
       ],
     });
     const { code, events } = await run(repo, { planner, reviewer: new FakeAgent('reviewer', approve) });
     expect(code).toBe(0);
-    expect(gitLog(repo.dir)).toEqual(['[Step 3] add c.txt', '[Step 2] add calc.js', '[Step 1] add a.txt', 'tests', 'initial']);
+    expect(gitLog(repo.dir)).toEqual([
+      '[Step 3] add c.txt',
+      '[Step 2] add calc.js',
+      '[Step 1] add a.txt',
+      'tests',
+      'initial',
+    ]);
 
-    const tests = events.filter((e) => e.event === 'tests').map((e) => `${String(e.step)}.${String(e.attempt)} ${e.passed ? 'pass' : 'fail'} ${String(e.command)}`);
+    const tests = events
+      .filter((e) => e.event === 'tests')
+      .map((e) => `${String(e.step)}.${String(e.attempt)} ${e.passed ? 'pass' : 'fail'} ${String(e.command)}`);
     expect(tests).toEqual(['1.1 pass npm test', '2.1 fail npm test', '2.2 pass npm test', '3.1 pass npm test']);
 
     // The retry went to the planner's session with the failing output.
@@ -80,16 +110,27 @@ describe('step execution: tests, retries, commits', () => {
     // Artifacts per attempt.
     const dir = runDir(repo);
     const a1 = path.join(dir, 'step-2', 'attempt-1');
-    for (const f of ['prompt.md', 'events.jsonl', 'test-output.txt', 'patch.diff', 'verdict.json']) expect(existsSync(path.join(a1, f)), f).toBe(true);
-    expect(JSON.parse(readFileSync(path.join(a1, 'verdict.json'), 'utf8'))).toMatchObject({ result: 'fail', category: 'test_failure', command: 'npm test' });
+    for (const f of ['prompt.md', 'events.jsonl', 'test-output.txt', 'patch.diff', 'verdict.json'])
+      expect(existsSync(path.join(a1, f)), f).toBe(true);
+    expect(JSON.parse(readFileSync(path.join(a1, 'verdict.json'), 'utf8'))).toMatchObject({
+      result: 'fail',
+      category: 'test_failure',
+      command: 'npm test',
+    });
     expect(readFileSync(path.join(a1, 'test-output.txt'), 'utf8')).toContain('calc.js is BROKEN');
     expect(readFileSync(path.join(a1, 'patch.diff'), 'utf8')).toContain('+BROKEN');
-    expect(JSON.parse(readFileSync(path.join(dir, 'step-2', 'attempt-2', 'verdict.json'), 'utf8'))).toMatchObject({ result: 'pass' });
-    expect(readFileSync(path.join(dir, 'timeline.md'), 'utf8')).toMatch(/step 2 attempt 1: tests failed[\s\S]*step 2 committed as [0-9a-f]{7}/);
+    expect(JSON.parse(readFileSync(path.join(dir, 'step-2', 'attempt-2', 'verdict.json'), 'utf8'))).toMatchObject({
+      result: 'pass',
+    });
+    expect(readFileSync(path.join(dir, 'timeline.md'), 'utf8')).toMatch(
+      /step 2 attempt 1: tests failed[\s\S]*step 2 committed as [0-9a-f]{7}/,
+    );
 
     // log.md: one entry per step with its files, tests, commit, duration and tokens.
     const log = readWork(repo.dir, 'log.md');
-    expect(log).toMatch(/Step 2 done: Add calc\.js[\s\S]*?commit [0-9a-f]{7}[\s\S]*?files: calc\.js[\s\S]*?tests: passed \(`npm test`\)[\s\S]*?attempts: 2[\s\S]*?duration: \d+ s[\s\S]*?tokens: \d+/);
+    expect(log).toMatch(
+      /Step 2 done: Add calc\.js[\s\S]*?commit [0-9a-f]{7}[\s\S]*?files: calc\.js[\s\S]*?tests: passed \(`npm test`\)[\s\S]*?attempts: 2[\s\S]*?duration: \d+ s[\s\S]*?tokens: \d+/,
+    );
   });
 
   it("commits only the step's changes: the person's own edits, staged or not, stay out", async () => {
@@ -101,7 +142,9 @@ describe('step execution: tests, retries, commits', () => {
     const planner = oneStepPlanner();
     const { code } = await run(repo, { planner, reviewer: new FakeAgent('reviewer', approve) });
     expect(code).toBe(0);
-    const files = execFileSync('git', ['show', '--name-only', '--format=', 'HEAD'], { cwd: repo.dir, encoding: 'utf8' }).trim().split('\n');
+    const files = execFileSync('git', ['show', '--name-only', '--format=', 'HEAD'], { cwd: repo.dir, encoding: 'utf8' })
+      .trim()
+      .split('\n');
     expect(files).toEqual(['a.txt']);
     const status = execFileSync('git', ['status', '--porcelain'], { cwd: repo.dir, encoding: 'utf8' });
     expect(status).toContain(' M README.md');
@@ -121,14 +164,28 @@ describe('step execution: tests, retries, commits', () => {
     const agents = () => ({ planner: new FakeAgent('planner', script), reviewer: new FakeAgent('reviewer', approve) });
     const first = await run(repo, agents());
     expect(first.code).toBe(3);
-    expect(first.events.find((e) => e.event === 'needs_human')).toMatchObject({ kind: 'step_failed', step: 1, attempt: 2, category: 'test_failure' });
+    expect(first.events.find((e) => e.event === 'needs_human')).toMatchObject({
+      kind: 'step_failed',
+      step: 1,
+      attempt: 2,
+      category: 'test_failure',
+    });
     expect(readFileSync(path.join(repo.dir, 'calc.js'), 'utf8')).toBe('BROKEN\n');
 
-    const rolled = await run(repo, agents(), { goal: undefined, resume: 'resume', decision: parseDecision('rollback') });
+    const rolled = await run(repo, agents(), {
+      goal: undefined,
+      resume: 'resume',
+      decision: parseDecision('rollback'),
+    });
     expect(rolled.code).toBe(3);
-    expect(rolled.events.find((e) => e.event === 'needs_human')).toMatchObject({ kind: 'step_failed', rolledBack: true });
+    expect(rolled.events.find((e) => e.event === 'needs_human')).toMatchObject({
+      kind: 'step_failed',
+      rolledBack: true,
+    });
     expect(existsSync(path.join(repo.dir, 'calc.js'))).toBe(false);
-    expect(readFileSync(path.join(runDir(repo), 'step-1', 'attempt-2', 'rolled-back.patch.diff'), 'utf8')).toContain('+BROKEN');
+    expect(readFileSync(path.join(runDir(repo), 'step-1', 'attempt-2', 'rolled-back.patch.diff'), 'utf8')).toContain(
+      '+BROKEN',
+    );
 
     const skipped = await run(repo, agents(), { goal: undefined, resume: 'resume', decision: parseDecision('skip') });
     expect(skipped.code).toBe(0);
@@ -142,7 +199,13 @@ describe('step execution: tests, retries, commits', () => {
     const planner = new FakeAgent('planner', {
       rules: [
         { when: { kind: 'write_plan' }, do: { text: '## Steps\n1. [ ] Add config\n' } },
-        { when: { step: 1 }, do: { writeFiles: { '.env': 'API_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789\n', 'app.txt': 'app\n' }, text: 'Summary: add config' } },
+        {
+          when: { step: 1 },
+          do: {
+            writeFiles: { '.env': 'API_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789\n', 'app.txt': 'app\n' },
+            text: 'Summary: add config',
+          },
+        },
       ],
     });
     const { code, events } = await run(repo, { planner, reviewer: new FakeAgent('reviewer', approve) });
@@ -160,8 +223,16 @@ describe('step execution: tests, retries, commits', () => {
     const planner = oneStepPlanner();
     const { code, events } = await run(repo, { planner, reviewer: new FakeAgent('reviewer', approve) });
     expect(code).toBe(3);
-    expect(events.find((e) => e.event === 'command')).toMatchObject({ role: 'agent-collab', command: 'sudo touch ran-as-root', decision: 'deny', rule: 'sudo' });
-    expect(events.find((e) => e.event === 'needs_human')).toMatchObject({ kind: 'step_failed', category: 'policy_block' });
+    expect(events.find((e) => e.event === 'command')).toMatchObject({
+      role: 'agent-collab',
+      command: 'sudo touch ran-as-root',
+      decision: 'deny',
+      rule: 'sudo',
+    });
+    expect(events.find((e) => e.event === 'needs_human')).toMatchObject({
+      kind: 'step_failed',
+      category: 'policy_block',
+    });
     expect(existsSync(path.join(repo.dir, 'ran-as-root'))).toBe(false);
   });
 

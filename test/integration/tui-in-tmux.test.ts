@@ -51,7 +51,8 @@ async function until(what: string, match: (s: string) => boolean, timeoutMs = 15
     await new Promise((r) => setTimeout(r, 100));
   }
 }
-const shows = (text: string, timeoutMs?: number): Promise<string> => until(JSON.stringify(text), (s) => s.includes(text), timeoutMs);
+const shows = (text: string, timeoutMs?: number): Promise<string> =>
+  until(JSON.stringify(text), (s) => s.includes(text), timeoutMs);
 const keys = (...k: string[]): void => void tmux('send-keys', '-t', SESSION, ...k);
 const type = (text: string): void => void tmux('send-keys', '-t', SESSION, '-l', text);
 
@@ -95,7 +96,11 @@ describe.skipIf(!hasTmux)('the built TUI in tmux', () => {
     const nextLine = (x: string): string => (/Next: .*/.exec(x)?.[0] ?? '').replace(/\. Enter.*/, '');
     const gates: string[] = [];
     const nextGate = async (): Promise<string> => {
-      const s = await until('a round waiting for Enter', (x) => x.includes('Enter next round') && nextLine(x) !== '' && nextLine(x) !== gates.at(-1), 30_000);
+      const s = await until(
+        'a round waiting for Enter',
+        (x) => x.includes('Enter next round') && nextLine(x) !== '' && nextLine(x) !== gates.at(-1),
+        30_000,
+      );
       gates.push(nextLine(s));
       return s;
     };
@@ -106,7 +111,10 @@ describe.skipIf(!hasTmux)('the built TUI in tmux', () => {
     await nextGate(); // the revision is next
     await until('RESPOND in manual mode', (x) => /RESPOND\s+iter 1\/\d+\s+MANUAL/.test(x));
     keys('a');
-    await until('AUTO and the revision running', (s) => /\bAUTO\b/.test(s) && s.includes('planner: revising the plan after review'));
+    await until(
+      'AUTO and the revision running',
+      (s) => /\bAUTO\b/.test(s) && s.includes('planner: revising the plan after review'),
+    );
     keys('p');
     await shows('PAUSING');
     await nextGate();
@@ -138,7 +146,10 @@ describe.skipIf(!hasTmux)('the built TUI in tmux', () => {
     await shows('Unfinished session found (phase REFINE_GOAL');
     await shows('Resume? [Y/n]');
     keys('Enter');
-    await until('the resumed run', (s) => !s.includes('Resume?') && /REFINE_GOAL\s+iter 2\/\d+\s+MANUAL/.test(s) && s.includes('Ctrl+G goal ready'));
+    await until(
+      'the resumed run',
+      (s) => !s.includes('Resume?') && /REFINE_GOAL\s+iter 2\/\d+\s+MANUAL/.test(s) && s.includes('Ctrl+G goal ready'),
+    );
     // The conversation so far is read back from debug.log (the screen was cleared): the reviewer's approval is back.
     await shows('1. Looks good.');
     keys('C-c');
@@ -149,7 +160,9 @@ describe.skipIf(!hasTmux)('the built TUI in tmux', () => {
     const outside = mkdtempSync(path.join(os.tmpdir(), 'ac-no-repo-'));
     try {
       await until('the shell prompt', (s) => /[#$]\s*$/m.test(s));
-      type(`clear; cd ${JSON.stringify(outside)} && env HOME=${JSON.stringify(repo.home)} node ${JSON.stringify(CLI)}; echo "exit code $?"`);
+      type(
+        `clear; cd ${JSON.stringify(outside)} && env HOME=${JSON.stringify(repo.home)} node ${JSON.stringify(CLI)}; echo "exit code $?"`,
+      );
       keys('Enter');
       const s = await shows('exit code 2');
       expect(s, dump()).toContain(`agent-collab: ${outside} is not inside a git repository`);

@@ -21,10 +21,14 @@ const doneText = (events: AgentEvent[]) => {
   return done?.type === 'done' ? done.text : null;
 };
 
-async function turn(kind: TurnKind, over: Partial<AgentTurn> & { step?: number; iteration?: number } = {}): Promise<AgentTurn> {
+async function turn(
+  kind: TurnKind,
+  over: Partial<AgentTurn> & { step?: number; iteration?: number } = {},
+): Promise<AgentTurn> {
   const role = kind === 'review' ? 'reviewer' : 'planner';
   return {
-    prompt: over.prompt ?? 'The user\'s goal:\n<goal>\nAdd a greeting module\n</goal>\n<message>\nkeep it tiny\n</message>',
+    prompt:
+      over.prompt ?? "The user's goal:\n<goal>\nAdd a greeting module\n</goal>\n<message>\nkeep it tiny\n</message>",
     cwd: over.cwd ?? (await mkdtemp(path.join(tmpdir(), 'fake-'))),
     access: over.access ?? (kind === 'execute_step' ? 'workspace-write' : 'read-only'),
     meta: { role, kind, iteration: over.iteration ?? 1, step: over.step ?? (kind === 'execute_step' ? 1 : null) },
@@ -49,7 +53,9 @@ describe('FakeAgent defaults', () => {
     expect(doneText(events)).toContain('keep it tiny');
     expect(events[2]).toMatchObject({ type: 'usage', costUsd: 0 });
     expect(events[3]).toMatchObject({ type: 'done', sessionId: session?.type === 'session' ? session.sessionId : '' });
-    expect(agent.turns).toEqual([{ method: 'start', sessionId: session?.type === 'session' && session.sessionId, turn: t }]);
+    expect(agent.turns).toEqual([
+      { method: 'start', sessionId: session?.type === 'session' && session.sessionId, turn: t },
+    ]);
   });
 
   it('writes a valid two-step plan for write_plan and respond', async () => {
@@ -78,7 +84,11 @@ describe('FakeAgent defaults', () => {
   it('refuses to write in a read-only turn', async () => {
     const t = await turn('execute_step', { access: 'read-only' });
     const events = await collect(new FakeAgent('p', empty).start(t));
-    expect(events).toContainEqual({ type: 'tool_result', output: 'read-only: refused to write fake-step-1.txt', isError: true });
+    expect(events).toContainEqual({
+      type: 'tool_result',
+      output: 'read-only: refused to write fake-step-1.txt',
+      isError: true,
+    });
     expect(types(events)).not.toContain('file_change');
     expect(existsSync(path.join(t.cwd, 'fake-step-1.txt'))).toBe(false);
   });
@@ -93,8 +103,12 @@ describe('FakeAgent scripted actions', () => {
         { when: { kind: 'review' }, do: { text: 'never used' } },
       ],
     });
-    expect(doneText(await collect(agent.start(await turn('review'))))).toBe('[CHANGES_REQUIRED]\n\n## Comments\n1. Fix it.');
-    expect(parseVerdict(doneText(await collect(agent.start(await turn('review', { iteration: 2 })))) ?? '')).toEqual({ kind: 'approved' });
+    expect(doneText(await collect(agent.start(await turn('review'))))).toBe(
+      '[CHANGES_REQUIRED]\n\n## Comments\n1. Fix it.',
+    );
+    expect(parseVerdict(doneText(await collect(agent.start(await turn('review', { iteration: 2 })))) ?? '')).toEqual({
+      kind: 'approved',
+    });
   });
 
   it('matches on role, step and resumed', async () => {
@@ -107,7 +121,9 @@ describe('FakeAgent scripted actions', () => {
     });
     expect(doneText(await collect(agent.start(await turn('review'))))).toBe('reviewer');
     expect(doneText(await collect(agent.start(await turn('execute_step', { step: 2 }))))).toBe('step two');
-    expect(doneText(await collect(agent.start(await turn('execute_step', { step: 1 }))))).toBe('Summary: add fake-step-1.txt');
+    expect(doneText(await collect(agent.start(await turn('execute_step', { step: 1 }))))).toBe(
+      'Summary: add fake-step-1.txt',
+    );
     expect(doneText(await collect(agent.resume('s-1', await turn('write_plan'))))).toBe('resumed');
   });
 
@@ -119,7 +135,8 @@ describe('FakeAgent scripted actions', () => {
       ],
     });
     const verdicts = [];
-    for (let i = 0; i < 4; i++) verdicts.push(parseVerdict(doneText(await collect(agent.start(await turn('review')))) ?? '').kind);
+    for (let i = 0; i < 4; i++)
+      verdicts.push(parseVerdict(doneText(await collect(agent.start(await turn('review')))) ?? '').kind);
     expect(verdicts).toEqual(['changes_required', 'changes_required', 'approved', 'approved']);
   });
 
@@ -143,7 +160,13 @@ describe('FakeAgent scripted actions', () => {
 
   it('emits extra events right after the session', async () => {
     const agent = new FakeAgent('p', { rules: [{ do: { text: 'ok', events: [{ type: 'reasoning', text: 'hmm' }] } }] });
-    expect(types(await collect(agent.start(await turn('refine'))))).toEqual(['session', 'reasoning', 'text', 'usage', 'done']);
+    expect(types(await collect(agent.start(await turn('refine'))))).toEqual([
+      'session',
+      'reasoning',
+      'text',
+      'usage',
+      'done',
+    ]);
   });
 
   it('asks a question: question event, then done with the question as text', async () => {
@@ -155,7 +178,9 @@ describe('FakeAgent scripted actions', () => {
   });
 
   it('fails with an error event and no done', async () => {
-    const agent = new FakeAgent('p', { rules: [{ times: 1, do: { fail: { kind: 'usage_limit', message: 'limit reached' } } }] });
+    const agent = new FakeAgent('p', {
+      rules: [{ times: 1, do: { fail: { kind: 'usage_limit', message: 'limit reached' } } }],
+    });
     const events = await collect(agent.start(await turn('write_plan')));
     expect(types(events)).toEqual(['session', 'error']);
     expect(events[1]).toEqual({ type: 'error', kind: 'usage_limit', message: 'limit reached' });
@@ -163,7 +188,9 @@ describe('FakeAgent scripted actions', () => {
   });
 
   it('a missing binary fails before any session', async () => {
-    const agent = new FakeAgent('p', { rules: [{ do: { fail: { kind: 'missing_binary', message: 'codex not found' } } }] });
+    const agent = new FakeAgent('p', {
+      rules: [{ do: { fail: { kind: 'missing_binary', message: 'codex not found' } } }],
+    });
     expect(types(await collect(agent.start(await turn('refine'))))).toEqual(['error']);
   });
 

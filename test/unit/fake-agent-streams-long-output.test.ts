@@ -8,11 +8,18 @@ import { loadFakeScript } from '../../src/adapters/fake/script.js';
 import type { AgentEvent, AgentTurn } from '../../src/core/types.js';
 import { UserError } from '../../src/core/errors.js';
 
-const turn = (cwd: string): AgentTurn => ({ prompt: '<goal>\nx\n</goal>', cwd, access: 'read-only', meta: { role: 'planner', kind: 'write_plan', iteration: 0, step: null } });
+const turn = (cwd: string): AgentTurn => ({
+  prompt: '<goal>\nx\n</goal>',
+  cwd,
+  access: 'read-only',
+  meta: { role: 'planner', kind: 'write_plan', iteration: 0, step: null },
+});
 
 describe('a streaming fake agent', () => {
   it('streams the lines in order, a chunk per event-loop turn, then answers', async () => {
-    const agent = new FakeAgent('p', { rules: [{ do: { stream: { lines: 25, perChunk: 10, text: 'row {n} of {n}' } } }] });
+    const agent = new FakeAgent('p', {
+      rules: [{ do: { stream: { lines: 25, perChunk: 10, text: 'row {n} of {n}' } } }],
+    });
     const events: AgentEvent[] = [];
     const turnsSeen: number[] = [];
     let loopTurns = 0;
@@ -45,7 +52,10 @@ describe('a streaming fake agent', () => {
   it('is accepted in a JSON script, and a bad one is a one-line error', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'script-'));
     const good = path.join(dir, 'good.json');
-    await writeFile(good, JSON.stringify({ rules: [{ when: { kind: 'write_plan' }, do: { stream: { lines: 200000, perChunk: 500 } } }] }));
+    await writeFile(
+      good,
+      JSON.stringify({ rules: [{ when: { kind: 'write_plan' }, do: { stream: { lines: 200000, perChunk: 500 } } }] }),
+    );
     expect((await loadFakeScript(good)).rules[0]?.do.stream).toEqual({ lines: 200000, perChunk: 500 });
     const bad = path.join(dir, 'bad.json');
     await writeFile(bad, JSON.stringify({ rules: [{ do: { stream: { lines: -1 } } }] }));

@@ -16,7 +16,12 @@ async function scriptFile(content: string): Promise<string> {
   return file;
 }
 
-async function answer(agent: FakeAgent, kind: TurnKind, cwd: string, step: number | null = null): Promise<AgentEvent[]> {
+async function answer(
+  agent: FakeAgent,
+  kind: TurnKind,
+  cwd: string,
+  step: number | null = null,
+): Promise<AgentEvent[]> {
   const turn: AgentTurn = {
     prompt: '<goal>\nAdd a greeting module and its test\n</goal>',
     cwd,

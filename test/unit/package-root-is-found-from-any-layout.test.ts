@@ -39,6 +39,8 @@ describe('package root', () => {
   it('says to reinstall when no package.json above is agent-collab', () => {
     const top = tempTree();
     writeFileSync(path.join(top, 'package.json'), JSON.stringify({ name: 'something-else', version: '1.0.0' }));
-    expect(() => findPackage(top)).toThrow(/^cannot find agent-collab's package\.json above .*; reinstall agent-collab$/);
+    expect(() => findPackage(top)).toThrow(
+      /^cannot find agent-collab's package\.json above .*; reinstall agent-collab$/,
+    );
   });
 });

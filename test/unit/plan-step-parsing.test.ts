@@ -57,12 +57,16 @@ describe('parseSteps', () => {
   });
 
   it('finds the heading case-insensitively, with trailing text, and stops at the next ## or # heading', () => {
-    expect(parseSteps('## STEPS (3)\n1. [ ] a\n### Phase 2\n2. [ ] b\n# Appendix\n3. [ ] c').map((s) => s.title)).toEqual(['a', 'b']);
+    expect(
+      parseSteps('## STEPS (3)\n1. [ ] a\n### Phase 2\n2. [ ] b\n# Appendix\n3. [ ] c').map((s) => s.title),
+    ).toEqual(['a', 'b']);
     expect(parseSteps('## 步骤\n1. [ ] 步骤一\n')).toHaveLength(1);
   });
 
   it('ignores items in code fences and handles CRLF', () => {
-    expect(parseSteps('## Steps\r\n1. [ ] a\r\n```\r\n2. [ ] fenced\r\n```\r\n2. [x] b\r\n').map((s) => [s.title, s.done])).toEqual([
+    expect(
+      parseSteps('## Steps\r\n1. [ ] a\r\n```\r\n2. [ ] fenced\r\n```\r\n2. [x] b\r\n').map((s) => [s.title, s.done]),
+    ).toEqual([
       ['a', false],
       ['b', true],
     ]);
@@ -74,7 +78,9 @@ describe('parseSteps', () => {
   });
 
   it('does not mistake a ## Steps line inside the frontmatter for the heading', () => {
-    expect(parseSteps('---\nnote: |\n## Steps\n1. [ ] fm\n---\n## Steps\n1. [ ] real\n').map((s) => s.title)).toEqual(['real']);
+    expect(parseSteps('---\nnote: |\n## Steps\n1. [ ] fm\n---\n## Steps\n1. [ ] real\n').map((s) => s.title)).toEqual([
+      'real',
+    ]);
   });
 });
 
@@ -126,6 +132,8 @@ describe('skipped steps', () => {
     ]);
   });
   it('a skipped step done later becomes [x]', () => {
-    expect(markStepDone(markStepSkipped(plan, 2), 2, 'abcdef123')).toBe('## Steps\n1. [ ] one\n2. [x] two (commit abcdef1)\n');
+    expect(markStepDone(markStepSkipped(plan, 2), 2, 'abcdef123')).toBe(
+      '## Steps\n1. [ ] one\n2. [x] two (commit abcdef1)\n',
+    );
   });
 });

@@ -136,6 +136,8 @@ describe('renderPrompt overrides and errors', () => {
     await expect(renderPrompt('nope' as PromptName, {})).rejects.toThrow(/unknown prompt template "nope"/);
     const empty = await mkdtemp(path.join(tmpdir(), 'prompts-'));
     await expect(renderPrompt('write_plan', ALL_VARS, { builtinDir: empty })).rejects.toBeInstanceOf(UserError);
-    await expect(renderPrompt('write_plan', ALL_VARS, { builtinDir: empty })).rejects.toThrow(/02_write_plan\.md not found/);
+    await expect(renderPrompt('write_plan', ALL_VARS, { builtinDir: empty })).rejects.toThrow(
+      /02_write_plan\.md not found/,
+    );
   });
 });

@@ -17,7 +17,8 @@ function forbid(what: string): () => never {
 }
 
 const patch = (mod: object, label: string, names: string[]): void => {
-  for (const name of names) Object.defineProperty(mod, name, { value: forbid(`${label}.${name}`), writable: true, configurable: true });
+  for (const name of names)
+    Object.defineProperty(mod, name, { value: forbid(`${label}.${name}`), writable: true, configurable: true });
 };
 
 patch(childProcess, 'child_process', ['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFileSync', 'fork']);

@@ -24,7 +24,11 @@ export const WRITE_ALLOWED_TOOLS = ['Edit(./**)'];
 /** `--settings` JSON that makes claude run agent-collab's hook before every Bash call. */
 export function claudeHookSettings(hook: Pick<HookLaunch, 'command' | 'timeoutSeconds'>): string {
   return JSON.stringify({
-    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: hook.command, timeout: hook.timeoutSeconds }] }] },
+    hooks: {
+      PreToolUse: [
+        { matcher: 'Bash', hooks: [{ type: 'command', command: hook.command, timeout: hook.timeoutSeconds }] },
+      ],
+    },
   });
 }
 
@@ -46,7 +50,11 @@ export function claudeNeedsHook(turn: Pick<AgentTurn, 'access'>): boolean {
  * anything not allowed is denied), so a user's settings cannot widen a turn. `--resume` only finds sessions
  * started in the same cwd: the turn's cwd is the repo root.
  */
-export function buildClaudeArgs(turn: Pick<AgentTurn, 'prompt' | 'access'>, sessionId: string | null, hook: HookLaunch | null = null): string[] {
+export function buildClaudeArgs(
+  turn: Pick<AgentTurn, 'prompt' | 'access'>,
+  sessionId: string | null,
+  hook: HookLaunch | null = null,
+): string[] {
   const args = ['-p', promptArg(turn.prompt), '--output-format', 'stream-json', '--verbose'];
   if (sessionId !== null) args.push('--resume', sessionId);
   if (hook !== null && claudeNeedsHook(turn)) args.push('--settings', claudeHookSettings(hook));
@@ -59,7 +67,11 @@ export function buildClaudeArgs(turn: Pick<AgentTurn, 'prompt' | 'access'>, sess
 /** A Bash call ran when it completed, or failed with an exit code (a denied call has none). */
 export function claudeCommandThatRan(event: AgentEvent): string | null {
   if (event.type !== 'command') return null;
-  if (event.status === 'completed' || (event.status === 'failed' && event.exitCode !== null && event.exitCode !== undefined)) return event.command;
+  if (
+    event.status === 'completed' ||
+    (event.status === 'failed' && event.exitCode !== null && event.exitCode !== undefined)
+  )
+    return event.command;
   return null;
 }
 
@@ -83,5 +95,9 @@ export const claudeFlavor: CliFlavor = {
 };
 
 export function createClaudeAgent(opts: CliAgentOptions): CliAgent {
-  return new CliAgent(claudeFlavor, { wallTimeoutMs: CLAUDE_WALL_TIMEOUT_MS, idleTimeoutMs: CLAUDE_IDLE_TIMEOUT_MS, ...opts });
+  return new CliAgent(claudeFlavor, {
+    wallTimeoutMs: CLAUDE_WALL_TIMEOUT_MS,
+    idleTimeoutMs: CLAUDE_IDLE_TIMEOUT_MS,
+    ...opts,
+  });
 }

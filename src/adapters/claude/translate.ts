@@ -91,7 +91,8 @@ function toolResult(block: Json, toolUseResult: Json | null, state: ClaudeTransl
   }
   const events: AgentEvent[] = [{ type: 'tool_result', id, output, isError }];
   const path = use && FILE_TOOLS.has(use.name) ? (str(use.input.file_path) ?? str(use.input.notebook_path)) : null;
-  if (path && !isError) events.push({ type: 'file_change', path, kind: toolUseResult?.type === 'create' ? 'add' : 'update' });
+  if (path && !isError)
+    events.push({ type: 'file_change', path, kind: toolUseResult?.type === 'create' ? 'add' : 'update' });
   return events;
 }
 
@@ -129,15 +130,26 @@ function result(line: Json, state: ClaudeTranslatorState, now?: Date): AgentEven
   const events: AgentEvent[] = line.usage !== undefined ? [usage(line)] : [];
   if (line.is_error === true || line.subtype !== 'success') {
     const errors = arr(line.errors).filter((e): e is string => typeof e === 'string');
-    const message = [...errors, str(line.result) ?? ''].filter(Boolean).join('; ') || `claude ended with ${str(line.subtype) ?? 'an error'}`;
-    if (errors.some((e) => /no conversation found/i.test(e))) return [...events, { type: 'error', kind: 'session_lost', message }];
+    const message =
+      [...errors, str(line.result) ?? ''].filter(Boolean).join('; ') ||
+      `claude ended with ${str(line.subtype) ?? 'an error'}`;
+    if (errors.some((e) => /no conversation found/i.test(e)))
+      return [...events, { type: 'error', kind: 'session_lost', message }];
     const f = classifyFailure({ message, status: num(line.api_error_status), now });
-    events.push(f.resetAt ? { type: 'error', kind: f.kind, message, resetAt: f.resetAt } : { type: 'error', kind: f.kind, message });
+    events.push(
+      f.resetAt
+        ? { type: 'error', kind: f.kind, message, resetAt: f.resetAt }
+        : { type: 'error', kind: f.kind, message },
+    );
     return events;
   }
   const denials = arr(line.permission_denials);
   if (denials.length > 0) {
-    events.push({ type: 'tool_result', output: `permission denied for ${denials.length} tool call(s): ${denials.map(describeDenial).join('; ')}`, isError: true });
+    events.push({
+      type: 'tool_result',
+      output: `permission denied for ${denials.length} tool call(s): ${denials.map(describeDenial).join('; ')}`,
+      isError: true,
+    });
   }
   events.push({ type: 'done', sessionId, text: str(line.result) ?? '' });
   return events;

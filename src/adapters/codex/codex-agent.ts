@@ -28,10 +28,15 @@ export const CODEX_HOOK_TRUST_FLAG = '--dangerously-bypass-hook-trust';
  * argv after `codex`. The sandbox is always explicit, so a user's config.toml cannot widen a read-only turn;
  * `resume` rejects `--sandbox`, so it gets `-c sandbox_mode=…` and runs in the turn's cwd (no `-C`).
  */
-export function buildCodexArgs(turn: Pick<AgentTurn, 'prompt' | 'cwd' | 'access'>, threadId: string | null, hook: HookLaunch | null = null): string[] {
+export function buildCodexArgs(
+  turn: Pick<AgentTurn, 'prompt' | 'cwd' | 'access'>,
+  threadId: string | null,
+  hook: HookLaunch | null = null,
+): string[] {
   const sandbox = turn.access === 'workspace-write' ? 'workspace-write' : 'read-only';
   const hookArgs = hook === null ? [] : ['-c', codexHookConfig(hook), CODEX_HOOK_TRUST_FLAG];
-  if (threadId === null) return ['exec', '--json', '-C', turn.cwd, '--sandbox', sandbox, ...hookArgs, promptArg(turn.prompt)];
+  if (threadId === null)
+    return ['exec', '--json', '-C', turn.cwd, '--sandbox', sandbox, ...hookArgs, promptArg(turn.prompt)];
   return ['exec', 'resume', '--json', '-c', `sandbox_mode="${sandbox}"`, ...hookArgs, threadId, promptArg(turn.prompt)];
 }
 
@@ -61,5 +66,9 @@ export function codexSessionLost(stderr: string): boolean {
 }
 
 export function createCodexAgent(opts: CliAgentOptions): CliAgent {
-  return new CliAgent(codexFlavor, { wallTimeoutMs: CODEX_WALL_TIMEOUT_MS, idleTimeoutMs: CODEX_IDLE_TIMEOUT_MS, ...opts });
+  return new CliAgent(codexFlavor, {
+    wallTimeoutMs: CODEX_WALL_TIMEOUT_MS,
+    idleTimeoutMs: CODEX_IDLE_TIMEOUT_MS,
+    ...opts,
+  });
 }

@@ -22,13 +22,16 @@ export function newCodexState(): CodexTranslatorState {
  * The warning codex 0.169 emits twice (as `item.completed` error items, first in the stream) when run with
  * `--dangerously-bypass-hook-trust`, which agent-collab passes on purpose. Dropped; other error items are kept.
  */
-export const HOOK_TRUST_WARNING = '`--dangerously-bypass-hook-trust` is enabled. Enabled hooks may run without review for this invocation.';
+export const HOOK_TRUST_WARNING =
+  '`--dangerously-bypass-hook-trust` is enabled. Enabled hooks may run without review for this invocation.';
 
 const FILE_CHANGE_KINDS = new Set(['add', 'update', 'delete']);
 
 function failure(message: string, now?: Date): AgentEvent {
   const f = classifyFailure({ message, now });
-  return f.resetAt ? { type: 'error', kind: f.kind, message: f.message, resetAt: f.resetAt } : { type: 'error', kind: f.kind, message: f.message };
+  return f.resetAt
+    ? { type: 'error', kind: f.kind, message: f.message, resetAt: f.resetAt }
+    : { type: 'error', kind: f.kind, message: f.message };
 }
 
 function itemStarted(item: Json): AgentEvent[] {
@@ -37,7 +40,14 @@ function itemStarted(item: Json): AgentEvent[] {
     case 'command_execution':
       return [{ type: 'command', id, command: str(item.command) ?? '', status: 'started' }];
     case 'mcp_tool_call':
-      return [{ type: 'tool_call', id, name: `${str(item.server) ?? 'mcp'}.${str(item.tool) ?? '?'}`, input: item.arguments ?? null }];
+      return [
+        {
+          type: 'tool_call',
+          id,
+          name: `${str(item.server) ?? 'mcp'}.${str(item.tool) ?? '?'}`,
+          input: item.arguments ?? null,
+        },
+      ];
     default:
       return [];
   }
@@ -65,21 +75,39 @@ function itemCompleted(item: Json, state: CodexTranslatorState): AgentEvent[] {
         },
       ];
     case 'file_change': {
-      const changes = arr(item.changes).map(obj).filter((c): c is Json => c !== null);
+      const changes = arr(item.changes)
+        .map(obj)
+        .filter((c): c is Json => c !== null);
       if (item.status !== 'completed') {
         const paths = changes.map((c) => str(c.path) ?? '?').join(', ');
-        return [{ type: 'tool_result', id, output: `patch not applied (${str(item.status) ?? 'unknown status'}): ${paths}`, isError: true }];
+        return [
+          {
+            type: 'tool_result',
+            id,
+            output: `patch not applied (${str(item.status) ?? 'unknown status'}): ${paths}`,
+            isError: true,
+          },
+        ];
       }
       return changes.flatMap((c): AgentEvent[] => {
         const path = str(c.path);
         const kind = str(c.kind);
-        return path && kind && FILE_CHANGE_KINDS.has(kind) ? [{ type: 'file_change', path, kind: kind as 'add' | 'update' | 'delete' }] : [];
+        return path && kind && FILE_CHANGE_KINDS.has(kind)
+          ? [{ type: 'file_change', path, kind: kind as 'add' | 'update' | 'delete' }]
+          : [];
       });
     }
     case 'mcp_tool_call': {
       const error = obj(item.error);
       const output = error ? (str(error.message) ?? 'failed') : JSON.stringify(item.result ?? null);
-      return [{ type: 'tool_result', id, output: truncateMiddle(output, TOOL_OUTPUT_MAX_BYTES), isError: error !== null || item.status === 'failed' }];
+      return [
+        {
+          type: 'tool_result',
+          id,
+          output: truncateMiddle(output, TOOL_OUTPUT_MAX_BYTES),
+          isError: error !== null || item.status === 'failed',
+        },
+      ];
     }
     case 'web_search':
       return [{ type: 'tool_call', id, name: 'web_search', input: { query: str(item.query) ?? '' } }];
@@ -95,7 +123,14 @@ function itemCompleted(item: Json, state: CodexTranslatorState): AgentEvent[] {
 function usage(line: Json): AgentEvent[] {
   const u = obj(line.usage);
   if (!u) return [];
-  return [{ type: 'usage', inputTokens: num(u.input_tokens) ?? 0, outputTokens: num(u.output_tokens) ?? 0, cachedTokens: num(u.cached_input_tokens) ?? 0 }];
+  return [
+    {
+      type: 'usage',
+      inputTokens: num(u.input_tokens) ?? 0,
+      outputTokens: num(u.output_tokens) ?? 0,
+      cachedTokens: num(u.cached_input_tokens) ?? 0,
+    },
+  ];
 }
 
 /** Events for one parsed JSON line. `now` is only used to turn "try again in …" into a reset time. */

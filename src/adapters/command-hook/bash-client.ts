@@ -46,7 +46,9 @@ export function readBashClient(source = bashClientSource()): string {
   try {
     text = readFileSync(source, 'utf8');
   } catch (err) {
-    throw new Error(`cannot read the command hook client ${source} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw new Error(
+      `cannot read the command hook client ${source} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+    );
   }
   return text
     .split('\n')
@@ -71,12 +73,25 @@ export function shellLine(argv: readonly string[]): string {
 }
 
 /** Runs the client once against the server's port with the probe's token and key; null when it works, else why not. */
-export function probeBashClient(opts: { bash: string; script: string; port: number; probe: { token: string; replyKey: string } }): Promise<string | null> {
+export function probeBashClient(opts: {
+  bash: string;
+  script: string;
+  port: number;
+  probe: { token: string; replyKey: string };
+}): Promise<string | null> {
   return new Promise((resolve) => {
     let stdout = '';
-    const [bash, ...args] = bashClientCommand(opts.bash, opts.script, { port: opts.port, role: PROBE_ROLE, deadlineSeconds: 5 });
+    const [bash, ...args] = bashClientCommand(opts.bash, opts.script, {
+      port: opts.port,
+      role: PROBE_ROLE,
+      deadlineSeconds: 5,
+    });
     const child = spawn(bash!, args, {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', [HOOK_TOKEN_ENV]: opts.probe.token, [HOOK_REPLY_KEY_ENV]: opts.probe.replyKey },
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        [HOOK_TOKEN_ENV]: opts.probe.token,
+        [HOOK_REPLY_KEY_ENV]: opts.probe.replyKey,
+      },
       stdio: ['pipe', 'pipe', 'ignore'],
     });
     const timer = setTimeout(() => child.kill('SIGKILL'), PROBE_TIMEOUT_MS);
@@ -85,13 +100,17 @@ export function probeBashClient(opts: { bash: string; script: string; port: numb
     child.stdin.end('{"tool_name":"Bash","tool_input":{"command":"true"}}');
     child.on('error', (err: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      resolve(err.code === 'ENOENT' ? `${opts.bash} does not exist` : `${opts.bash} could not be started (${err.message})`);
+      resolve(
+        err.code === 'ENOENT' ? `${opts.bash} does not exist` : `${opts.bash} could not be started (${err.message})`,
+      );
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       if (stdout === `${PROBE_ANSWER}\n`) return resolve(null);
       const first = stdout.split('\n')[0]!.slice(0, 200);
-      resolve(`the probe through ${opts.bash} did not come back (${signal ?? `exit ${code}`}${first ? `: ${first}` : ''})`);
+      resolve(
+        `the probe through ${opts.bash} did not come back (${signal ?? `exit ${code}`}${first ? `: ${first}` : ''})`,
+      );
     });
   });
 }

@@ -20,7 +20,11 @@ export function parseHookDecision(stdout: string): CommandVerdict | null {
   for (const line of stdout.split('\n').reverse()) {
     if (!line.trim().startsWith('{')) continue;
     try {
-      const out = (JSON.parse(line) as { hookSpecificOutput?: { permissionDecision?: unknown; permissionDecisionReason?: unknown } }).hookSpecificOutput;
+      const out = (
+        JSON.parse(line) as {
+          hookSpecificOutput?: { permissionDecision?: unknown; permissionDecisionReason?: unknown };
+        }
+      ).hookSpecificOutput;
       const reason = typeof out?.permissionDecisionReason === 'string' ? out.permissionDecisionReason : '';
       if (out?.permissionDecision === 'allow') return { allow: true };
       if (out?.permissionDecision === 'deny') return { allow: false, reason: reason || 'denied by the command hook' };
@@ -57,7 +61,11 @@ export function runHookLaunch(hook: HookLaunch, call: HookCall): Promise<Command
     let stdout = '';
     let stderr = '';
     let timedOut = false;
-    const child = spawn('sh', ['-c', hook.command], { cwd: call.cwd, env: { ...process.env, ...hook.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('sh', ['-c', hook.command], {
+      cwd: call.cwd,
+      env: { ...process.env, ...hook.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const timer = setTimeout(() => {
       timedOut = true;
       child.kill('SIGKILL');
@@ -72,9 +80,13 @@ export function runHookLaunch(hook: HookLaunch, call: HookCall): Promise<Command
     });
     child.on('close', (code) => {
       clearTimeout(timer);
-      if (timedOut) return resolve({ allow: false, reason: `the command hook did not answer within ${hook.timeoutSeconds} s` });
+      if (timedOut)
+        return resolve({ allow: false, reason: `the command hook did not answer within ${hook.timeoutSeconds} s` });
       const decision = code === 0 ? parseHookDecision(stdout) : null;
-      const why = code === 0 ? 'printed no decision' : `exited with code ${code}${stderr.trim() ? `: ${stderr.trim().split('\n')[0]}` : ''}`;
+      const why =
+        code === 0
+          ? 'printed no decision'
+          : `exited with code ${code}${stderr.trim() ? `: ${stderr.trim().split('\n')[0]}` : ''}`;
       resolve(decision ?? { allow: false, reason: `the command hook ${why}` });
     });
   });

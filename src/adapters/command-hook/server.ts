@@ -108,12 +108,18 @@ function readRequest(socket: net.Socket, done: (request: ReadRequest) => void): 
     if (header === null) {
       const nl = buffer.indexOf(0x0a);
       if (nl < 0) {
-        if (buffer.length > MAX_HEADER_BYTES) finish({ bad: 'the command check request could not be read, so the command was denied', header: null });
+        if (buffer.length > MAX_HEADER_BYTES)
+          finish({ bad: 'the command check request could not be read, so the command was denied', header: null });
         return;
       }
       header = parseWireHeader(buffer.subarray(0, nl).toString('utf8'));
-      if (header === null) return finish({ bad: 'the command check request could not be read, so the command was denied', header: null });
-      if (header.length > MAX_REQUEST_BYTES) return finish({ bad: `the command is too long to check (over ${MAX_REQUEST_BYTES} bytes), so it was denied`, header });
+      if (header === null)
+        return finish({ bad: 'the command check request could not be read, so the command was denied', header: null });
+      if (header.length > MAX_REQUEST_BYTES)
+        return finish({
+          bad: `the command is too long to check (over ${MAX_REQUEST_BYTES} bytes), so it was denied`,
+          header,
+        });
       buffer = buffer.subarray(nl + 1);
     }
     if (buffer.length >= header.length) finish({ header, payload: buffer.subarray(0, header.length) });
@@ -150,15 +156,23 @@ export async function startCommandHookServer(opts: CommandHookServerOptions): Pr
     try {
       verdict = await opts.gate({ role, command, cwd });
     } catch (err) {
-      verdict = { allow: false, reason: `the command could not be checked (${(err as Error).message}), so it was denied` };
+      verdict = {
+        allow: false,
+        reason: `the command could not be checked (${(err as Error).message}), so it was denied`,
+      };
     } finally {
       pending -= 1;
     }
     // Recorded before the hook hears the answer, so the approval exists before the command can run.
     if (verdict.allow) approvals.get(role)!.record(command);
     checked.push({ role, command, cwd, tool, toolUseId, verdict });
-    debug('command-hook', `${role}: ${verdict.allow ? 'allow' : 'deny'} ${JSON.stringify(command)}${verdict.allow ? '' : ` (${verdict.reason})`}`);
-    return verdict.allow ? hookOutput('allow', `${REASON_PREFIX}allowed by the command policy`) : denyOutput(verdict.reason);
+    debug(
+      'command-hook',
+      `${role}: ${verdict.allow ? 'allow' : 'deny'} ${JSON.stringify(command)}${verdict.allow ? '' : ` (${verdict.reason})`}`,
+    );
+    return verdict.allow
+      ? hookOutput('allow', `${REASON_PREFIX}allowed by the command policy`)
+      : denyOutput(verdict.reason);
   }
 
   /** The probe's request: the probe is running and `header` carries its token. */
@@ -180,7 +194,10 @@ export async function startCommandHookServer(opts: CommandHookServerOptions): Pr
       return Promise.resolve(denyOutput("the hook did not present this session's token, so the command was denied"));
     }
     const role = ROLES.find((r) => r === header.role);
-    if (!role) return Promise.resolve(denyOutput(`the hook named an unknown role ${JSON.stringify(header.role)}, so the command was denied`));
+    if (!role)
+      return Promise.resolve(
+        denyOutput(`the hook named an unknown role ${JSON.stringify(header.role)}, so the command was denied`),
+      );
     return gateAnswer(role, payload);
   }
 
@@ -194,7 +211,8 @@ export async function startCommandHookServer(opts: CommandHookServerOptions): Pr
     });
     readRequest(socket, (request) => {
       requested = true;
-      const line = 'bad' in request ? Promise.resolve(denyOutput(request.bad)) : answer(request.header, request.payload);
+      const line =
+        'bad' in request ? Promise.resolve(denyOutput(request.bad)) : answer(request.header, request.payload);
       const key = keyFor(request.header);
       void line.then((l) => {
         if (!socket.destroyed) socket.end(`${key === null ? l : keyedAnswer(key, l)}\n`);
@@ -235,9 +253,14 @@ export async function startCommandHookServer(opts: CommandHookServerOptions): Pr
   }
   if (failed !== null) {
     await close();
-    throw new UserError(`agent-collab's command hook cannot run: ${failed}; it needs ${bash} with /dev/tcp (install bash)`);
+    throw new UserError(
+      `agent-collab's command hook cannot run: ${failed}; it needs ${bash} with /dev/tcp (install bash)`,
+    );
   }
-  debug('command-hook', `hooks on 127.0.0.1:${port} use ${bash} (its probe took ${Math.round(performance.now() - t0)} ms)`);
+  debug(
+    'command-hook',
+    `hooks on 127.0.0.1:${port} use ${bash} (its probe took ${Math.round(performance.now() - t0)} ms)`,
+  );
   const deadlineSeconds = hookDeadlineSeconds(opts.confirmTimeoutSeconds);
   const timeoutSeconds = cliHookTimeoutSeconds(opts.confirmTimeoutSeconds);
 

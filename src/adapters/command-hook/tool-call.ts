@@ -14,7 +14,8 @@ export interface ShellCall {
  * What the hook input asks: a shell command to check, a tool that is not ours to judge (`not_shell`), or why it
  * cannot be read (`unreadable`, a denial reason ending before ", so the command was denied").
  */
-export type ToolCallRead = { kind: 'shell'; call: ShellCall } | { kind: 'not_shell'; tool: string } | { kind: 'unreadable'; why: string };
+export type ToolCallRead =
+  { kind: 'shell'; call: ShellCall } | { kind: 'not_shell'; tool: string } | { kind: 'unreadable'; why: string };
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -27,7 +28,8 @@ export function readToolCall(text: string): ToolCallRead {
   } catch {
     return { kind: 'unreadable', why: 'the command hook got input that is not JSON' };
   }
-  if (!isObject(json) || typeof json.tool_name !== 'string') return { kind: 'unreadable', why: 'the command hook got input without a tool_name' };
+  if (!isObject(json) || typeof json.tool_name !== 'string')
+    return { kind: 'unreadable', why: 'the command hook got input without a tool_name' };
   const tool = json.tool_name;
   if (!SHELL_TOOL_NAMES.includes(tool)) return { kind: 'not_shell', tool };
   const input = isObject(json.tool_input) ? json.tool_input : {};

@@ -11,7 +11,12 @@ export function extractTag(prompt: string, tag: string): string | null {
 export function goalFromPrompt(prompt: string): string {
   const goal = extractTag(prompt, 'goal');
   if (goal) return goal;
-  return prompt.split(/\r?\n/).find((l) => l.trim() !== '')?.trim() ?? 'the task';
+  return (
+    prompt
+      .split(/\r?\n/)
+      .find((l) => l.trim() !== '')
+      ?.trim() ?? 'the task'
+  );
 }
 
 function title(goal: string): string {

@@ -81,7 +81,13 @@ export const DEMO_SCRIPT: FakeScript = {
       do: {
         events: [
           { type: 'command', command: 'node --test test/', status: 'started' },
-          { type: 'command', command: 'node --test test/', status: 'completed', exitCode: 0, output: '# tests 2\n# pass 2\n# fail 0' },
+          {
+            type: 'command',
+            command: 'node --test test/',
+            status: 'completed',
+            exitCode: 0,
+            output: '# tests 2\n# pass 2\n# fail 0',
+          },
         ],
         writeFiles: { 'test/greeting.test.mjs': GREETING_TEST },
         text: 'Added two tests; `node --test test/` passes (2 tests).\nSummary: test greet() with a name and the fallback',

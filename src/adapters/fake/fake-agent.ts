@@ -115,7 +115,12 @@ export class FakeAgent implements Agent {
     return this.events(sessionId, turn, action, ctl);
   }
 
-  private async *events(sessionId: string, turn: AgentTurn, action: FakeAction, ctl: AbortController): AsyncGenerator<AgentEvent> {
+  private async *events(
+    sessionId: string,
+    turn: AgentTurn,
+    action: FakeAction,
+    ctl: AbortController,
+  ): AsyncGenerator<AgentEvent> {
     const started = Date.now();
     try {
       const failKind = action.fail?.kind;
@@ -128,7 +133,7 @@ export class FakeAgent implements Agent {
         // Made a line at a time (a long stream is never held in memory), a chunk per event-loop turn.
         const { lines, perChunk = STREAM_CHUNK } = action.stream;
         const line = streamLine(action.stream.text ?? STREAM_LINE);
-        for (let n = 0; n < lines; ) {
+        for (let n = 0; n < lines;) {
           await new Promise((r) => setImmediate(r));
           if (ctl.signal.aborted) return;
           for (const end = Math.min(lines, n + perChunk); n < end; n++) yield { type: 'text', text: line(n) };
@@ -136,7 +141,12 @@ export class FakeAgent implements Agent {
       }
       if (action.run !== undefined) {
         const commands = typeof action.run === 'string' ? [action.run] : action.run;
-        yield* runScriptedCommands(commands, { cwd: turn.cwd, sessionId, hook: this.opts.hook ?? null, signal: ctl.signal });
+        yield* runScriptedCommands(commands, {
+          cwd: turn.cwd,
+          sessionId,
+          hook: this.opts.hook ?? null,
+          signal: ctl.signal,
+        });
       }
       if (action.delayMs) await wait(action.delayMs, ctl.signal);
       if (ctl.signal.aborted) return;

@@ -52,14 +52,28 @@ export interface FakeScript {
   loseSessions?: boolean;
 }
 
-const failureKind = z.enum(['agent_error', 'infra', 'usage_limit', 'auth', 'timeout', 'idle', 'missing_binary', 'session_lost']);
+const failureKind = z.enum([
+  'agent_error',
+  'infra',
+  'usage_limit',
+  'auth',
+  'timeout',
+  'idle',
+  'missing_binary',
+  'session_lost',
+]);
 
 const eventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('session'), sessionId: z.string() }),
   z.strictObject({ type: z.literal('text'), text: z.string() }),
   z.strictObject({ type: z.literal('reasoning'), text: z.string() }),
   z.strictObject({ type: z.literal('tool_call'), id: z.optional(z.string()), name: z.string(), input: z.unknown() }),
-  z.strictObject({ type: z.literal('tool_result'), id: z.optional(z.string()), output: z.string(), isError: z.boolean() }),
+  z.strictObject({
+    type: z.literal('tool_result'),
+    id: z.optional(z.string()),
+    output: z.string(),
+    isError: z.boolean(),
+  }),
   z.strictObject({
     type: z.literal('command'),
     id: z.optional(z.string()),
@@ -126,7 +140,10 @@ const _schemaMatchesType: (s: z.infer<typeof fakeScriptSchema>) => FakeScript = 
 export function withDelay(script: FakeScript, ms: number): FakeScript {
   return {
     ...script,
-    rules: [...script.rules.map((r) => ({ ...r, do: { ...r.do, delayMs: r.do.delayMs ?? ms } })), { do: { delayMs: ms } }],
+    rules: [
+      ...script.rules.map((r) => ({ ...r, do: { ...r.do, delayMs: r.do.delayMs ?? ms } })),
+      { do: { delayMs: ms } },
+    ],
   };
 }
 
@@ -137,7 +154,11 @@ export async function loadFakeScript(file: string): Promise<FakeScript> {
     raw = await readFile(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new UserError(code === 'ENOENT' ? `fake script ${file} not found` : `cannot read fake script ${file}: ${(err as Error).message}`);
+    throw new UserError(
+      code === 'ENOENT'
+        ? `fake script ${file} not found`
+        : `cannot read fake script ${file}: ${(err as Error).message}`,
+    );
   }
   let json: unknown;
   try {

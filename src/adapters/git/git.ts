@@ -69,7 +69,8 @@ export function runGit(cwd: string, args: string[], opts: GitCallOptions = {}): 
     const onAbort = (): void => {
       stopped = true;
       // A process that left the group may hold git's pipes open: once the group is down, the call ends anyway.
-      if (child.pid !== undefined) void terminateGroup(child.pid, KILL_GRACE_MS).then(() => resolve({ stdout: '', stderr: STOPPED, exitCode: 1 }));
+      if (child.pid !== undefined)
+        void terminateGroup(child.pid, KILL_GRACE_MS).then(() => resolve({ stdout: '', stderr: STOPPED, exitCode: 1 }));
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     child.stdout?.on('data', (d: Buffer) => stdout.push(d));
@@ -82,7 +83,12 @@ export function runGit(cwd: string, args: string[], opts: GitCallOptions = {}): 
     child.once('close', (code) => {
       signal?.removeEventListener('abort', onAbort);
       if (stopped) resolve({ stdout: '', stderr: STOPPED, exitCode: 1 });
-      else resolve({ stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8'), exitCode: code ?? 1 });
+      else
+        resolve({
+          stdout: Buffer.concat(stdout).toString('utf8'),
+          stderr: Buffer.concat(stderr).toString('utf8'),
+          exitCode: code ?? 1,
+        });
     });
     if (child.stdin) {
       child.stdin.on('error', () => undefined); // git may exit before reading all of it; its exit code tells
@@ -118,7 +124,8 @@ export interface RepoLocation {
 export async function locateRepo(cwd: string): Promise<RepoLocation> {
   const r = await git(cwd, ['rev-parse', '--show-toplevel', '--git-path', 'info/exclude']);
   const [root, exclude] = r.stdout.split('\n');
-  if (r.exitCode !== 0 || !root || !exclude) throw new UserError(`${cwd} is not inside a git repository; cd into your project or run \`git init\` first`);
+  if (r.exitCode !== 0 || !root || !exclude)
+    throw new UserError(`${cwd} is not inside a git repository; cd into your project or run \`git init\` first`);
   // --git-path answers relative to the directory git ran in.
   return { root, excludeFile: path.resolve(cwd, exclude) };
 }
@@ -129,7 +136,10 @@ export async function excludeWorkdir(excludeFile: string, workdirRel: string): P
   const existing = await readFile(excludeFile, 'utf8').catch(() => '');
   if (existing.split('\n').some((l) => l.trim() === pattern)) return;
   await mkdir(path.dirname(excludeFile), { recursive: true });
-  await appendFile(excludeFile, `${existing && !existing.endsWith('\n') ? '\n' : ''}# agent-collab's own files\n${pattern}\n`);
+  await appendFile(
+    excludeFile,
+    `${existing && !existing.endsWith('\n') ? '\n' : ''}# agent-collab's own files\n${pattern}\n`,
+  );
 }
 
 /**
@@ -137,9 +147,17 @@ export async function excludeWorkdir(excludeFile: string, workdirRel: string): P
  * STEP_COMMIT_SEARCH_DEPTH commits of HEAD. The run id alone is not enough: Stop keeps the run id for the next plan,
  * whose step N must not be taken for the old plan's. Commits without a base trailer (older versions) never match.
  */
-export async function findStepCommit(repoRoot: string, key: StepCommitKey, signal?: AbortSignal): Promise<string | null> {
+export async function findStepCommit(
+  repoRoot: string,
+  key: StepCommitKey,
+  signal?: AbortSignal,
+): Promise<string | null> {
   // --no-show-signature: a person's log.showSignature would put gpg's lines into the output.
-  const r = await git(repoRoot, ['log', '--no-show-signature', '--no-color', '--format=%H%x1f%s%x1f%b%x1e', '-n', String(STEP_COMMIT_SEARCH_DEPTH)], { signal });
+  const r = await git(
+    repoRoot,
+    ['log', '--no-show-signature', '--no-color', '--format=%H%x1f%s%x1f%b%x1e', '-n', String(STEP_COMMIT_SEARCH_DEPTH)],
+    { signal },
+  );
   if (r.exitCode !== 0) return null; // e.g. no commits yet
   const wanted = keyTrailers(key);
   for (const rec of r.stdout.split('\x1e')) {

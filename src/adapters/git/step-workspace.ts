@@ -3,7 +3,15 @@
 import { copyFile, mkdtemp, rm, rmdir, stat, utimes } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { commitFailureMessage, findStepCommit, firstLine, runGit, stepCommitMessageArgs, type GitCallOptions, type StepCommitKey } from './git.js';
+import {
+  commitFailureMessage,
+  findStepCommit,
+  firstLine,
+  runGit,
+  stepCommitMessageArgs,
+  type GitCallOptions,
+  type StepCommitKey,
+} from './git.js';
 import type { StepChanges, StepCommitOptions, StepCommitResult, StepWorkspace } from '../../core/ports.js';
 import { scanDiff } from '../../core/secret-scan.js';
 
@@ -41,7 +49,8 @@ export function parseRaw(out: string): RawChange[] {
   while (out.startsWith(':', pos)) {
     const metaEnd = out.indexOf('\0', pos);
     const pathEnd = metaEnd < 0 ? -1 : out.indexOf('\0', metaEnd + 1);
-    if (pathEnd < 0) throw new Error(`could not read git's list of changed files (cut short after ${changes.length} entries)`);
+    if (pathEnd < 0)
+      throw new Error(`could not read git's list of changed files (cut short after ${changes.length} entries)`);
     const [, newMode = '', , , status = ''] = out.slice(pos + 1, metaEnd).split(' ');
     changes.push({ path: out.slice(metaEnd + 1, pathEnd), status: status.charAt(0), newMode });
     pos = pathEnd + 1;
@@ -77,7 +86,14 @@ export class GitStepWorkspace implements StepWorkspace {
   async changedSince(baseTree: string): Promise<StepChanges> {
     const now = await this.snapshot();
     const files = await this.changedFiles(baseTree, now);
-    const patch = files.length === 0 ? '' : await this.must(['diff', '--binary', ...DIFF_FLAGS, baseTree, now, '--', ...this.everythingButWorkdir()], {}, 'diff the step');
+    const patch =
+      files.length === 0
+        ? ''
+        : await this.must(
+            ['diff', '--binary', ...DIFF_FLAGS, baseTree, now, '--', ...this.everythingButWorkdir()],
+            {},
+            'diff the step',
+          );
     return { files, patch };
   }
 
@@ -85,7 +101,12 @@ export class GitStepWorkspace implements StepWorkspace {
     const { signal } = opts;
     // A crash may have come between `git commit` and saving the state that records it: no second commit then.
     // (Independent reads, so at once; without a saved base the step is measured from HEAD, known only after.)
-    const keyFrom = (baseTree: string): StepCommitKey => ({ runId: opts.runId, step: opts.step, baseTree, startedAt: opts.startedAt });
+    const keyFrom = (baseTree: string): StepCommitKey => ({
+      runId: opts.runId,
+      step: opts.step,
+      baseTree,
+      startedAt: opts.startedAt,
+    });
     const [found, now, head] = await Promise.all([
       opts.baseTree ? findStepCommit(this.repoRoot, keyFrom(opts.baseTree), signal) : null,
       this.snapshot(signal),
@@ -108,17 +129,37 @@ export class GitStepWorkspace implements StepWorkspace {
     // records the path without staging its content (a path the index has already, e.g. a file the person staged,
     // stays as it is), and is undone if the commit fails.
     const created = changes.filter((c) => c.status === 'A').map((c) => c.path);
-    if (created.length > 0) await this.must(['add', '-N', ...PATHSPEC_STDIN], { env: LITERAL, input: nulInput(created) }, 'stage the new files');
+    if (created.length > 0)
+      await this.must(
+        ['add', '-N', ...PATHSPEC_STDIN],
+        { env: LITERAL, input: nulInput(created) },
+        'stage the new files',
+      );
     // Without git's auto-maintenance after the commit (`git maintenance run --auto`, possibly a gc): the person's
     // next commit, merge or fetch runs it, rather than a step of an unattended run. A stop kills hooks and gpg with it.
-    const commit = await runGit(this.repoRoot, ['-c', 'maintenance.auto=false', 'commit', '-q', '--only', ...PATHSPEC_STDIN, ...stepCommitMessageArgs(key, opts.summary)], {
-      env: LITERAL,
-      input: nulInput(files),
-      signal,
-    });
+    const commit = await runGit(
+      this.repoRoot,
+      [
+        '-c',
+        'maintenance.auto=false',
+        'commit',
+        '-q',
+        '--only',
+        ...PATHSPEC_STDIN,
+        ...stepCommitMessageArgs(key, opts.summary),
+      ],
+      {
+        env: LITERAL,
+        input: nulInput(files),
+        signal,
+      },
+    );
     if (commit.exitCode !== 0) {
       await this.undoIntentToAdd(created, headOrEmpty);
-      return { kind: 'failed', message: commitFailureMessage(opts.step, commit.stderr.trim() ? commit.stderr : commit.stdout) };
+      return {
+        kind: 'failed',
+        message: commitFailureMessage(opts.step, commit.stderr.trim() ? commit.stderr : commit.stdout),
+      };
     }
     const hash = (await this.must(['rev-parse', 'HEAD'], {}, 'read the new commit')).trim();
     return { kind: 'committed', hash, files, patch };
@@ -129,7 +170,11 @@ export class GitStepWorkspace implements StepWorkspace {
     const changes = await this.rawChanges(baseTree, now);
     const restore = changes.filter((c) => c.status !== 'A').map((c) => c.path);
     if (restore.length > 0) {
-      await this.must(['restore', `--source=${baseTree}`, '--worktree', ...PATHSPEC_STDIN], { env: LITERAL, input: nulInput(restore) }, 'restore the files');
+      await this.must(
+        ['restore', `--source=${baseTree}`, '--worktree', ...PATHSPEC_STDIN],
+        { env: LITERAL, input: nulInput(restore) },
+        'restore the files',
+      );
     }
     const removed: string[] = [];
     for (const c of changes.filter((ch) => ch.status === 'A')) {
@@ -149,14 +194,22 @@ export class GitStepWorkspace implements StepWorkspace {
 
   private async changedFiles(from: string, to: string): Promise<string[]> {
     if (from === to) return [];
-    const out = await this.must(['diff', '--name-only', '-z', '--no-renames', ...DIFF_FLAGS, from, to, '--', ...this.everythingButWorkdir()], {}, 'list changed files');
+    const out = await this.must(
+      ['diff', '--name-only', '-z', '--no-renames', ...DIFF_FLAGS, from, to, '--', ...this.everythingButWorkdir()],
+      {},
+      'list changed files',
+    );
     return nulList(out);
   }
 
   /** `git diff --raw -z` between two trees: status and new mode per path (renames as delete + add). */
   private async rawChanges(from: string, to: string): Promise<RawChange[]> {
     if (from === to) return [];
-    const out = await this.must(['diff', '--raw', '-z', '--no-renames', ...DIFF_FLAGS, from, to, '--', ...this.everythingButWorkdir()], {}, 'list changed files');
+    const out = await this.must(
+      ['diff', '--raw', '-z', '--no-renames', ...DIFF_FLAGS, from, to, '--', ...this.everythingButWorkdir()],
+      {},
+      'list changed files',
+    );
     return parseRaw(out);
   }
 
@@ -176,11 +229,19 @@ export class GitStepWorkspace implements StepWorkspace {
    */
   private async commitPatch(head: string | null, headOrEmpty: string, now: string, files: string[]): Promise<string> {
     if (fitsOnCommandLine(files)) {
-      return this.must(['diff', '--binary', ...DIFF_FLAGS, headOrEmpty, now, '--', ...files], { env: LITERAL }, 'diff the step');
+      return this.must(
+        ['diff', '--binary', ...DIFF_FLAGS, headOrEmpty, now, '--', ...files],
+        { env: LITERAL },
+        'diff the step',
+      );
     }
     return this.withTempIndex(async (env) => {
       if (head !== null) await this.must(['read-tree', 'HEAD'], { env }, 'read HEAD');
-      await this.must(['add', '-A', ...PATHSPEC_STDIN], { env: { ...env, ...LITERAL }, input: nulInput(files) }, 'stage the step');
+      await this.must(
+        ['add', '-A', ...PATHSPEC_STDIN],
+        { env: { ...env, ...LITERAL }, input: nulInput(files) },
+        'stage the step',
+      );
       const tree = (await this.must(['write-tree'], { env }, 'stage the step')).trim();
       return this.must(['diff', '--binary', ...DIFF_FLAGS, headOrEmpty, tree], {}, 'diff the step');
     });
@@ -192,9 +253,28 @@ export class GitStepWorkspace implements StepWorkspace {
    */
   private async undoIntentToAdd(created: string[], headOrEmpty: string): Promise<void> {
     if (created.length === 0) return;
-    const staged = new Set(nulList(await this.must(['diff', '--cached', '--name-only', '-z', '--no-renames', '--diff-filter=A', ...DIFF_FLAGS, headOrEmpty, '--'], {}, 'read the index')));
+    const staged = new Set(
+      nulList(
+        await this.must(
+          [
+            'diff',
+            '--cached',
+            '--name-only',
+            '-z',
+            '--no-renames',
+            '--diff-filter=A',
+            ...DIFF_FLAGS,
+            headOrEmpty,
+            '--',
+          ],
+          {},
+          'read the index',
+        ),
+      ),
+    );
     const added = created.filter((f) => !staged.has(f));
-    if (added.length > 0) await runGit(this.repoRoot, ['reset', '-q', ...PATHSPEC_STDIN], { env: LITERAL, input: nulInput(added) });
+    if (added.length > 0)
+      await runGit(this.repoRoot, ['reset', '-q', ...PATHSPEC_STDIN], { env: LITERAL, input: nulInput(added) });
   }
 
   /** Removes directories left empty by deleting `files` (up to the repo root; non-empty ones stay). */

@@ -35,7 +35,9 @@ function loadGrammar(): Promise<void> {
     } catch (err) {
       loading = null;
       const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
-      throw new Error(`cannot load the shell parser for the command policy (${why}); reinstall agent-collab's dependencies with \`npm install\``);
+      throw new Error(
+        `cannot load the shell parser for the command policy (${why}); reinstall agent-collab's dependencies with \`npm install\``,
+      );
     }
   })();
   return loading;
@@ -45,7 +47,8 @@ const OUTPUT_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '>&', '<>']);
 const REDIRECT_OPS = new Set([...OUTPUT_OPS, '<', '<&', '>&-', '<&-']);
 
 function parseScript(text: string): Script {
-  if (!parser) throw new Error('the command policy is not initialized: call `await loadShellParser()` before parsing commands');
+  if (!parser)
+    throw new Error('the command policy is not initialized: call `await loadShellParser()` before parsing commands');
   const tree = parser.parse(text);
   if (!tree) return { parts: [], syntaxError: 'the parser returned nothing' };
   try {

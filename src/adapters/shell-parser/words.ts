@@ -3,7 +3,13 @@
 import type { Node } from 'web-tree-sitter';
 import type { Arg } from '../../core/policy/types.js';
 
-const EXPANSIONS = new Set(['simple_expansion', 'expansion', 'command_substitution', 'process_substitution', 'arithmetic_expansion']);
+const EXPANSIONS = new Set([
+  'simple_expansion',
+  'expansion',
+  'command_substitution',
+  'process_substitution',
+  'arithmetic_expansion',
+]);
 
 interface Value {
   value: string;
@@ -20,20 +26,37 @@ function unescapeDouble(text: string): string {
   return text.replace(/\\([$`"\\\n])/g, (_, c: string) => (c === '\n' ? '' : c));
 }
 
-const C_ESCAPES: Record<string, string> = { a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
+const C_ESCAPES: Record<string, string> = {
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '?': '?',
+};
 
 /** `$'…'` (ANSI-C quoting): `\n`, `\x72`, `\162`, `\u0072`, `\cX`… */
 export function decodeAnsiC(body: string): string {
-  return body.replace(/\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)/gs, (all, esc: string) => {
-    const head = esc[0]!;
-    if (head === 'x' || head === 'u' || head === 'U') {
-      const code = parseInt(esc.slice(1), 16);
-      return code <= 0x10ffff ? String.fromCodePoint(code) : '\ufffd';
-    }
-    if (/[0-7]/.test(head)) return String.fromCharCode(parseInt(esc, 8) & 0xff);
-    if (head === 'c' && esc.length === 2) return String.fromCharCode(esc.charCodeAt(1) & 0x1f);
-    return C_ESCAPES[esc] ?? all;
-  });
+  return body.replace(
+    /\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)/gs,
+    (all, esc: string) => {
+      const head = esc[0]!;
+      if (head === 'x' || head === 'u' || head === 'U') {
+        const code = parseInt(esc.slice(1), 16);
+        return code <= 0x10ffff ? String.fromCodePoint(code) : '\ufffd';
+      }
+      if (/[0-7]/.test(head)) return String.fromCharCode(parseInt(esc, 8) & 0xff);
+      if (head === 'c' && esc.length === 2) return String.fromCharCode(esc.charCodeAt(1) & 0x1f);
+      return C_ESCAPES[esc] ?? all;
+    },
+  );
 }
 
 /** Text of `node` with expansion children kept raw (and marking the value dynamic); `literal` decodes the rest. */

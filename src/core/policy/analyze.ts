@@ -17,7 +17,8 @@ export function cmdText(cmd: Cmd): string {
 }
 
 export function analyze(text: string, parse: ParseScript, depth = 0): Finding[] {
-  if (depth > MAX_DEPTH) return [{ kind: 'unparseable', text, why: `shell code nested more than ${MAX_DEPTH} levels deep` }];
+  if (depth > MAX_DEPTH)
+    return [{ kind: 'unparseable', text, why: `shell code nested more than ${MAX_DEPTH} levels deep` }];
   const script = parse(text);
   const findings: Finding[] = [];
   if (script.syntaxError) findings.push({ kind: 'unparseable', text, why: script.syntaxError });
@@ -28,8 +29,18 @@ export function analyze(text: string, parse: ParseScript, depth = 0): Finding[] 
   return findings;
 }
 
-function codeFindings(code: string, dynamic: boolean, via: string, outer: string, parse: ParseScript, depth: number): Finding[] {
-  if (dynamic) return [{ kind: 'unparseable', text: outer, why: `the shell code given to ${via} is computed at run time (${code})` }];
+function codeFindings(
+  code: string,
+  dynamic: boolean,
+  via: string,
+  outer: string,
+  parse: ParseScript,
+  depth: number,
+): Finding[] {
+  if (dynamic)
+    return [
+      { kind: 'unparseable', text: outer, why: `the shell code given to ${via} is computed at run time (${code})` },
+    ];
   return analyze(code, parse, depth + 1);
 }
 
@@ -37,8 +48,10 @@ function commandFindings(cmd: Cmd, parse: ParseScript, depth: number, wrappers =
   const program = cmd.args[0];
   if (!program) return [];
   const text = cmdText(cmd);
-  if (wrappers > MAX_WRAPPERS) return [{ kind: 'unparseable', text, why: `more than ${MAX_WRAPPERS} wrapper commands around one command` }];
-  if (program.dynamic) return [{ kind: 'unparseable', text, why: `the program name ${program.value} is computed at run time` }];
+  if (wrappers > MAX_WRAPPERS)
+    return [{ kind: 'unparseable', text, why: `more than ${MAX_WRAPPERS} wrapper commands around one command` }];
+  if (program.dynamic)
+    return [{ kind: 'unparseable', text, why: `the program name ${program.value} is computed at run time` }];
   const findings: Finding[] = [{ kind: 'command', cmd }];
   const name = programName(program.value);
   const use = interpreterUse(name, cmd.args);
@@ -49,16 +62,26 @@ function commandFindings(cmd: Cmd, parse: ParseScript, depth: number, wrappers =
   } else if (use?.kind === 'reads-stdin') {
     const stdin = cmd.stdin;
     if (stdin === null) {
-      findings.push({ kind: 'interactive', text, why: `"${text}" starts ${isShell(name) ? 'a' : 'an'} ${describe(name)} with no script or command, so it reads commands from its input` });
+      findings.push({
+        kind: 'interactive',
+        text,
+        why: `"${text}" starts ${isShell(name) ? 'a' : 'an'} ${describe(name)} with no script or command, so it reads commands from its input`,
+      });
     } else if (use.shell && stdin.kind !== 'file') {
       findings.push(...codeFindings(stdin.text, false, `${name} on its input`, text, parse, depth));
     }
   }
   for (const step of unwrap(cmd)) {
     if (step.kind === 'inner') findings.push(...commandFindings(step.cmd, parse, depth, wrappers + 1));
-    else if (step.kind === 'code') findings.push(...codeFindings(step.text, step.dynamic, step.via, text, parse, depth));
+    else if (step.kind === 'code')
+      findings.push(...codeFindings(step.text, step.dynamic, step.via, text, parse, depth));
     else if (step.kind === 'write') findings.push({ kind: 'write', write: step.write });
-    else findings.push({ kind: 'interactive', text, why: `"${text}" starts an interactive shell (${step.via} with no command)` });
+    else
+      findings.push({
+        kind: 'interactive',
+        text,
+        why: `"${text}" starts an interactive shell (${step.via} with no command)`,
+      });
   }
   return findings;
 }

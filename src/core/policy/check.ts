@@ -23,8 +23,10 @@ function hitsOf(rule: Rule, findings: readonly Finding[], command: string): Hit[
   }
   const hits: Hit[] = [];
   for (const f of findings) {
-    if (rule.kind === 'command' && f.kind === 'command' && matchesCommand(rule, f.cmd)) hits.push({ rule: rule.text, matched: oneLine(cmdText(f.cmd)), finding: f });
-    if (rule.kind === 'write' && f.kind === 'write' && matchesWrite(rule, f.write)) hits.push({ rule: rule.text, matched: oneLine(f.write.text), finding: f });
+    if (rule.kind === 'command' && f.kind === 'command' && matchesCommand(rule, f.cmd))
+      hits.push({ rule: rule.text, matched: oneLine(cmdText(f.cmd)), finding: f });
+    if (rule.kind === 'write' && f.kind === 'write' && matchesWrite(rule, f.write))
+      hits.push({ rule: rule.text, matched: oneLine(f.write.text), finding: f });
   }
   return hits;
 }
@@ -53,22 +55,67 @@ function evaluate(command: string, rules: PolicyRules, parse: ParseScript): Eval
   const findings = analyzeSafely(command, parse);
   const blocked = allHits(rules.blocked, findings, command, parse)[0];
   if (blocked) {
-    return { findings, confirmHits: [], result: { decision: 'block', rule: blocked.rule, matched: blocked.matched, reason: `blocked by the rule "${blocked.rule}" in [safety] blocked_commands: ${blocked.matched}` } };
+    return {
+      findings,
+      confirmHits: [],
+      result: {
+        decision: 'block',
+        rule: blocked.rule,
+        matched: blocked.matched,
+        reason: `blocked by the rule "${blocked.rule}" in [safety] blocked_commands: ${blocked.matched}`,
+      },
+    };
   }
   const interactive = findings.find((f) => f.kind === 'interactive');
   if (interactive) {
-    return { findings, confirmHits: [], result: { decision: 'block', rule: 'interactive shell', matched: oneLine(interactive.text), reason: `${oneLine(interactive.why)}; commands typed into it later would not be checked` } };
+    return {
+      findings,
+      confirmHits: [],
+      result: {
+        decision: 'block',
+        rule: 'interactive shell',
+        matched: oneLine(interactive.text),
+        reason: `${oneLine(interactive.why)}; commands typed into it later would not be checked`,
+      },
+    };
   }
   const confirmHits = allHits(rules.confirm, findings, command, parse);
   const confirm = confirmHits[0];
   if (confirm) {
-    return { findings, confirmHits, result: { decision: 'confirm', rule: confirm.rule, matched: confirm.matched, reason: `a person has to confirm it (rule "${confirm.rule}" in [safety] require_confirm_for): ${confirm.matched}` } };
+    return {
+      findings,
+      confirmHits,
+      result: {
+        decision: 'confirm',
+        rule: confirm.rule,
+        matched: confirm.matched,
+        reason: `a person has to confirm it (rule "${confirm.rule}" in [safety] require_confirm_for): ${confirm.matched}`,
+      },
+    };
   }
   const unparseable = findings.find((f) => f.kind === 'unparseable');
   if (unparseable) {
-    return { findings, confirmHits, result: { decision: 'confirm', rule: 'unparseable', matched: oneLine(unparseable.text), reason: `cannot be checked, so a person has to decide: ${oneLine(unparseable.why)}` } };
+    return {
+      findings,
+      confirmHits,
+      result: {
+        decision: 'confirm',
+        rule: 'unparseable',
+        matched: oneLine(unparseable.text),
+        reason: `cannot be checked, so a person has to decide: ${oneLine(unparseable.why)}`,
+      },
+    };
   }
-  return { findings, confirmHits, result: { decision: 'allow', rule: null, matched: null, reason: command.trim() === '' ? 'empty command' : 'no rule matched' } };
+  return {
+    findings,
+    confirmHits,
+    result: {
+      decision: 'allow',
+      rule: null,
+      matched: null,
+      reason: command.trim() === '' ? 'empty command' : 'no rule matched',
+    },
+  };
 }
 
 export function checkCommand(command: string, rules: PolicyRules, parse: ParseScript): PolicyResult {
@@ -94,7 +141,10 @@ function covered(hit: Hit, prefixes: readonly string[], command: string, parse: 
       return rule.kind === 'write' && matchesWrite(rule, f.write);
     });
   }
-  const words = f?.kind === 'command' ? [programName(f.cmd.args[0]!.value), ...f.cmd.args.slice(1).map((a) => a.value)] : command.trim().split(/\s+/);
+  const words =
+    f?.kind === 'command'
+      ? [programName(f.cmd.args[0]!.value), ...f.cmd.args.slice(1).map((a) => a.value)]
+      : command.trim().split(/\s+/);
   return prefixes.some((p) => {
     const want = prefixWords(p, parse);
     return want.length > 0 && want.every((w, i) => words[i] === w);
@@ -107,7 +157,12 @@ function covered(hit: Hit, prefixes: readonly string[], command: string, parse: 
  * Never true for a blocked command, nor for one that cannot be parsed (a prefix cannot vouch for it).
  * True for a command that needs no confirmation at all.
  */
-export function allowedByPrefix(command: string, prefixes: readonly string[], rules: PolicyRules, parse: ParseScript): boolean {
+export function allowedByPrefix(
+  command: string,
+  prefixes: readonly string[],
+  rules: PolicyRules,
+  parse: ParseScript,
+): boolean {
   const { result, findings, confirmHits } = evaluate(command, rules, parse);
   if (result.decision === 'block') return false;
   if (findings.some((f) => f.kind === 'unparseable')) return false;

@@ -31,22 +31,72 @@ const NODE: Interpreter = {
   code: ['-e', '--eval', '-p', '--print', '--test', '--run', '-c', '--check'],
   interactive: ['-i', '--interactive'],
   info: ['-v', '--version', '-h', '--help', '--v8-options'],
-  withValue: ['-e', '--eval', '-p', '--print', '--run', '-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions', '--input-type', '--env-file', '--title'],
+  withValue: [
+    '-e',
+    '--eval',
+    '-p',
+    '--print',
+    '--run',
+    '-r',
+    '--require',
+    '--import',
+    '--loader',
+    '--experimental-loader',
+    '-C',
+    '--conditions',
+    '--input-type',
+    '--env-file',
+    '--title',
+  ],
 };
-const PYTHON: Interpreter = { code: ['-c', '-m'], interactive: ['-i'], info: ['-V', '--version', '-h', '--help', '-?'], withValue: ['-c', '-m', '-W', '-X', '-Q'] };
+const PYTHON: Interpreter = {
+  code: ['-c', '-m'],
+  interactive: ['-i'],
+  info: ['-V', '--version', '-h', '--help', '-?'],
+  withValue: ['-c', '-m', '-W', '-X', '-Q'],
+};
 
 const TABLE: Readonly<Record<string, Interpreter>> = {
-  ...Object.fromEntries(['bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash', 'posh', 'rbash', 'fish', 'csh', 'tcsh'].map((n) => [n, SHELL])),
+  ...Object.fromEntries(
+    ['bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash', 'posh', 'rbash', 'fish', 'csh', 'tcsh'].map((n) => [
+      n,
+      SHELL,
+    ]),
+  ),
   ...Object.fromEntries(['node', 'nodejs', 'tsx', 'ts-node'].map((n) => [n, NODE])),
   ipython: { ...PYTHON, bareIsRepl: true },
   ruby: { code: ['-e'], info: INFO, withValue: ['-e', '-r', '-I', '-C', '-E'] },
   irb: { alwaysInteractive: true, info: INFO },
   pry: { alwaysInteractive: true, info: INFO },
   perl: { code: ['-e', '-E'], info: INFO, withValue: ['-e', '-E'] },
-  php: { code: ['-r', '-f', '-S'], interactive: ['-a'], info: [...INFO, '-i', '-m'], withValue: ['-r', '-f', '-S', '-t', '-c', '-d', '-z'] },
+  php: {
+    code: ['-r', '-f', '-S'],
+    interactive: ['-a'],
+    info: [...INFO, '-i', '-m'],
+    withValue: ['-r', '-f', '-S', '-t', '-c', '-d', '-z'],
+  },
   lua: { code: ['-e'], interactive: ['-i'], info: INFO, withValue: ['-e', '-l'] },
   luajit: { code: ['-e'], interactive: ['-i'], info: INFO, withValue: ['-e', '-l', '-j', '-O', '-b'] },
-  julia: { code: ['-e', '--eval', '-E', '--print'], interactive: ['-i'], info: INFO, withValue: ['-e', '--eval', '-E', '--print', '-L', '--load', '-p', '--procs', '-t', '--threads', '-J', '--sysimage', '-C'] },
+  julia: {
+    code: ['-e', '--eval', '-E', '--print'],
+    interactive: ['-i'],
+    info: INFO,
+    withValue: [
+      '-e',
+      '--eval',
+      '-E',
+      '--print',
+      '-L',
+      '--load',
+      '-p',
+      '--procs',
+      '-t',
+      '--threads',
+      '-J',
+      '--sysimage',
+      '-C',
+    ],
+  },
   ghci: { alwaysInteractive: true, code: ['-e'], info: ['--version', '--help'], withValue: ['-e'] },
   jshell: { alwaysInteractive: true, info: ['--version', '--help', '-h'] },
   iex: { alwaysInteractive: true, info: ['--version', '-v', '--help', '-h'] },
@@ -85,7 +135,8 @@ export function interpreterUse(program: string, args: readonly Arg[]): Interpret
   const operand = args[index];
   if (has(it.info)) return { kind: 'runs' };
   if (it.shell) {
-    if (seen.has('-c') || seen.has('--command')) return operand ? { kind: 'shell-code', code: operand } : { kind: 'runs' };
+    if (seen.has('-c') || seen.has('--command'))
+      return operand ? { kind: 'shell-code', code: operand } : { kind: 'runs' };
     if (seen.has('-s')) return { kind: 'reads-stdin', shell: true };
     if (operand) return { kind: 'runs' };
     return has(it.interactive) ? { kind: 'interactive' } : { kind: 'reads-stdin', shell: true };

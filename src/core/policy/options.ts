@@ -93,7 +93,12 @@ function splitLong(text: string): [string, string | undefined] {
  * the first operand) and returns the index of that operand, or `args.length`.
  * `stops` are options after which the wrapper runs nothing (`command -v`), reported as `stopped`.
  */
-export function skipOptions(args: readonly Arg[], from: number, table: OptionTable, stops: readonly string[] = []): { index: number; stopped: boolean; seen: Set<string> } {
+export function skipOptions(
+  args: readonly Arg[],
+  from: number,
+  table: OptionTable,
+  stops: readonly string[] = [],
+): { index: number; stopped: boolean; seen: Set<string> } {
   const seen = new Set<string>();
   let i = from;
   while (i < args.length) {

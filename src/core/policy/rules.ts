@@ -31,7 +31,12 @@ function compile(text: string, parse: ParseScript): Rule {
   const words = text.trim().split(/\s+/).filter(Boolean);
   const script = parse(text);
   const only = script.parts[0];
-  if (script.syntaxError || script.parts.length !== 1 || only?.kind !== 'command' || only.cmd.args.some((a) => a.dynamic)) {
+  if (
+    script.syntaxError ||
+    script.parts.length !== 1 ||
+    only?.kind !== 'command' ||
+    only.cmd.args.some((a) => a.dynamic)
+  ) {
     return { kind: 'words', text, words };
   }
   const [first, ...rest] = only.cmd.args;

@@ -29,9 +29,7 @@ export interface Arg {
 }
 
 /** Where a command's standard input comes from, when a redirect says so. */
-export type Stdin =
-  | { kind: 'heredoc' | 'herestring'; text: string; dynamic: boolean }
-  | { kind: 'file' };
+export type Stdin = { kind: 'heredoc' | 'herestring'; text: string; dynamic: boolean } | { kind: 'file' };
 
 /** A simple command: program and arguments, after assignments and redirects were taken out. */
 export interface Cmd {
@@ -59,7 +57,8 @@ export type Finding =
   | { kind: 'unparseable'; text: string; why: string };
 
 /** A shell command line parsed into its parts (the parser itself is an adapter: tree-sitter-bash, WASM). */
-export type ScriptPart = { kind: 'command'; cmd: Cmd; start: number } | { kind: 'write'; write: WriteTarget; start: number };
+export type ScriptPart =
+  { kind: 'command'; cmd: Cmd; start: number } | { kind: 'write'; write: WriteTarget; start: number };
 
 export interface Script {
   /** Simple commands and redirect targets, in source order. Nested `$(…)`, `(…)`, `{ …; }` included. */

@@ -34,21 +34,62 @@ function simple(table: OptionTable, operandsBefore = 0, stops: readonly string[]
   };
 }
 
-const SUDO: OptionTable = { withValue: ['-u', '--user', '-g', '--group', '-p', '--prompt', '-C', '--close-from', '-D', '--chdir', '-r', '--role', '-t', '--type', '-T', '--command-timeout', '-U', '--other-user', '-R', '--chroot', '--host'] };
+const SUDO: OptionTable = {
+  withValue: [
+    '-u',
+    '--user',
+    '-g',
+    '--group',
+    '-p',
+    '--prompt',
+    '-C',
+    '--close-from',
+    '-D',
+    '--chdir',
+    '-r',
+    '--role',
+    '-t',
+    '--type',
+    '-T',
+    '--command-timeout',
+    '-U',
+    '--other-user',
+    '-R',
+    '--chroot',
+    '--host',
+  ],
+};
 
 function sudo(cmd: Cmd): Step[] {
-  const { index, stopped, seen } = skipOptions(cmd.args, 1, SUDO, ['-e', '--edit', '-l', '--list', '-v', '--validate', '-k', '-K', '--remove-timestamp', '-V', '--version', '-h', '--help']);
+  const { index, stopped, seen } = skipOptions(cmd.args, 1, SUDO, [
+    '-e',
+    '--edit',
+    '-l',
+    '--list',
+    '-v',
+    '--validate',
+    '-k',
+    '-K',
+    '--remove-timestamp',
+    '-V',
+    '--version',
+    '-h',
+    '--help',
+  ]);
   if (stopped) return [];
   const at = skipAssignments(cmd.args, index);
   if (at < cmd.args.length) return inner(cmd, at);
-  return seen.has('-s') || seen.has('--shell') || seen.has('-i') || seen.has('--login') ? [{ kind: 'interactive', via: programName(cmd.args[0]!.value) }] : [];
+  return seen.has('-s') || seen.has('--shell') || seen.has('-i') || seen.has('--login')
+    ? [{ kind: 'interactive', via: programName(cmd.args[0]!.value) }]
+    : [];
 }
 
 function su(cmd: Cmd): Step[] {
   const args = cmd.args;
   for (let i = 1; i < args.length; i++) {
     const v = args[i]!.value;
-    if (v === '-c' || v === '--command' || v === '--session-command') return args[i + 1] ? code([args[i + 1]!], 'su -c') : [];
+    if (v === '-c' || v === '--command' || v === '--session-command')
+      return args[i + 1] ? code([args[i + 1]!], 'su -c') : [];
     const eq = /^--(command|session-command)=(.*)$/s.exec(v);
     if (eq) return [{ kind: 'code', text: eq[2] ?? '', dynamic: args[i]!.dynamic, via: 'su -c' }];
   }
@@ -93,17 +134,29 @@ function watch(cmd: Cmd): Step[] {
 function flock(cmd: Cmd): Step[] {
   const { index } = skipOptions(cmd.args, 1, { withValue: ['-w', '--timeout', '-E', '--conflict-exit-code'] });
   const next = cmd.args[index + 1];
-  if (next && (next.value === '-c' || next.value === '--command')) return code(cmd.args.slice(index + 2, index + 3), 'flock -c');
+  if (next && (next.value === '-c' || next.value === '--command'))
+    return code(cmd.args.slice(index + 2, index + 3), 'flock -c');
   return inner(cmd, index + 1);
 }
 
 function tee(cmd: Cmd): Step[] {
   const { index } = skipOptions(cmd.args, 1, { withValue: ['--output-error'] });
-  return cmd.args.slice(index).map((a) => ({ kind: 'write', write: { op: 'tee', target: a.value, dynamic: a.dynamic, text: `tee ${a.value}` } }));
+  return cmd.args
+    .slice(index)
+    .map((a) => ({ kind: 'write', write: { op: 'tee', target: a.value, dynamic: a.dynamic, text: `tee ${a.value}` } }));
 }
 
 function dd(cmd: Cmd): Step[] {
-  return cmd.args.slice(1).flatMap((a): Step[] => (a.value.startsWith('of=') ? [{ kind: 'write', write: { op: 'dd of=', target: a.value.slice(3), dynamic: a.dynamic, text: `dd ${a.value}` } }] : []));
+  return cmd.args.slice(1).flatMap((a): Step[] =>
+    a.value.startsWith('of=')
+      ? [
+          {
+            kind: 'write',
+            write: { op: 'dd of=', target: a.value.slice(3), dynamic: a.dynamic, text: `dd ${a.value}` },
+          },
+        ]
+      : [],
+  );
 }
 
 const WRAPPERS: Readonly<Record<string, (cmd: Cmd) => Step[]>> = {
@@ -119,7 +172,23 @@ const WRAPPERS: Readonly<Record<string, (cmd: Cmd) => Step[]>> = {
     return index < cmd.args.length ? inner(cmd, index) : [{ kind: 'interactive', via: 'pkexec' }];
   },
   run0: (cmd) => {
-    const { index } = skipOptions(cmd.args, 1, { withValue: ['-u', '--user', '-g', '--group', '--nice', '-D', '--chdir', '--setenv', '--property', '--description', '--slice', '--unit', '--machine'] });
+    const { index } = skipOptions(cmd.args, 1, {
+      withValue: [
+        '-u',
+        '--user',
+        '-g',
+        '--group',
+        '--nice',
+        '-D',
+        '--chdir',
+        '--setenv',
+        '--property',
+        '--description',
+        '--slice',
+        '--unit',
+        '--machine',
+      ],
+    });
     return index < cmd.args.length ? inner(cmd, index) : [{ kind: 'interactive', via: 'run0' }];
   },
   env,
@@ -131,7 +200,14 @@ const WRAPPERS: Readonly<Record<string, (cmd: Cmd) => Step[]>> = {
   builtin: simple({}),
   exec: simple({ withValue: ['-a'] }),
   stdbuf: simple({ withValue: ['-i', '-o', '-e', '--input', '--output', '--error'] }),
-  ionice: simple({ withValue: ['-c', '--class', '-n', '--classdata'] }, 0, ['-p', '--pid', '-P', '--pgid', '-u', '--uid']),
+  ionice: simple({ withValue: ['-c', '--class', '-n', '--classdata'] }, 0, [
+    '-p',
+    '--pid',
+    '-P',
+    '--pgid',
+    '-u',
+    '--uid',
+  ]),
   taskset: (cmd) => {
     const { index, seen } = skipOptions(cmd.args, 1, {});
     return seen.has('-p') || seen.has('--pid') ? [] : inner(cmd, index + 1);
@@ -143,7 +219,24 @@ const WRAPPERS: Readonly<Record<string, (cmd: Cmd) => Step[]>> = {
     const { index } = skipOptions(cmd.args, 1, { withValue: ['--groups', '--userspec'] });
     return index + 1 < cmd.args.length ? inner(cmd, index + 1) : [{ kind: 'interactive', via: 'chroot' }];
   },
-  xargs: simple({ withValue: ['-a', '--arg-file', '-d', '--delimiter', '-E', '-I', '-L', '-n', '--max-args', '-P', '--max-procs', '-s', '--max-chars', '--process-slot-var'] }),
+  xargs: simple({
+    withValue: [
+      '-a',
+      '--arg-file',
+      '-d',
+      '--delimiter',
+      '-E',
+      '-I',
+      '-L',
+      '-n',
+      '--max-args',
+      '-P',
+      '--max-procs',
+      '-s',
+      '--max-chars',
+      '--process-slot-var',
+    ],
+  }),
   find,
   eval: (cmd) => code(cmd.args.slice(1), 'eval'),
   watch,

@@ -24,7 +24,14 @@ export function AwaitingDialog({ awaiting: a, onEvent, onEditPlan }: AwaitingDia
     case 'arbitration':
       return <ArbitrationDialog iteration={a.iteration} onChoose={decide} />;
     case 'question':
-      return <QuestionDialog key={a.text} role={a.role} text={a.text} onAnswer={(text) => onEvent({ type: 'answer', text })} />;
+      return (
+        <QuestionDialog
+          key={a.text}
+          role={a.role}
+          text={a.text}
+          onAnswer={(text) => onEvent({ type: 'answer', text })}
+        />
+      );
     case 'manual_edit':
       return <ManualEditDialog onEdit={onEditPlan} onDone={() => decide('edited')} />;
     case 'unclear_verdict':

@@ -26,7 +26,10 @@ export function ConfirmDialog({ title, body, defaultYes = false, onYes, onNo, on
     else if (key.return) (defaultYes ? onYes : onNo)();
   });
   return (
-    <Frame title={`${title} ${defaultYes ? '[Y/n]' : '[y/N]'}`} keys={`y: yes · n / Esc: no · Enter: ${defaultYes ? 'yes' : 'no'}`}>
+    <Frame
+      title={`${title} ${defaultYes ? '[Y/n]' : '[y/N]'}`}
+      keys={`y: yes · n / Esc: no · Enter: ${defaultYes ? 'yes' : 'no'}`}
+    >
       {body ? <Text>{body}</Text> : null}
     </Frame>
   );
@@ -45,7 +48,11 @@ export function ResumeDialog({ phase, iteration, goal, onAnswer, onInterrupt }: 
   return (
     <ConfirmDialog
       title={`Unfinished session found (phase ${phase}, iteration ${iteration}). Resume?`}
-      body={goal ? `goal: ${goal}\nNo: the run is archived to .agent-collab/history/ and a new one starts.` : 'No: the run is archived to .agent-collab/history/ and a new one starts.'}
+      body={
+        goal
+          ? `goal: ${goal}\nNo: the run is archived to .agent-collab/history/ and a new one starts.`
+          : 'No: the run is archived to .agent-collab/history/ and a new one starts.'
+      }
       defaultYes
       onYes={() => onAnswer(true)}
       onNo={() => onAnswer(false)}

@@ -43,9 +43,17 @@ export function CommandDialog({ pending, onChoose }: { pending: PendingCommand; 
 type Waiting<K extends Awaiting['kind']> = Extract<Awaiting, { kind: K }>;
 
 export function StepFailedDialog({ awaiting: a, onChoose }: { awaiting: Waiting<'step_failed'>; onChoose: OnChoose }) {
-  const title = a.rolledBack ? `Step ${a.step} was rolled back. What next?` : `Step ${a.step} still fails after attempt ${a.attempt} (${a.category.replace(/_/g, ' ')})`;
+  const title = a.rolledBack
+    ? `Step ${a.step} was rolled back. What next?`
+    : `Step ${a.step} still fails after attempt ${a.attempt} (${a.category.replace(/_/g, ' ')})`;
   return (
-    <ChoiceDialog key={`${a.step}:${a.attempt}:${a.rolledBack}`} title={title} options={tuiChoices(a)} onChoose={onChoose} color="red">
+    <ChoiceDialog
+      key={`${a.step}:${a.attempt}:${a.rolledBack}`}
+      title={title}
+      options={tuiChoices(a)}
+      onChoose={onChoose}
+      color="red"
+    >
       <Text dimColor>category: {a.category}</Text>
       <Text wrap="wrap">{tailOf(a.message) || '(no output)'}</Text>
     </ChoiceDialog>
@@ -55,7 +63,12 @@ export function StepFailedDialog({ awaiting: a, onChoose }: { awaiting: Waiting<
 export function SecretDialog({ awaiting: a, onChoose }: { awaiting: Waiting<'secret_found'>; onChoose: OnChoose }) {
   const shown = a.findings.slice(0, MAX_FINDINGS);
   return (
-    <ChoiceDialog title={`Step ${a.step}: the changes may contain a secret; nothing was committed`} options={tuiChoices(a)} onChoose={onChoose} color="red">
+    <ChoiceDialog
+      title={`Step ${a.step}: the changes may contain a secret; nothing was committed`}
+      options={tuiChoices(a)}
+      onChoose={onChoose}
+      color="red"
+    >
       {shown.map((f) => (
         <Text key={`${f.file}:${f.line}:${f.kind}`} wrap="wrap">
           • {f.file}:{f.line} — {f.kind}
@@ -66,7 +79,13 @@ export function SecretDialog({ awaiting: a, onChoose }: { awaiting: Waiting<'sec
   );
 }
 
-export function CommitFailedDialog({ awaiting: a, onChoose }: { awaiting: Waiting<'commit_failed'>; onChoose: OnChoose }) {
+export function CommitFailedDialog({
+  awaiting: a,
+  onChoose,
+}: {
+  awaiting: Waiting<'commit_failed'>;
+  onChoose: OnChoose;
+}) {
   return (
     <ChoiceDialog title={`The commit of step ${a.step} failed`} options={tuiChoices(a)} onChoose={onChoose} color="red">
       <Text dimColor wrap="truncate">
@@ -77,10 +96,20 @@ export function CommitFailedDialog({ awaiting: a, onChoose }: { awaiting: Waitin
   );
 }
 
-export function ExternalChangeDialog({ awaiting: a, onChoose }: { awaiting: Waiting<'external_change'>; onChoose: OnChoose }) {
+export function ExternalChangeDialog({
+  awaiting: a,
+  onChoose,
+}: {
+  awaiting: Waiting<'external_change'>;
+  onChoose: OnChoose;
+}) {
   const file = a.file === 'plan' ? 'plan.md' : 'comments.md';
   return (
-    <ChoiceDialog title={`${file} changed outside agent-collab while the ${a.role} wrote a new version`} options={tuiChoices(a)} onChoose={onChoose}>
+    <ChoiceDialog
+      title={`${file} changed outside agent-collab while the ${a.role} wrote a new version`}
+      options={tuiChoices(a)}
+      onChoose={onChoose}
+    >
       <Text>Your edit is on disk; the {a.role}’s version is in the Conversation tab.</Text>
     </ChoiceDialog>
   );

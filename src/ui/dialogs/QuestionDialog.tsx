@@ -9,14 +9,28 @@ import { Frame } from './Frame.js';
 const MAX_QUESTION_LINES = 8;
 
 /** An agent's question with an answer box; Enter sends the answer. */
-export function QuestionDialog({ role, text, onAnswer }: { role: Role; text: string; onAnswer: (answer: string) => void }) {
+export function QuestionDialog({
+  role,
+  text,
+  onAnswer,
+}: {
+  role: Role;
+  text: string;
+  onAnswer: (answer: string) => void;
+}) {
   const [answer, setAnswer] = useState('');
   const field = useTextField(answer, setAnswer, (v) => {
     if (v.trim()) onAnswer(v.trim());
   });
   useDialogKeys((input, key) => void field.onKey(input, key));
   const lines = text.split(/\r?\n/);
-  const shown = lines.length > MAX_QUESTION_LINES ? [...lines.slice(0, MAX_QUESTION_LINES), `… (${lines.length - MAX_QUESTION_LINES} more line(s) in the Conversation tab)`] : lines;
+  const shown =
+    lines.length > MAX_QUESTION_LINES
+      ? [
+          ...lines.slice(0, MAX_QUESTION_LINES),
+          `… (${lines.length - MAX_QUESTION_LINES} more line(s) in the Conversation tab)`,
+        ]
+      : lines;
   return (
     <Frame title={`The ${role} asks:`} keys={keyOf('question', 'answer')}>
       <Text>{shown.join('\n')}</Text>

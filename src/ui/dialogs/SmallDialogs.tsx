@@ -24,7 +24,13 @@ export function ManualEditDialog({ onEdit, onDone }: { onEdit: () => void; onDon
 }
 
 /** The reviewer twice gave no readable verdict. */
-export function UnclearVerdictDialog({ awaiting: a, onChoose }: { awaiting: Extract<Awaiting, { kind: 'unclear_verdict' }>; onChoose: (choice: string) => void }) {
+export function UnclearVerdictDialog({
+  awaiting: a,
+  onChoose,
+}: {
+  awaiting: Extract<Awaiting, { kind: 'unclear_verdict' }>;
+  onChoose: (choice: string) => void;
+}) {
   return (
     <ChoiceDialog title="The reviewer's answer has no readable verdict" options={tuiChoices(a)} onChoose={onChoose}>
       <Text dimColor>{oneLine(a.text, 300) || '(empty answer)'}</Text>

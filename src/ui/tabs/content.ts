@@ -8,7 +8,13 @@ import type { FileTexts } from '../use-files.js';
 import { formatCost, formatElapsed, formatTokens } from '../format.js';
 import { droppedEntries, type ViewState } from '../view-model.js';
 
-export const TAB_TITLES: Record<TabId, string> = { conversation: 'Conversation', plan: 'Plan', comments: 'Comments', log: 'Log', status: 'Status' };
+export const TAB_TITLES: Record<TabId, string> = {
+  conversation: 'Conversation',
+  plan: 'Plan',
+  comments: 'Comments',
+  log: 'Log',
+  status: 'Status',
+};
 
 function placeholder(text: string): Line[] {
   return [{ key: 'empty', text, dim: true }];
@@ -17,10 +23,26 @@ function placeholder(text: string): Line[] {
 /** The conversation, laid out a window at a time; a first line says when older entries were let go. */
 export function conversationTab(view: ViewState, width: number, expanded: boolean): LineSource {
   if (view.entries.size === 0) {
-    return placeholder(view.awaiting?.kind === 'goal' ? 'Tell the planner what you want done: type it below and press Enter.' : 'Nothing yet.');
+    return placeholder(
+      view.awaiting?.kind === 'goal'
+        ? 'Tell the planner what you want done: type it below and press Enter.'
+        : 'Nothing yet.',
+    );
   }
   const dropped = droppedEntries(view);
-  const head: Line[] = dropped > 0 ? [{ key: 'dropped', text: truncate(`… ${dropped} earlier entr${dropped === 1 ? 'y' : 'ies'} not kept in memory (the agents' events are in debug.log)`, width), dim: true }] : [];
+  const head: Line[] =
+    dropped > 0
+      ? [
+          {
+            key: 'dropped',
+            text: truncate(
+              `… ${dropped} earlier entr${dropped === 1 ? 'y' : 'ies'} not kept in memory (the agents' events are in debug.log)`,
+              width,
+            ),
+            dim: true,
+          },
+        ]
+      : [];
   return conversationSource(toArray(view.entries), width, expanded, head);
 }
 
@@ -31,7 +53,11 @@ export function stepLines(state: WorkflowState, width: number): Line[] {
   for (const s of state.steps) {
     const mark = s.done ? '[x]' : state.currentStep === s.n ? '[>]' : '[ ]';
     const commit = s.commit ? ` (${s.commit.slice(0, 7)})` : '';
-    out.push({ key: `s${s.n}`, text: truncate(`${mark} ${s.n}. ${s.title}${commit}`, width), color: s.done ? 'green' : state.currentStep === s.n ? 'yellow' : undefined });
+    out.push({
+      key: `s${s.n}`,
+      text: truncate(`${mark} ${s.n}. ${s.title}${commit}`, width),
+      color: s.done ? 'green' : state.currentStep === s.n ? 'yellow' : undefined,
+    });
   }
   out.push({ key: 's-gap', text: '' });
   return out;
@@ -39,35 +65,53 @@ export function stepLines(state: WorkflowState, width: number): Line[] {
 
 export function planTab(view: ViewState, texts: FileTexts, width: number): Line[] {
   const steps = stepLines(view.state, width);
-  if (texts.plan === null) return [...steps, ...placeholder('No plan.md yet: the planner writes it once the goal is ready.')];
+  if (texts.plan === null)
+    return [...steps, ...placeholder('No plan.md yet: the planner writes it once the goal is ready.')];
   return [...steps, ...fileLines(texts.plan, width, 'p')];
 }
 
 /** The verdict marker on the first non-empty line of comments.md, if any. */
 export function verdictOf(comments: string | null): Verdict | null {
-  const first = comments?.split(/\r?\n/).find((l) => l.trim() !== '')?.trim() ?? '';
+  const first =
+    comments
+      ?.split(/\r?\n/)
+      .find((l) => l.trim() !== '')
+      ?.trim() ?? '';
   if (first.startsWith('[APPROVED]')) return 'APPROVED';
   if (first.startsWith('[CHANGES_REQUIRED]')) return 'CHANGES_REQUIRED';
   return null;
 }
 
 export function verdictBadge(verdict: Verdict | null, iteration: number): Line {
-  if (verdict === 'APPROVED') return { key: 'badge', text: ` ✓ APPROVED  (iteration ${iteration}) `, color: 'green', bold: true };
-  if (verdict === 'CHANGES_REQUIRED') return { key: 'badge', text: ` ✗ CHANGES_REQUIRED  (iteration ${iteration}) `, color: 'yellow', bold: true };
+  if (verdict === 'APPROVED')
+    return { key: 'badge', text: ` ✓ APPROVED  (iteration ${iteration}) `, color: 'green', bold: true };
+  if (verdict === 'CHANGES_REQUIRED')
+    return { key: 'badge', text: ` ✗ CHANGES_REQUIRED  (iteration ${iteration}) `, color: 'yellow', bold: true };
   return { key: 'badge', text: ' no verdict yet ', dim: true };
 }
 
 export function commentsTab(view: ViewState, texts: FileTexts, width: number): Line[] {
-  if (texts.comments === null) return [verdictBadge(view.lastVerdict, view.iteration), ...placeholder('No comments.md yet: the reviewer writes it after reading the plan.')];
+  if (texts.comments === null)
+    return [
+      verdictBadge(view.lastVerdict, view.iteration),
+      ...placeholder('No comments.md yet: the reviewer writes it after reading the plan.'),
+    ];
   const verdict = verdictOf(texts.comments) ?? view.lastVerdict;
   return [verdictBadge(verdict, view.iteration), { key: 'gap', text: '' }, ...fileLines(texts.comments, width, 'c')];
 }
 
 export function logTab(texts: FileTexts, width: number): Line[] {
   const out: Line[] = [{ key: 'l-head', text: '── log.md ──', dim: true }];
-  out.push(...(texts.log === null || texts.log.trim() === '' ? placeholder('log.md is empty.') : fileLines(texts.log, width, 'l')));
+  out.push(
+    ...(texts.log === null || texts.log.trim() === ''
+      ? placeholder('log.md is empty.')
+      : fileLines(texts.log, width, 'l')),
+  );
   const debug = texts.debug?.split('\n') ?? [];
-  out.push({ key: 'd-gap', text: '' }, { key: 'd-head', text: `── debug.log (last ${debug.length} line(s)) ──`, dim: true });
+  out.push(
+    { key: 'd-gap', text: '' },
+    { key: 'd-head', text: `── debug.log (last ${debug.length} line(s)) ──`, dim: true },
+  );
   if (debug.length === 0) out.push({ key: 'd-empty', text: 'debug.log is empty.', dim: true });
   // One screen line per debug line (cut, not wrapped): raw JSON events are long.
   debug.forEach((t, i) => out.push({ key: `d${i}`, text: truncate(t, width), dim: true }));
@@ -78,9 +122,19 @@ export function logTab(texts: FileTexts, width: number): Line[] {
 export function roundLines(view: ViewState, width: number, max = 10): Line[] {
   const rounds = view.rounds.slice(-max);
   const head = `Rounds: last ${rounds.length} of ${view.roundCount}`;
-  const out: Line[] = [{ key: 'r-gap', text: '' }, { key: 'r-head', text: head, bold: true }];
+  const out: Line[] = [
+    { key: 'r-gap', text: '' },
+    { key: 'r-head', text: head, bold: true },
+  ];
   if (rounds.length === 0) return [...out, { key: 'r-none', text: '  none finished yet', dim: true }];
-  out.push({ key: 'r-cols', text: truncate(`  ${'#'.padStart(3)}  ${'role'.padEnd(8)}  ${'action'.padEnd(16)}  ${'time'.padStart(7)}  ${'tokens'.padStart(7)}  ${'cost'.padStart(6)}`, width), dim: true });
+  out.push({
+    key: 'r-cols',
+    text: truncate(
+      `  ${'#'.padStart(3)}  ${'role'.padEnd(8)}  ${'action'.padEnd(16)}  ${'time'.padStart(7)}  ${'tokens'.padStart(7)}  ${'cost'.padStart(6)}`,
+      width,
+    ),
+    dim: true,
+  });
   for (const r of rounds) {
     const tokens = formatTokens(r.usage.inputTokens + r.usage.outputTokens);
     const outcome = r.outcome === 'done' ? '' : `  ${r.outcome}`;
@@ -104,11 +158,17 @@ export function statusTab(view: ViewState, width: number, now: number): Line[] {
     row('phase', s.phase),
     row('iteration', `${s.iteration}/${s.maxIterations}`),
     row('mode', view.modeLabel),
-    row('working', view.working ? `${view.working.role}: ${view.working.what} (${formatElapsed(now - view.working.since)})` : '—'),
+    row(
+      'working',
+      view.working ? `${view.working.role}: ${view.working.what} (${formatElapsed(now - view.working.since)})` : '—',
+    ),
     row('waiting for', s.awaiting ? s.awaiting.kind : '—'),
     row('planner', s.sessions.planner ?? '(no session)'),
     row('reviewer', s.sessions.reviewer ?? '(no session)'),
-    row('tokens', `${formatTokens(u.inputTokens)} in · ${formatTokens(u.outputTokens)} out · ${formatTokens(u.cachedTokens)} cached`),
+    row(
+      'tokens',
+      `${formatTokens(u.inputTokens)} in · ${formatTokens(u.outputTokens)} out · ${formatTokens(u.cachedTokens)} cached`,
+    ),
     row('cost', formatCost(u.costUsd)),
     row('agent time', `${formatElapsed(u.durationMs)} over ${u.calls} call(s)`),
     row('started', s.createdAt),

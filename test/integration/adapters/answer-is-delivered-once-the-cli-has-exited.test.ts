@@ -11,15 +11,30 @@ import { lifeOf, writeFakeCli, type FakeCliBehaviour } from './fake-cli.js';
 import { collect } from '../../helpers/agent-events.js';
 
 function turn(cwd: string): AgentTurn {
-  return { prompt: 'Do it', cwd, access: 'workspace-write', meta: { role: 'planner', kind: 'execute_step', iteration: 1, step: 1 } };
+  return {
+    prompt: 'Do it',
+    cwd,
+    access: 'workspace-write',
+    meta: { role: 'planner', kind: 'execute_step', iteration: 1, step: 1 },
+  };
 }
 
-async function setup(kind: 'codex' | 'claude', b: FakeCliBehaviour, timeouts: { idleTimeoutMs?: number; answerGraceMs?: number } = {}) {
+async function setup(
+  kind: 'codex' | 'claude',
+  b: FakeCliBehaviour,
+  timeouts: { idleTimeoutMs?: number; answerGraceMs?: number } = {},
+) {
   const dir = await realpath(await tempDir());
   const binary = await writeFakeCli(dir, kind, b);
   const debug: string[] = [];
   const create = kind === 'codex' ? createCodexAgent : createClaudeAgent;
-  const agent = create({ name: kind, binary, debug: (_s, l) => debug.push(l), debugSource: `planner/${kind}`, ...timeouts });
+  const agent = create({
+    name: kind,
+    binary,
+    debug: (_s, l) => debug.push(l),
+    debugSource: `planner/${kind}`,
+    ...timeouts,
+  });
   return { dir, binary, agent, debug };
 }
 
@@ -50,9 +65,19 @@ describe('the answer of a CLI turn', () => {
   });
 
   it('claude: a CLI that hangs after its answer is stopped shortly after it (long before the idle timeout), its answer delivered, nothing of it left', async () => {
-    const result = JSON.stringify({ type: 'result', subtype: 'success', is_error: false, session_id: 's-1', result: 'All done.' });
+    const result = JSON.stringify({
+      type: 'result',
+      subtype: 'success',
+      is_error: false,
+      session_id: 's-1',
+      result: 'All done.',
+    });
     // The idle timeout is far longer than the test may run: only the short grace after the answer can end it.
-    const { dir, binary, agent, debug } = await setup('claude', { stdout: [result], hang: true }, { idleTimeoutMs: 60 * 60_000, answerGraceMs: 1_000 });
+    const { dir, binary, agent, debug } = await setup(
+      'claude',
+      { stdout: [result], hang: true },
+      { idleTimeoutMs: 60 * 60_000, answerGraceMs: 1_000 },
+    );
     expect(await collect(agent.start(turn(dir)))).toEqual([{ type: 'done', sessionId: 's-1', text: 'All done.' }]);
     const [start, ...rest] = await lifeOf(binary);
     expect(rest).toEqual([]); // it never exited by itself

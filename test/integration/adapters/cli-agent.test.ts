@@ -24,22 +24,38 @@ async function setup(kind: 'codex' | 'claude', b: FakeCliBehaviour, timeouts: { 
   const binary = await writeFakeCli(dir, kind, b);
   const debug: [string, string][] = [];
   const create = kind === 'codex' ? createCodexAgent : createClaudeAgent;
-  const agent: Agent = create({ name: kind, binary, debug: (s, l) => debug.push([s, l]), debugSource: `planner/${kind}`, ...timeouts });
+  const agent: Agent = create({
+    name: kind,
+    binary,
+    debug: (s, l) => debug.push([s, l]),
+    debugSource: `planner/${kind}`,
+    ...timeouts,
+  });
   agents.push(agent);
   return { dir, binary, agent, debug };
 }
 
 describe('CLI agents over a stand-in binary', () => {
   it('codex: replays a whole run; done comes last, after usage; every raw line reaches the debug sink', async () => {
-    const { dir, binary, agent, debug } = await setup('codex', { transcript: 'codex-tools.exec.jsonl', stderr: 'Reading additional input from stdin...\n' });
+    const { dir, binary, agent, debug } = await setup('codex', {
+      transcript: 'codex-tools.exec.jsonl',
+      stderr: 'Reading additional input from stdin...\n',
+    });
     const events = await collect(agent.start(turn(dir, 'workspace-write')));
     // stderr is its own pipe, so its line may still be on the way when the answer arrives: stop() waits for the
     // CLI's exit, after which both pipes are drained.
     await agent.stop();
     expect(events[0]).toEqual({ type: 'session', sessionId: '01a206ff-9f40-79f0-9a11-2f1d670121d6' });
     expect(events.slice(-2).map((e) => e.type)).toEqual(['usage', 'done']);
-    expect(events.at(-1)).toEqual({ type: 'done', sessionId: '01a206ff-9f40-79f0-9a11-2f1d670121d6', text: 'Final answer: done.' });
-    expect(await argvOf(binary)).toEqual({ argv: ['exec', '--json', '-C', dir, '--sandbox', 'workspace-write', 'Do it'], cwd: dir });
+    expect(events.at(-1)).toEqual({
+      type: 'done',
+      sessionId: '01a206ff-9f40-79f0-9a11-2f1d670121d6',
+      text: 'Final answer: done.',
+    });
+    expect(await argvOf(binary)).toEqual({
+      argv: ['exec', '--json', '-C', dir, '--sandbox', 'workspace-write', 'Do it'],
+      cwd: dir,
+    });
     expect(debug.filter(([s]) => s === 'planner/codex')).toHaveLength(14);
     expect(debug).toContainEqual(['planner/codex stderr', 'Reading additional input from stdin...']);
   });
@@ -48,7 +64,10 @@ describe('CLI agents over a stand-in binary', () => {
     const { dir, binary, agent } = await setup('codex', { transcript: 'codex-readonly.exec.jsonl' });
     const events = await collect(agent.resume('th-7', turn(dir)));
     expect(events.at(-1)).toMatchObject({ type: 'done', text: 'Read-only run done.' });
-    expect(await argvOf(binary)).toEqual({ argv: ['exec', 'resume', '--json', '-c', 'sandbox_mode="read-only"', 'th-7', 'Do it'], cwd: dir });
+    expect(await argvOf(binary)).toEqual({
+      argv: ['exec', 'resume', '--json', '-c', 'sandbox_mode="read-only"', 'th-7', 'Do it'],
+      cwd: dir,
+    });
   });
 
   it('codex API error with exit 1: the translated error only, no extra exit error and no done', async () => {
@@ -59,14 +78,30 @@ describe('CLI agents over a stand-in binary', () => {
   });
 
   it('claude: a resumed unknown session → session_lost', async () => {
-    const line = JSON.stringify({ type: 'result', subtype: 'error_during_execution', is_error: true, errors: ['No conversation found with session ID: x'] });
+    const line = JSON.stringify({
+      type: 'result',
+      subtype: 'error_during_execution',
+      is_error: true,
+      errors: ['No conversation found with session ID: x'],
+    });
     const { dir, binary, agent } = await setup('claude', { stdout: [line], exitCode: 1 });
-    expect(await collect(agent.resume('x', turn(dir)))).toEqual([{ type: 'error', kind: 'session_lost', message: 'No conversation found with session ID: x' }]);
-    expect((await argvOf(binary)).argv.slice(0, 7)).toEqual(['-p', 'Do it', '--output-format', 'stream-json', '--verbose', '--resume', 'x']);
+    expect(await collect(agent.resume('x', turn(dir)))).toEqual([
+      { type: 'error', kind: 'session_lost', message: 'No conversation found with session ID: x' },
+    ]);
+    expect((await argvOf(binary)).argv.slice(0, 7)).toEqual([
+      '-p',
+      'Do it',
+      '--output-format',
+      'stream-json',
+      '--verbose',
+      '--resume',
+      'x',
+    ]);
   });
 
   it('codex: resuming an unknown thread (no rollout found, exit 1, no JSON) → session_lost; a new run with that stderr is not', async () => {
-    const stderr = 'Error: thread/resume: thread/resume failed: no rollout found for thread id 123e4567-e89b-42d3-a456-426614174000 (code -32600)\n';
+    const stderr =
+      'Error: thread/resume: thread/resume failed: no rollout found for thread id 123e4567-e89b-42d3-a456-426614174000 (code -32600)\n';
     const { dir, agent } = await setup('codex', { stderr, exitCode: 1 });
     expect(await collect(agent.resume('123e4567-e89b-42d3-a456-426614174000', turn(dir)))).toEqual([
       { type: 'error', kind: 'session_lost', message: `codex exited with code 1: ${stderr.trim()}` },
@@ -77,11 +112,18 @@ describe('CLI agents over a stand-in binary', () => {
   it('claude: a full run ends with done carrying the result text', async () => {
     const { dir, agent } = await setup('claude', { transcript: 'claude-tools.stream.jsonl' });
     const events = await collect(agent.start(turn(dir, 'workspace-write')));
-    expect(events.at(-1)).toEqual({ type: 'done', sessionId: 'a33101ff-c10f-4e5e-9240-67a2f1525a2c', text: 'Final answer: notes.md created and edited.' });
+    expect(events.at(-1)).toEqual({
+      type: 'done',
+      sessionId: 'a33101ff-c10f-4e5e-9240-67a2f1525a2c',
+      text: 'Final answer: notes.md created and edited.',
+    });
   });
 
   it('non-zero exit without any JSON → an error naming the exit code, with stderr, classified', async () => {
-    const { dir, agent } = await setup('claude', { stderr: 'Error: Invalid API key · Please run /login\n', exitCode: 1 });
+    const { dir, agent } = await setup('claude', {
+      stderr: 'Error: Invalid API key · Please run /login\n',
+      exitCode: 1,
+    });
     expect(await collect(agent.start(turn(dir)))).toEqual([
       { type: 'error', kind: 'auth', message: 'claude exited with code 1: Error: Invalid API key · Please run /login' },
     ]);
@@ -101,17 +143,32 @@ describe('CLI agents over a stand-in binary', () => {
 
   it('a missing binary → one missing_binary error naming it and how to install it', async () => {
     const dir = await tempDir();
-    const codex = createCodexAgent({ name: 'c', binary: 'agent-collab-no-codex-here', debug: () => undefined, debugSource: 'x' });
+    const codex = createCodexAgent({
+      name: 'c',
+      binary: 'agent-collab-no-codex-here',
+      debug: () => undefined,
+      debugSource: 'x',
+    });
     expect(await collect(codex.start(turn(dir)))).toEqual([
       {
         type: 'error',
         kind: 'missing_binary',
-        message: 'codex is not installed or not on PATH (looked for "agent-collab-no-codex-here"); install it with: npm install -g @openai/codex',
+        message:
+          'codex is not installed or not on PATH (looked for "agent-collab-no-codex-here"); install it with: npm install -g @openai/codex',
       },
     ]);
-    const claude = createClaudeAgent({ name: 'c', binary: 'agent-collab-no-claude-here', debug: () => undefined, debugSource: 'x' });
+    const claude = createClaudeAgent({
+      name: 'c',
+      binary: 'agent-collab-no-claude-here',
+      debug: () => undefined,
+      debugSource: 'x',
+    });
     const [ev] = await collect(claude.start(turn(dir)));
-    expect(ev).toMatchObject({ type: 'error', kind: 'missing_binary', message: expect.stringContaining('npm install -g @anthropic-ai/claude-code') });
+    expect(ev).toMatchObject({
+      type: 'error',
+      kind: 'missing_binary',
+      message: expect.stringContaining('npm install -g @anthropic-ai/claude-code'),
+    });
   });
 
   it('a CLI that goes quiet hits the idle timeout', async () => {
@@ -119,7 +176,11 @@ describe('CLI agents over a stand-in binary', () => {
     // the CLI has spoken, never because a loaded machine was slow to start the CLI.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], shouldAdvanceTime: true });
     const idleTimeoutMs = 10 * 60_000;
-    const { dir, agent } = await setup('codex', { stdout: ['{"type":"thread.started","thread_id":"t"}'], hang: true }, { idleTimeoutMs });
+    const { dir, agent } = await setup(
+      'codex',
+      { stdout: ['{"type":"thread.started","thread_id":"t"}'], hang: true },
+      { idleTimeoutMs },
+    );
     const events: AgentEvent[] = [];
     for await (const ev of agent.start(turn(dir))) {
       events.push(ev);
@@ -132,7 +193,10 @@ describe('CLI agents over a stand-in binary', () => {
   });
 
   it('stop() ends a hanging turn without an error or done; a turn stopped before it ran never starts', async () => {
-    const { dir, binary, agent } = await setup('claude', { stdout: ['{"type":"system","subtype":"init","session_id":"s"}'], hang: true });
+    const { dir, binary, agent } = await setup('claude', {
+      stdout: ['{"type":"system","subtype":"init","session_id":"s"}'],
+      hang: true,
+    });
     const seen: AgentEvent[] = [];
     const consuming = (async () => {
       for await (const ev of agent.start(turn(dir))) {

@@ -23,7 +23,12 @@ afterEach(() => {
 });
 
 function turn(cwd: string): AgentTurn {
-  return { prompt: 'Do it', cwd, access: 'workspace-write', meta: { role: 'planner', kind: 'execute_step', iteration: 1, step: 1 } };
+  return {
+    prompt: 'Do it',
+    cwd,
+    access: 'workspace-write',
+    meta: { role: 'planner', kind: 'execute_step', iteration: 1, step: 1 },
+  };
 }
 
 async function claude(b: FakeCliBehaviour) {
@@ -33,7 +38,13 @@ async function claude(b: FakeCliBehaviour) {
   return { dir, binary, agent };
 }
 
-const RESULT = JSON.stringify({ type: 'result', subtype: 'success', is_error: false, session_id: 's-1', result: 'All done.' });
+const RESULT = JSON.stringify({
+  type: 'result',
+  subtype: 'success',
+  is_error: false,
+  session_id: 's-1',
+  result: 'All done.',
+});
 
 describe('output held open by an escaped process', () => {
   it('process runner: the output and the run end after the CLI exits, the escaped process still running', async () => {
@@ -62,7 +73,10 @@ describe('output held open by an escaped process', () => {
   }, 15_000);
 
   it('claude: stop() of a hanging turn resolves although an escaped process holds its output', async () => {
-    const { dir, binary, agent } = await claude({ stdout: ['{"type":"system","subtype":"init","session_id":"s"}'], hang: true });
+    const { dir, binary, agent } = await claude({
+      stdout: ['{"type":"system","subtype":"init","session_id":"s"}'],
+      hang: true,
+    });
     const seen: AgentEvent[] = [];
     let stopped: Promise<void> | null = null;
     for await (const ev of agent.start(turn(dir))) {

@@ -19,7 +19,9 @@ afterEach(async () => {
 });
 
 const policy: CommandGate = (c) =>
-  Promise.resolve(c.command.startsWith('chmod') ? { allow: false, reason: 'blocked by the test policy (chmod)' } : { allow: true });
+  Promise.resolve(
+    c.command.startsWith('chmod') ? { allow: false, reason: 'blocked by the test policy (chmod)' } : { allow: true },
+  );
 
 /** A loopback server (on `port`, default any) that does `onConnection` with each connection instead of answering like agent-collab. */
 async function rawServer(onConnection: (socket: net.Socket) => void, port = 0): Promise<number> {
@@ -93,7 +95,10 @@ describe('the hook client', () => {
 
   function expectDeny(r: { code: number | null; stdout: string }, why: RegExp): void {
     expect(r.code).toBe(0);
-    expect(decision(r.stdout)).toEqual({ permissionDecision: 'deny', permissionDecisionReason: expect.stringMatching(why) });
+    expect(decision(r.stdout)).toEqual({
+      permissionDecision: 'deny',
+      permissionDecisionReason: expect.stringMatching(why),
+    });
     expect(decision(r.stdout).permissionDecisionReason).toMatch(/^agent-collab: .*denied/);
   }
 
@@ -115,7 +120,9 @@ describe('the hook client', () => {
     expect(r.stdout).toBe(
       '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"agent-collab: blocked by the test policy (chmod)"}}\n',
     );
-    expect(s.checkedCommands.map((c) => [c.role, c.command, c.verdict.allow])).toEqual([['reviewer', 'chmod -R 777 src', false]]);
+    expect(s.checkedCommands.map((c) => [c.role, c.command, c.verdict.allow])).toEqual([
+      ['reviewer', 'chmod -R 777 src', false],
+    ]);
   });
 
   it('a command with multi-byte characters, quotes, backslashes and newlines, 200 KB long, arrives byte for byte', async () => {
@@ -135,14 +142,19 @@ describe('the hook client', () => {
   });
 
   it('a port nothing listens on: denies, saying agent-collab cannot be reached', async () => {
-    expectDeny(await runHookCommand(line(await refusedPort()), bashCall('ls'), token('x')), /cannot reach agent-collab/);
+    expectDeny(
+      await runHookCommand(line(await refusedPort()), bashCall('ls'), token('x')),
+      /cannot reach agent-collab/,
+    );
   });
 
   it("a wrong token: denies (the server's deny carries no key, so it is not taken either), and the gate is never asked", async () => {
     let asked = 0;
     const s = await server((c) => (asked++, policy(c)));
     const launch = await s.endpoint('planner').launch();
-    const r = await runHookCommand(launch.command, bashCall('ls'), { env: { ...launch.env, [HOOK_TOKEN_ENV]: '0'.repeat(64) } });
+    const r = await runHookCommand(launch.command, bashCall('ls'), {
+      env: { ...launch.env, [HOOK_TOKEN_ENV]: '0'.repeat(64) },
+    });
     expectDeny(r, /did not come from this agent-collab session/);
     expect(asked).toBe(0);
     expect(s.checkedCommands).toEqual([]);
@@ -151,7 +163,10 @@ describe('the hook client', () => {
   it('no token in the environment: denies without connecting', async () => {
     let connected = 0;
     const port = await rawServer(() => connected++);
-    expectDeny(await runHookCommand(`env -u ${HOOK_TOKEN_ENV} ${line(port)}`, bashCall('ls')), new RegExp(HOOK_TOKEN_ENV));
+    expectDeny(
+      await runHookCommand(`env -u ${HOOK_TOKEN_ENV} ${line(port)}`, bashCall('ls')),
+      new RegExp(HOOK_TOKEN_ENV),
+    );
     expectDeny(await runHookCommand(line(port), bashCall('ls'), token('')), new RegExp(HOOK_TOKEN_ENV));
     expect(connected).toBe(0);
   });
@@ -167,19 +182,32 @@ describe('the hook client', () => {
     let connected = 0;
     const port = await rawServer(() => connected++);
     const env = key === null ? `env -u ${HOOK_REPLY_KEY_ENV} ` : '';
-    const r = await runHookCommand(`${env}${line(port)}`, bashCall('ls'), { env: { [HOOK_TOKEN_ENV]: 'c3'.repeat(32), ...(key === null ? {} : { [HOOK_REPLY_KEY_ENV]: key }) } });
+    const r = await runHookCommand(`${env}${line(port)}`, bashCall('ls'), {
+      env: { [HOOK_TOKEN_ENV]: 'c3'.repeat(32), ...(key === null ? {} : { [HOOK_REPLY_KEY_ENV]: key }) },
+    });
     expect(r.code).toBe(0);
-    expect(decision(r.stdout)).toEqual({ permissionDecision: 'deny', permissionDecisionReason: `agent-collab: the command hook found no valid reply key in ${HOOK_REPLY_KEY_ENV}, so the command was denied` });
+    expect(decision(r.stdout)).toEqual({
+      permissionDecision: 'deny',
+      permissionDecisionReason: `agent-collab: the command hook found no valid reply key in ${HOOK_REPLY_KEY_ENV}, so the command was denied`,
+    });
     expect(connected).toBe(0);
   });
 
   it('an answer that starts with the reply key: prints the rest (an allow, or nothing for no opinion); the key itself was never sent', async () => {
     const requests: string[] = [];
     let payload = ALLOW;
-    const port = await rawServer((socket) => onRequest(socket, (_, request) => (requests.push(request.toString()), socket.end(`${KEY}:${payload}\n`))));
-    expect(await runHookCommand(line(port), bashCall('git status'), token('t0k'))).toMatchObject({ code: 0, stdout: `${ALLOW}\n` });
+    const port = await rawServer((socket) =>
+      onRequest(socket, (_, request) => (requests.push(request.toString()), socket.end(`${KEY}:${payload}\n`))),
+    );
+    expect(await runHookCommand(line(port), bashCall('git status'), token('t0k'))).toMatchObject({
+      code: 0,
+      stdout: `${ALLOW}\n`,
+    });
     payload = '';
-    expect(await runHookCommand(line(port), bashCall('git status'), token('t0k'))).toMatchObject({ code: 0, stdout: '' });
+    expect(await runHookCommand(line(port), bashCall('git status'), token('t0k'))).toMatchObject({
+      code: 0,
+      stdout: '',
+    });
     expect(requests).toHaveLength(2);
     expect(requests[0]).toContain('AC-HOOK 1 t0k planner ');
     for (const request of requests) expect(request).not.toContain(KEY);
@@ -192,15 +220,18 @@ describe('the hook client', () => {
     ['with the key cut short', `${KEY.slice(0, 63)}:${ALLOW}\n`],
     ['with the key after something else', ` ${KEY}:${ALLOW}\n`],
     ['with the key but no colon', `${KEY}${ALLOW}\n`],
-  ] as const)('a server that answers a valid allow %s: denies, the answer did not come from this session', async ([, answer], { expect }) => {
-    const port = await rawServer((socket) => onRequest(socket, (sent) => socket.end(answer.replace('TOKEN', sent))));
-    const r = await runHookCommand(line(port), bashCall('rm -rf ~'), token('f'.repeat(64)));
-    expect(r.code).toBe(0);
-    expect(decision(r.stdout)).toEqual({
-      permissionDecision: 'deny',
-      permissionDecisionReason: `agent-collab: the answer on port ${port} did not come from this agent-collab session, so the command was denied`,
-    });
-  });
+  ] as const)(
+    'a server that answers a valid allow %s: denies, the answer did not come from this session',
+    async ([, answer], { expect }) => {
+      const port = await rawServer((socket) => onRequest(socket, (sent) => socket.end(answer.replace('TOKEN', sent))));
+      const r = await runHookCommand(line(port), bashCall('rm -rf ~'), token('f'.repeat(64)));
+      expect(r.code).toBe(0);
+      expect(decision(r.stdout)).toEqual({
+        permissionDecision: 'deny',
+        permissionDecisionReason: `agent-collab: the answer on port ${port} did not come from this agent-collab session, so the command was denied`,
+      });
+    },
+  );
 
   it('agent-collab gone and another program on its port, answering allow with the token it was sent: denies', async () => {
     const s = await server(policy);
@@ -216,7 +247,10 @@ describe('the hook client', () => {
   it.for([
     ['a ~/.bashrc that prints (a top-level bash -c with a socket on stdin would source it)', {}],
     ['BASH_ENV', { BASH_ENV: 'HOME/env.sh' }],
-    ['exported functions named like built-ins', { 'BASH_FUNC_printf%%': '() { echo hijacked; }', 'BASH_FUNC_read%%': '() { return 0; }' }],
+    [
+      'exported functions named like built-ins',
+      { 'BASH_FUNC_printf%%': '() { echo hijacked; }', 'BASH_FUNC_read%%': '() { return 0; }' },
+    ],
     ['POSIXLY_CORRECT', { POSIXLY_CORRECT: '1' }],
   ] as const)("the user's shell setup cannot get in: %s", async ([, extra], { expect }) => {
     const home = await mkdtemp(path.join(os.tmpdir(), 'ac-home-'));
@@ -246,7 +280,10 @@ describe('the hook client', () => {
     const port = await rawServer((socket) => socket.once('data', () => socket.end(answer)));
     const r = await runHookCommand(line(port), bashCall('ls'), token('x'));
     expect(r.code).toBe(0);
-    expect(decision(r.stdout)).toEqual({ permissionDecision: 'deny', permissionDecisionReason: expect.stringMatching(/could not read the answer|without an answer/) });
+    expect(decision(r.stdout)).toEqual({
+      permissionDecision: 'deny',
+      permissionDecisionReason: expect.stringMatching(/could not read the answer|without an answer/),
+    });
   });
 
   it('a server that never answers: denies by itself at its deadline, before the CLI would give up', async () => {
@@ -283,7 +320,10 @@ describe('the hook client', () => {
   ])('started with %s: denies', async ([, args], { expect }) => {
     const r = await runHookCommand(withArgs(args as string[]), bashCall('ls'), token('x'));
     expect(r.code).toBe(0);
-    expect(decision(r.stdout)).toEqual({ permissionDecision: 'deny', permissionDecisionReason: expect.stringMatching(/without its port, role and deadline/) });
+    expect(decision(r.stdout)).toEqual({
+      permissionDecision: 'deny',
+      permissionDecisionReason: expect.stringMatching(/without its port, role and deadline/),
+    });
   });
 
   it.for([
@@ -296,21 +336,37 @@ describe('the hook client', () => {
     const s = await server((c) => (asked++, policy(c)));
     const r = await runEndpoint(s, 'planner', stdin);
     expect(r.code).toBe(0);
-    expect(decision(r.stdout)).toEqual({ permissionDecision: 'deny', permissionDecisionReason: expect.stringMatching(why) });
+    expect(decision(r.stdout)).toEqual({
+      permissionDecision: 'deny',
+      permissionDecisionReason: expect.stringMatching(why),
+    });
     expect(asked).toBe(0);
   });
 
   it('a tool that is not a shell: no decision (empty output, exit 0), the gate is not asked', async () => {
     let asked = 0;
     const s = await server((c) => (asked++, policy(c)));
-    const r = await runEndpoint(s, 'planner', JSON.stringify({ tool_name: 'Write', tool_input: { file_path: '/x', content: 'y' } }));
+    const r = await runEndpoint(
+      s,
+      'planner',
+      JSON.stringify({ tool_name: 'Write', tool_input: { file_path: '/x', content: 'y' } }),
+    );
     expect(r).toMatchObject({ code: 0, stdout: '' });
     expect(asked).toBe(0);
   });
 
   it("codex exec_command reported as Bash, with codex's extra fields: checked like any Bash call", async () => {
     const s = await server(policy);
-    const stdin = JSON.stringify({ session_id: 't', turn_id: 'u', model: 'gpt-5.5', cwd: '/r', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'chmod 777 x' }, tool_use_id: 'call_1' });
+    const stdin = JSON.stringify({
+      session_id: 't',
+      turn_id: 'u',
+      model: 'gpt-5.5',
+      cwd: '/r',
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'chmod 777 x' },
+      tool_use_id: 'call_1',
+    });
     const r = await runEndpoint(s, 'planner', stdin);
     expect(decision(r.stdout).permissionDecision).toBe('deny');
   });

@@ -7,7 +7,11 @@ import os from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readBashClient } from '../../../src/adapters/command-hook/bash-client.js';
 import { HOOK_REPLY_KEY_ENV, HOOK_TOKEN_ENV, MAX_REQUEST_BYTES } from '../../../src/adapters/command-hook/protocol.js';
-import { startCommandHookServer, type CommandHookServer, type CommandHookServerOptions } from '../../../src/adapters/command-hook/server.js';
+import {
+  startCommandHookServer,
+  type CommandHookServer,
+  type CommandHookServerOptions,
+} from '../../../src/adapters/command-hook/server.js';
 import { UserError } from '../../../src/core/errors.js';
 import type { CommandGate } from '../../../src/core/ports.js';
 import { bashCall, decision } from './hook-helpers.js';
@@ -59,7 +63,9 @@ function answered(line: string, key: string): string {
   expect(line.endsWith('\n')).toBe(true);
   expect(line.startsWith(`${key}:`)).toBe(true);
   const payload = line.slice(key.length + 1, -1);
-  return payload === '' ? 'no opinion' : `${decision(payload).permissionDecision}: ${decision(payload).permissionDecisionReason}`;
+  return payload === ''
+    ? 'no opinion'
+    : `${decision(payload).permissionDecision}: ${decision(payload).permissionDecisionReason}`;
 }
 
 /** The decision of a one-line answer to a request without the session's token: a bare deny that does not reveal `key`. */
@@ -74,19 +80,33 @@ const allowAll: CommandGate = () => Promise.resolve({ allow: true });
 describe('command hook server', () => {
   it('answers a request with the right token from the gate; a wrong or missing token, a bad header or an unknown role never reach it', async () => {
     let asked = 0;
-    const s = await server((c) => (asked++, Promise.resolve(c.command === 'ls' ? { allow: true } : { allow: false, reason: 'no' })));
+    const s = await server(
+      (c) => (asked++, Promise.resolve(c.command === 'ls' ? { allow: true } : { allow: false, reason: 'no' })),
+    );
     const { token, key } = await secretsOf(s);
-    expect(answered(await send(s.port, request(token, 'planner', bashCall('ls'))), key)).toBe('allow: agent-collab: allowed by the command policy');
-    expect(answered(await send(s.port, request(token, 'planner', bashCall('rm x'))), key)).toBe('deny: agent-collab: no');
+    expect(answered(await send(s.port, request(token, 'planner', bashCall('ls'))), key)).toBe(
+      'allow: agent-collab: allowed by the command policy',
+    );
+    expect(answered(await send(s.port, request(token, 'planner', bashCall('rm x'))), key)).toBe(
+      'deny: agent-collab: no',
+    );
     expect(asked).toBe(2);
     for (const wrong of [`${token}0`, token.slice(1), 'x'.repeat(64), 'x', key]) {
-      expect(refused(await send(s.port, request(wrong, 'planner', bashCall('ls'))), key)).toMatch(/^deny: agent-collab: .*token/);
+      expect(refused(await send(s.port, request(wrong, 'planner', bashCall('ls'))), key)).toMatch(
+        /^deny: agent-collab: .*token/,
+      );
     }
     expect(refused(await send(s.port, `AC-HOOK 1  planner 2\n{}`), key)).toMatch(/^deny: .*could not be read/);
     expect(refused(await send(s.port, `not a header\n`), key)).toMatch(/^deny: .*could not be read/);
-    expect(refused(await send(s.port, `{"token":"${token}","role":"planner","command":"ls","cwd":"/"}\n`), key)).toMatch(/^deny: .*could not be read/);
-    expect(refused(await send(s.port, `AC-HOOK 1 x planner ${MAX_REQUEST_BYTES + 1}\n{`), key)).toMatch(/^deny: .*too long/);
-    expect(answered(await send(s.port, request(token, 'intruder', bashCall('ls'))), key)).toMatch(/^deny: .*unknown role "intruder"/);
+    expect(
+      refused(await send(s.port, `{"token":"${token}","role":"planner","command":"ls","cwd":"/"}\n`), key),
+    ).toMatch(/^deny: .*could not be read/);
+    expect(refused(await send(s.port, `AC-HOOK 1 x planner ${MAX_REQUEST_BYTES + 1}\n{`), key)).toMatch(
+      /^deny: .*too long/,
+    );
+    expect(answered(await send(s.port, request(token, 'intruder', bashCall('ls'))), key)).toMatch(
+      /^deny: .*unknown role "intruder"/,
+    );
     expect(asked).toBe(2);
     expect(s.checkedCommands.map((c) => c.command)).toEqual(['ls', 'rm x']);
   });
@@ -94,8 +114,18 @@ describe('command hook server', () => {
   it('a tool that is not a shell gets an empty line (no opinion); a payload that says it is too long is refused unread', async () => {
     const s = await server(allowAll);
     const { token, key } = await secretsOf(s);
-    expect(answered(await send(s.port, request(token, 'planner', JSON.stringify({ tool_name: 'Read', tool_input: { file_path: '/x' } }))), key)).toBe('no opinion');
-    expect(answered(await send(s.port, `AC-HOOK 1 ${token} planner ${MAX_REQUEST_BYTES + 1}\n{`), key)).toMatch(/^deny: .*too long/);
+    expect(
+      answered(
+        await send(
+          s.port,
+          request(token, 'planner', JSON.stringify({ tool_name: 'Read', tool_input: { file_path: '/x' } })),
+        ),
+        key,
+      ),
+    ).toBe('no opinion');
+    expect(answered(await send(s.port, `AC-HOOK 1 ${token} planner ${MAX_REQUEST_BYTES + 1}\n{`), key)).toMatch(
+      /^deny: .*too long/,
+    );
     expect(s.checkedCommands).toEqual([]);
   });
 
@@ -108,29 +138,30 @@ describe('command hook server', () => {
     await expect(send(s.port, 'x', '::1')).rejects.toThrow(/ECONNREFUSED|EADDRNOTAVAIL/);
   });
 
-  it(
-    'the token and the reply key travel in the environment, not on the command line; they differ; every session gets its own',
-    async () => {
-      const a = await server(allowAll);
-      const b = await server(allowAll);
-      const launch = await a.endpoint('reviewer').launch();
-      expect(Object.keys(launch.env).sort()).toEqual([HOOK_REPLY_KEY_ENV, HOOK_TOKEN_ENV]);
-      const { token, key } = { token: launch.env[HOOK_TOKEN_ENV]!, key: launch.env[HOOK_REPLY_KEY_ENV]! };
-      expect(token).toMatch(/^[0-9a-f]{64}$/);
-      expect(key).toMatch(/^[0-9a-f]{64}$/);
-      expect(key).not.toBe(token);
-      expect(launch.command).not.toContain(token);
-      expect(launch.command).not.toContain(key);
-      expect(await secretsOf(a)).toEqual({ token, key }); // the same for every role of a session
-      const other = await secretsOf(b);
-      expect([other.token, other.key]).not.toContain(token);
-      expect([other.token, other.key]).not.toContain(key);
-    },
-  );
+  it('the token and the reply key travel in the environment, not on the command line; they differ; every session gets its own', async () => {
+    const a = await server(allowAll);
+    const b = await server(allowAll);
+    const launch = await a.endpoint('reviewer').launch();
+    expect(Object.keys(launch.env).sort()).toEqual([HOOK_REPLY_KEY_ENV, HOOK_TOKEN_ENV]);
+    const { token, key } = { token: launch.env[HOOK_TOKEN_ENV]!, key: launch.env[HOOK_REPLY_KEY_ENV]! };
+    expect(token).toMatch(/^[0-9a-f]{64}$/);
+    expect(key).toMatch(/^[0-9a-f]{64}$/);
+    expect(key).not.toBe(token);
+    expect(launch.command).not.toContain(token);
+    expect(launch.command).not.toContain(key);
+    expect(await secretsOf(a)).toEqual({ token, key }); // the same for every role of a session
+    const other = await secretsOf(b);
+    expect([other.token, other.key]).not.toContain(token);
+    expect([other.token, other.key]).not.toContain(key);
+  });
 
   it('every answer line it writes to a request with the token starts with the reply key: allow, deny, no opinion, a gate that throws', async () => {
     let lines = 0;
-    const s = await server((c) => (c.command === 'boom' ? Promise.reject(new Error('policy exploded')) : Promise.resolve(c.command === 'ls' ? { allow: true } : { allow: false, reason: 'no' })));
+    const s = await server((c) =>
+      c.command === 'boom'
+        ? Promise.reject(new Error('policy exploded'))
+        : Promise.resolve(c.command === 'ls' ? { allow: true } : { allow: false, reason: 'no' }),
+    );
     const { token, key } = await secretsOf(s);
     for (const role of ['planner', 'reviewer']) {
       for (const payload of [bashCall('ls'), bashCall('rm x'), bashCall('boom'), '{"tool_name":"Read"}', 'not json']) {
@@ -145,11 +176,15 @@ describe('command hook server', () => {
   it('a gate that throws is a deny', async () => {
     const s = await server(() => Promise.reject(new Error('policy exploded')));
     const { token, key } = await secretsOf(s);
-    expect(answered(await send(s.port, request(token, 'planner', bashCall('ls'))), key)).toMatch(/^deny: agent-collab: .*policy exploded/);
+    expect(answered(await send(s.port, request(token, 'planner', bashCall('ls'))), key)).toMatch(
+      /^deny: agent-collab: .*policy exploded/,
+    );
   });
 
   it('keeps approvals per role; each covers one run of the command', async () => {
-    const s = await server((c) => Promise.resolve(c.command.startsWith('ok') ? { allow: true } : { allow: false, reason: 'no' }));
+    const s = await server((c) =>
+      Promise.resolve(c.command.startsWith('ok') ? { allow: true } : { allow: false, reason: 'no' }),
+    );
     const { token } = await secretsOf(s);
     for (const command of ['ok 1', 'ok 1', 'bad']) await send(s.port, request(token, 'planner', bashCall(command)));
     const planner = s.endpoint('planner').approvals;
@@ -176,27 +211,38 @@ describe('command hook server', () => {
     const s = await server(allowAll, { debug: (source, line) => debug.push(`${source}: ${line}`) });
     const launch = await s.endpoint('planner').launch();
     expect(launch.command.startsWith('/bin/bash --norc -p -c ')).toBe(true);
-    expect(debug).toContainEqual(expect.stringMatching(new RegExp(`^command-hook: hooks on 127\\.0\\.0\\.1:${s.port} use /bin/bash \\(its probe took \\d+ ms\\)$`)));
-    expect(refused(await send(s.port, request('0'.repeat(64), 'probe', '{}')), (await secretsOf(s)).key)).toMatch(/^deny: .*token/);
+    expect(debug).toContainEqual(
+      expect.stringMatching(
+        new RegExp(`^command-hook: hooks on 127\\.0\\.0\\.1:${s.port} use /bin/bash \\(its probe took \\d+ ms\\)$`),
+      ),
+    );
+    expect(refused(await send(s.port, request('0'.repeat(64), 'probe', '{}')), (await secretsOf(s)).key)).toMatch(
+      /^deny: .*token/,
+    );
     expect(s.checkedCommands).toEqual([]);
   });
 
   it.for([
     ['no bash at the path', '/nonexistent/bash', /\/nonexistent\/bash does not exist/],
     ['a shell without /dev/tcp (dash)', '/bin/dash', /the probe through \/bin\/dash did not come back/],
-  ] as const)('with %s: does not start, says why in one line, and leaves no port open', async ([, bash, why], { expect }) => {
-    const servers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'TCPServerWrap').length;
-    const before = servers();
-    const err = await server(allowAll, { bash }).then(
-      () => null,
-      (e: unknown) => e,
-    );
-    expect(err).toBeInstanceOf(UserError);
-    expect((err as Error).message).toMatch(why);
-    expect((err as Error).message).toMatch(/^agent-collab's command hook cannot run: .*needs .* with \/dev\/tcp \(install bash\)$/);
-    expect((err as Error).message).not.toContain('\n');
-    await until(() => servers() <= before); // libuv lets go of a closed handle on its next turn
-  });
+  ] as const)(
+    'with %s: does not start, says why in one line, and leaves no port open',
+    async ([, bash, why], { expect }) => {
+      const servers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'TCPServerWrap').length;
+      const before = servers();
+      const err = await server(allowAll, { bash }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(UserError);
+      expect((err as Error).message).toMatch(why);
+      expect((err as Error).message).toMatch(
+        /^agent-collab's command hook cannot run: .*needs .* with \/dev\/tcp \(install bash\)$/,
+      );
+      expect((err as Error).message).not.toContain('\n');
+      await until(() => servers() <= before); // libuv lets go of a closed handle on its next turn
+    },
+  );
 
   it('once closed, the port refuses connections', async () => {
     const s = await server(allowAll);

@@ -20,7 +20,9 @@ describe("debug.log records each CLI's start and exit", () => {
     const debug = (source: string, line: string): void => log.write(source, line);
     // The first CLI outlives the start of the second (as a CLI that saves its session after answering does).
     const slow = runProcess(nodeScript('setTimeout(() => {}, 400);', { source: 'planner/codex', debug }));
-    const fast = runProcess(nodeScript('console.log(JSON.stringify({ type: "result" }));', { source: 'reviewer/claude', debug }));
+    const fast = runProcess(
+      nodeScript('console.log(JSON.stringify({ type: "result" }));', { source: 'reviewer/claude', debug }),
+    );
     await Promise.all([slow.ended, fast.ended]);
     await log.flush();
     const text = readFileSync(path.join(dir, 'debug.log'), 'utf8');

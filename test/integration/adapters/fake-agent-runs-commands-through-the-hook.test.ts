@@ -18,7 +18,12 @@ afterEach(async () => {
 });
 
 function turn(cwd: string): AgentTurn {
-  return { prompt: 'Do step 1', cwd, access: 'workspace-write', meta: { role: 'planner', kind: 'execute_step', iteration: 0, step: 1 } };
+  return {
+    prompt: 'Do step 1',
+    cwd,
+    access: 'workspace-write',
+    meta: { role: 'planner', kind: 'execute_step', iteration: 0, step: 1 },
+  };
 }
 
 async function repo(): Promise<string> {
@@ -33,13 +38,19 @@ describe('fake agent: scripted shell commands through the hook', () => {
     const policy = await defaultPolicyGate();
     const server = await startCommandHookServer({ gate: policy.gate, confirmTimeoutSeconds: 5 });
     servers.push(server);
-    const agent = new FakeAgent('fake', { rules: [{ do: { run: ['chmod -R 777 sub', 'echo hi > made.txt'], text: 'Summary: x' } }] }, { hook: server.endpoint('planner') });
+    const agent = new FakeAgent(
+      'fake',
+      { rules: [{ do: { run: ['chmod -R 777 sub', 'echo hi > made.txt'], text: 'Summary: x' } }] },
+      { hook: server.endpoint('planner') },
+    );
     const events = await collect(agent.start(turn(dir)));
     expect(statSync(path.join(dir, 'sub')).mode & 0o777).toBe(0o755);
     expect(readFileSync(path.join(dir, 'made.txt'), 'utf8')).toBe('hi\n');
     const commands = events.filter((e) => e.type === 'command');
     expect(commands[0]).toMatchObject({ command: 'chmod -R 777 sub', status: 'failed', exitCode: null });
-    expect((commands[0] as { output: string }).output).toMatch(/^Command blocked by PreToolUse hook: agent-collab: blocked by agent-collab's command policy \(rule "chmod 777"/);
+    expect((commands[0] as { output: string }).output).toMatch(
+      /^Command blocked by PreToolUse hook: agent-collab: blocked by agent-collab's command policy \(rule "chmod 777"/,
+    );
     expect(commands.slice(1)).toMatchObject([
       { command: 'echo hi > made.txt', status: 'started' },
       { command: 'echo hi > made.txt', status: 'completed', exitCode: 0 },
@@ -65,7 +76,10 @@ describe('fake agent: scripted shell commands through the hook', () => {
     policy.held.shift()!.answer({ allow: false, reason: 'the person said no' });
     const denied = await first;
     expect(existsSync(path.join(dir, 'pushed'))).toBe(false);
-    expect(denied.find((e) => e.type === 'command')).toMatchObject({ status: 'failed', output: expect.stringContaining('the person said no') });
+    expect(denied.find((e) => e.type === 'command')).toMatchObject({
+      status: 'failed',
+      output: expect.stringContaining('the person said no'),
+    });
 
     const second = collect(agent.start(turn(dir)));
     while (policy.held.length === 0) await new Promise((r) => setTimeout(r, 20));
@@ -79,18 +93,28 @@ describe('fake agent: scripted shell commands through the hook', () => {
     const agent = new FakeAgent('fake', { rules: [{ do: { run: 'touch ran' } }] });
     const events = await collect(agent.start(turn(dir)));
     expect(existsSync(path.join(dir, 'ran'))).toBe(false);
-    expect(events.find((e) => e.type === 'command')).toMatchObject({ status: 'failed', output: expect.stringMatching(/no command hook/) });
+    expect(events.find((e) => e.type === 'command')).toMatchObject({
+      status: 'failed',
+      output: expect.stringMatching(/no command hook/),
+    });
   });
 
   it('a hook whose server is gone: the command does not run', async () => {
     const dir = await repo();
     const policy = await defaultPolicyGate();
     const server = await startCommandHookServer({ gate: policy.gate, confirmTimeoutSeconds: 5 });
-    const agent = new FakeAgent('fake', { rules: [{ do: { run: 'touch ran' } }] }, { hook: server.endpoint('planner') });
+    const agent = new FakeAgent(
+      'fake',
+      { rules: [{ do: { run: 'touch ran' } }] },
+      { hook: server.endpoint('planner') },
+    );
     await server.close();
     const events = await collect(agent.start(turn(dir)));
     expect(existsSync(path.join(dir, 'ran'))).toBe(false);
-    expect(events.find((e) => e.type === 'command')).toMatchObject({ status: 'failed', output: expect.stringMatching(/cannot reach agent-collab/) });
+    expect(events.find((e) => e.type === 'command')).toMatchObject({
+      status: 'failed',
+      output: expect.stringMatching(/cannot reach agent-collab/),
+    });
   });
 
   it('the JSON script schema accepts run as a string or a list, and rejects an empty command', async () => {

@@ -27,7 +27,14 @@ export interface FakeCliBehaviour {
 export async function writeFakeCli(dir: string, name: string, b: FakeCliBehaviour): Promise<string> {
   const file = path.join(dir, name);
   const transcript = b.transcript ? await readFile(path.join(FIXTURES, b.transcript), 'utf8') : '';
-  const config = { out: transcript + (b.stdout ?? []).map((l) => `${l}\n`).join(''), err: b.stderr ?? '', code: b.exitCode ?? 0, hang: b.hang ?? false, linger: b.lingerMs ?? 0, escaped: b.escapedChild ?? false };
+  const config = {
+    out: transcript + (b.stdout ?? []).map((l) => `${l}\n`).join(''),
+    err: b.stderr ?? '',
+    code: b.exitCode ?? 0,
+    hang: b.hang ?? false,
+    linger: b.lingerMs ?? 0,
+    escaped: b.escapedChild ?? false,
+  };
   const script = `#!${process.execPath}
 const fs = require('node:fs');
 const c = ${JSON.stringify(config)};
@@ -66,5 +73,8 @@ export async function lifeOf(cli: string): Promise<string[]> {
 
 /** The AGENT_COLLAB_HOOK_TOKEN and AGENT_COLLAB_HOOK_REPLY_KEY the stand-in found in its environment (null: none). */
 export async function hookEnvOf(cli: string): Promise<{ token: string | null; replyKey: string | null }> {
-  return JSON.parse(await readFile(`${cli}.hook-env.json`, 'utf8')) as { token: string | null; replyKey: string | null };
+  return JSON.parse(await readFile(`${cli}.hook-env.json`, 'utf8')) as {
+    token: string | null;
+    replyKey: string | null;
+  };
 }

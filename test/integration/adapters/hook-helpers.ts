@@ -29,7 +29,10 @@ export interface HookRunOptions {
 
 export function runHookCommand(commandLine: string, stdin: string, opts: HookRunOptions = {}): Promise<HookRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', `exec ${commandLine}`], { env: { ...process.env, ...opts.env }, stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn('sh', ['-c', `exec ${commandLine}`], {
+      env: { ...process.env, ...opts.env },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     if (child.pid !== undefined) opts.started?.(child.pid);
     let stdout = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 20_000);
@@ -48,7 +51,11 @@ export function runHookCommand(commandLine: string, stdin: string, opts: HookRun
 export function decision(stdout: string): { permissionDecision: string; permissionDecisionReason: string } {
   const parsed = JSON.parse(stdout) as Record<string, unknown>;
   const out = parsed.hookSpecificOutput as Record<string, string>;
-  if (Object.keys(parsed).join() !== 'hookSpecificOutput' || Object.keys(out).join() !== 'hookEventName,permissionDecision,permissionDecisionReason' || out.hookEventName !== 'PreToolUse') {
+  if (
+    Object.keys(parsed).join() !== 'hookSpecificOutput' ||
+    Object.keys(out).join() !== 'hookEventName,permissionDecision,permissionDecisionReason' ||
+    out.hookEventName !== 'PreToolUse'
+  ) {
     throw new Error(`not the PreToolUse output shape: ${stdout}`);
   }
   return { permissionDecision: out.permissionDecision!, permissionDecisionReason: out.permissionDecisionReason! };

@@ -29,7 +29,11 @@ export async function defaultPolicyGate(): Promise<PolicyGate> {
     const v = checkCommand(check.command, rules);
     seen.push({ check, decision: v.decision });
     if (v.decision === 'allow') return Promise.resolve({ allow: true });
-    if (v.decision === 'block') return Promise.resolve({ allow: false, reason: `blocked by agent-collab's command policy (rule "${v.rule}": ${v.reason})` });
+    if (v.decision === 'block')
+      return Promise.resolve({
+        allow: false,
+        reason: `blocked by agent-collab's command policy (rule "${v.rule}": ${v.reason})`,
+      });
     return new Promise((resolve) => held.push({ check, rule: v.rule, answer: resolve }));
   };
   return { gate, held, seen, confirmTimeoutSeconds: safety.confirm_timeout_seconds };

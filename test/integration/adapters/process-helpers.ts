@@ -15,7 +15,10 @@ export function nodeScript(code: string, extra: Partial<ProcessSpec> = {}): Proc
 }
 
 /** Child script body: starts `sleep 1000` (same process group), prints its pid, then runs `rest`. */
-export function withSleepingGrandchild(rest: string, opts: { inheritStdout?: boolean; ignoreTerm?: boolean } = {}): string {
+export function withSleepingGrandchild(
+  rest: string,
+  opts: { inheritStdout?: boolean; ignoreTerm?: boolean } = {},
+): string {
   const stdio = opts.inheritStdout ? "['ignore', 'inherit', 'inherit']" : "'ignore'";
   const [cmd, args] = opts.ignoreTerm ? ["'sh'", `['-c', 'trap "" TERM; sleep 1000']`] : ["'sleep'", "['1000']"];
   return `

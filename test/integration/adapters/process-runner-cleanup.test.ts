@@ -58,7 +58,9 @@ describe('process runner: nothing is left behind', () => {
     fakeClock();
     const talk = "setInterval(() => process.stdout.write('tick\\n'), 50);";
     // every line restarts the idle timeout, which is longer than the wall timeout: only the wall timeout can end it
-    const proc = runProcess(nodeScript(withSleepingGrandchild(talk), { wallTimeoutMs: LONG_MS, idleTimeoutMs: 2 * LONG_MS }));
+    const proc = runProcess(
+      nodeScript(withSleepingGrandchild(talk), { wallTimeoutMs: LONG_MS, idleTimeoutMs: 2 * LONG_MS }),
+    );
     const lines: string[] = [];
     for await (const line of proc.lines()) {
       lines.push(line);

@@ -18,7 +18,9 @@ describe('process runner: output', () => {
 
   it('records in the debug sink when the CLI started and how and when it ended', async () => {
     const seen: [string, string][] = [];
-    const proc = runProcess(nodeScript('process.exitCode = 3;', { source: 'reviewer/claude', debug: (s, l) => seen.push([s, l]) }));
+    const proc = runProcess(
+      nodeScript('process.exitCode = 3;', { source: 'reviewer/claude', debug: (s, l) => seen.push([s, l]) }),
+    );
     await proc.ended;
     const lifecycle = seen.filter(([s]) => s === 'reviewer/claude process').map(([, l]) => l);
     expect(lifecycle).toHaveLength(2);
@@ -39,7 +41,13 @@ describe('process runner: output', () => {
   });
 
   it('reports a missing binary as such', async () => {
-    const proc = runProcess({ command: 'agent-collab-no-such-cli', args: ['x'], cwd: process.cwd(), debug: () => undefined, source: 't' });
+    const proc = runProcess({
+      command: 'agent-collab-no-such-cli',
+      args: ['x'],
+      cwd: process.cwd(),
+      debug: () => undefined,
+      source: 't',
+    });
     expect(proc.pid).toBeUndefined();
     const lines: string[] = [];
     for await (const line of proc.lines()) lines.push(line);

@@ -15,7 +15,12 @@ function turn(cwd: string, access: AgentTurn['access'] = 'workspace-write'): Age
   return { prompt: 'Do it', cwd, access, meta: { role: 'planner', kind: 'execute_step', iteration: 0, step: 1 } };
 }
 
-async function run(kind: 'codex' | 'claude', b: FakeCliBehaviour, approved: string[], access: AgentTurn['access'] = 'workspace-write') {
+async function run(
+  kind: 'codex' | 'claude',
+  b: FakeCliBehaviour,
+  approved: string[],
+  access: AgentTurn['access'] = 'workspace-write',
+) {
   const dir = await realpath(await tempDir());
   const binary = await writeFakeCli(dir, kind, b);
   const approvals = new CommandApprovals();
@@ -25,10 +30,24 @@ async function run(kind: 'codex' | 'claude', b: FakeCliBehaviour, approved: stri
     role: 'planner',
     timeoutSeconds: 60,
     approvals,
-    launch: () => (launches++, Promise.resolve({ command: 'hook-cmd', env: { AGENT_COLLAB_HOOK_TOKEN: 'tok-1', AGENT_COLLAB_HOOK_REPLY_KEY: 'key-1' }, timeoutSeconds: 60 })),
+    launch: () => (
+      launches++,
+      Promise.resolve({
+        command: 'hook-cmd',
+        env: { AGENT_COLLAB_HOOK_TOKEN: 'tok-1', AGENT_COLLAB_HOOK_REPLY_KEY: 'key-1' },
+        timeoutSeconds: 60,
+      })
+    ),
   };
   const create = kind === 'codex' ? createCodexAgent : createClaudeAgent;
-  const agent = create({ name: kind, binary, debug: () => undefined, debugSource: `planner/${kind}`, hook, idleTimeoutMs: 20_000 });
+  const agent = create({
+    name: kind,
+    binary,
+    debug: () => undefined,
+    debugSource: `planner/${kind}`,
+    hook,
+    idleTimeoutMs: 20_000,
+  });
   const events = await collect(agent.start(turn(dir, access)));
   await agent.stop(); // a stand-in that answered may still be exiting (writing into the temp dir): wait for it
   return { events, argv: (await argvOf(binary)).argv, hookEnv: await hookEnvOf(binary), launches };
@@ -36,7 +55,9 @@ async function run(kind: 'codex' | 'claude', b: FakeCliBehaviour, approved: stri
 
 describe('a command that ran without the hook approving it', () => {
   it('codex: approved (as the hook saw it, unquoted) → the run completes; the hook flags were passed', async () => {
-    const { events, argv, hookEnv } = await run('codex', { transcript: 'codex-hook-trust.exec.jsonl' }, ['chmod -R 777 d && echo done > f.txt']);
+    const { events, argv, hookEnv } = await run('codex', { transcript: 'codex-hook-trust.exec.jsonl' }, [
+      'chmod -R 777 d && echo done > f.txt',
+    ]);
     expect(events.at(-1)).toMatchObject({ type: 'done', text: 'ok' });
     expect(events.some((e) => e.type === 'error')).toBe(false);
     expect(argv).toContain('--dangerously-bypass-hook-trust');
@@ -53,7 +74,9 @@ describe('a command that ran without the hook approving it', () => {
     expect(events.at(-1)).toEqual({
       type: 'error',
       kind: 'agent_error',
-      message: expect.stringMatching(/^codex ran a shell command that agent-collab's command hook had not approved, so agent-collab stopped it: chmod -R 777 d && echo done > f\.txt\. The hook did not run/),
+      message: expect.stringMatching(
+        /^codex ran a shell command that agent-collab's command hook had not approved, so agent-collab stopped it: chmod -R 777 d && echo done > f\.txt\. The hook did not run/,
+      ),
     });
   });
 
@@ -63,10 +86,17 @@ describe('a command that ran without the hook approving it', () => {
   });
 
   it('claude: both Bash calls approved → done; a call that failed with an exit code counts as run', async () => {
-    const ok = await run('claude', { transcript: 'claude-tools.stream.jsonl' }, ['ls && cat notes.md', 'ls /nonexistent-dir']);
+    const ok = await run('claude', { transcript: 'claude-tools.stream.jsonl' }, [
+      'ls && cat notes.md',
+      'ls /nonexistent-dir',
+    ]);
     expect(ok.events.at(-1)).toMatchObject({ type: 'done' });
     const second = await run('claude', { transcript: 'claude-tools.stream.jsonl' }, ['ls && cat notes.md']);
-    expect(second.events.at(-1)).toEqual({ type: 'error', kind: 'agent_error', message: expect.stringContaining('stopped it: ls /nonexistent-dir') });
+    expect(second.events.at(-1)).toEqual({
+      type: 'error',
+      kind: 'agent_error',
+      message: expect.stringContaining('stopped it: ls /nonexistent-dir'),
+    });
     expect(second.argv[second.argv.indexOf('--settings') + 1]).toContain('hook-cmd');
     expect(second.hookEnv).toEqual({ token: 'tok-1', replyKey: 'key-1' });
     expect(second.argv.join(' ')).not.toMatch(/tok-1|key-1/);
@@ -75,18 +105,41 @@ describe('a command that ran without the hook approving it', () => {
   it('claude read-only turn: no hook is passed (Bash is not available there), yet a command that ran anyway stops the CLI and fails the round', async () => {
     const r = await run('claude', { transcript: 'claude-tools.stream.jsonl' }, [], 'read-only');
     expect(r.argv).not.toContain('--settings');
-    expect(r.argv.slice(r.argv.indexOf('--disallowedTools'))).toEqual(['--disallowedTools', 'Bash', 'Write', 'Edit', 'NotebookEdit']);
+    expect(r.argv.slice(r.argv.indexOf('--disallowedTools'))).toEqual([
+      '--disallowedTools',
+      'Bash',
+      'Write',
+      'Edit',
+      'NotebookEdit',
+    ]);
     expect(r.launches).toBe(0);
     expect(r.hookEnv).toEqual({ token: null, replyKey: null });
     expect(r.events.some((e) => e.type === 'done')).toBe(false);
-    expect(r.events.at(-1)).toEqual({ type: 'error', kind: 'agent_error', message: expect.stringMatching(/^claude ran a shell command that agent-collab's command hook had not approved, so agent-collab stopped it: ls && cat notes\.md\./) });
+    expect(r.events.at(-1)).toEqual({
+      type: 'error',
+      kind: 'agent_error',
+      message: expect.stringMatching(
+        /^claude ran a shell command that agent-collab's command hook had not approved, so agent-collab stopped it: ls && cat notes\.md\./,
+      ),
+    });
   });
 
   it('a hook whose launch fails: the round fails with its reason and the CLI is never started', async () => {
     const dir = await realpath(await tempDir());
     const binary = await writeFakeCli(dir, 'codex', { transcript: 'codex-hook-trust.exec.jsonl' });
-    const hook: HookEndpoint = { role: 'planner', timeoutSeconds: 60, approvals: new CommandApprovals(), launch: () => Promise.reject(new Error('no hook client can run here')) };
-    const agent = createCodexAgent({ name: 'codex', binary, debug: () => undefined, debugSource: 'planner/codex', hook });
+    const hook: HookEndpoint = {
+      role: 'planner',
+      timeoutSeconds: 60,
+      approvals: new CommandApprovals(),
+      launch: () => Promise.reject(new Error('no hook client can run here')),
+    };
+    const agent = createCodexAgent({
+      name: 'codex',
+      binary,
+      debug: () => undefined,
+      debugSource: 'planner/codex',
+      hook,
+    });
     const events = await collect(agent.start(turn(dir)));
     expect(events).toEqual([{ type: 'error', kind: 'agent_error', message: 'no hook client can run here' }]);
     await expect(argvOf(binary)).rejects.toThrow(/ENOENT/);

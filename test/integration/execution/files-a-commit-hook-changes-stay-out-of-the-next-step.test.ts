@@ -15,7 +15,10 @@ function agents() {
   return {
     planner: new FakeAgent('planner', {
       rules: [
-        { when: { kind: 'write_plan' }, do: { text: '## Steps\n1. [ ] Add a.txt\n2. [ ] Add b.txt\n3. [ ] Add c.txt\n' } },
+        {
+          when: { kind: 'write_plan' },
+          do: { text: '## Steps\n1. [ ] Add a.txt\n2. [ ] Add b.txt\n3. [ ] Add c.txt\n' },
+        },
         { when: { step: 1 }, do: { writeFiles: { 'a.txt': 'a\n' }, text: 'Summary: add a.txt' } },
         { when: { step: 2 }, do: { writeFiles: { 'b.txt': 'b\n' }, text: 'Summary: add b.txt' } },
         { when: { step: 3 }, do: { writeFiles: { 'c.txt': 'c\n' }, text: 'Summary: add c.txt' } },
@@ -36,7 +39,18 @@ describe('a post-commit hook that writes files', () => {
     writeFileSync(hook, '#!/bin/sh\necho commit >> hook.log\necho stamp >> README.md\n');
     chmodSync(hook, 0o755);
 
-    const code = await runHeadless({ cwd: repo.dir, homeDir: repo.home, goal: 'abc', auto: true, autoApprove: true, json: true, resume: 'ask', agents: agents(), stdout: sink(), stderr: sink() });
+    const code = await runHeadless({
+      cwd: repo.dir,
+      homeDir: repo.home,
+      goal: 'abc',
+      auto: true,
+      autoApprove: true,
+      json: true,
+      resume: 'ask',
+      agents: agents(),
+      stdout: sink(),
+      stderr: sink(),
+    });
     expect(code).toBe(0);
     expect(gitLog(repo.dir)).toEqual(['[Step 3] add c.txt', '[Step 2] add b.txt', '[Step 1] add a.txt', 'initial']);
     expect(filesOf(repo.dir, 'HEAD~2')).toEqual(['a.txt']);

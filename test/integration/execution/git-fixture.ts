@@ -25,7 +25,8 @@ export interface Fixture {
 export function fixture(opts: { commits?: boolean } = {}): Fixture {
   const repo = tempRepo();
   const dir = repo.dir;
-  const git = (...args: string[]): string => execFileSync('git', args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const git = (...args: string[]): string =>
+    execFileSync('git', args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   if (opts.commits === false) {
     rmSync(path.join(dir, '.git'), { recursive: true, force: true });
     rmSync(path.join(dir, 'README.md'));

@@ -24,7 +24,9 @@ async function until<T>(get: () => T | null | undefined | false): Promise<T> {
 }
 
 function committedFiles(dir: string, rev: string): string[] {
-  return execFileSync('git', ['show', '--name-only', '--format=', rev], { cwd: dir, encoding: 'utf8' }).trim().split('\n');
+  return execFileSync('git', ['show', '--name-only', '--format=', rev], { cwd: dir, encoding: 'utf8' })
+    .trim()
+    .split('\n');
 }
 
 describe("a step's base snapshot", () => {
@@ -36,13 +38,23 @@ describe("a step's base snapshot", () => {
         { when: { step: 2 }, do: { writeFiles: { 'b.txt': 'b\n' }, text: 'Summary: add b.txt' } },
       ],
     });
-    const session = await openSession({ cwd: repo.dir, homeDir: repo.home, agents: { planner, reviewer: new FakeAgent('reviewer', { rules: [] }) } });
+    const session = await openSession({
+      cwd: repo.dir,
+      homeDir: repo.home,
+      agents: { planner, reviewer: new FakeAgent('reviewer', { rules: [] }) },
+    });
     const base = session.newRun('two files', 'manual');
     const steps = [
       { n: 1, title: 'Add a.txt', done: false },
       { n: 2, title: 'Add b.txt', done: false },
     ];
-    const state: WorkflowState = { ...base, phase: 'EXECUTE', steps, currentStep: 1, inflight: { kind: 'execute_step', step: 1 } };
+    const state: WorkflowState = {
+      ...base,
+      phase: 'EXECUTE',
+      steps,
+      currentStep: 1,
+      inflight: { kind: 'execute_step', step: 1 },
+    };
     const engine: Engine = session.engineFor(state);
     cleanup = async () => {
       await engine.close();

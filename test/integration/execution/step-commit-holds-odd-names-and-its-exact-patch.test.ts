@@ -40,15 +40,40 @@ describe('step commit from a clean tree', () => {
       delete process.env.GIT_TRACE;
       rmSync(trace, { force: true });
     });
-    const r = await fx.ws.commitStep({ runId: 'run-1', step: 1, summary: 'Change things', baseTree: base, allowSecrets: false });
+    const r = await fx.ws.commitStep({
+      runId: 'run-1',
+      step: 1,
+      summary: 'Change things',
+      baseTree: base,
+      allowSecrets: false,
+    });
     expect(r.kind).toBe('committed');
     expect(readFileSync(trace, 'utf8')).toMatch(/built-in: git commit/);
     expect(readFileSync(trace, 'utf8')).not.toMatch(/maintenance/);
 
     if (r.kind !== 'committed') return;
     expect(r.hash).toBe(fx.git('rev-parse', 'HEAD').trim());
-    expect(r.files?.sort()).toEqual(['gone.txt', 'img.bin', 'late-nul.txt', 'lib.txt', 'line\nbreak.txt', 'new file.txt']);
-    expect(r.patch).toBe(fx.git('diff', '--binary', '--no-ext-diff', '--no-textconv', '--no-color', '--src-prefix=a/', '--dst-prefix=b/', 'HEAD~1', 'HEAD'));
+    expect(r.files?.sort()).toEqual([
+      'gone.txt',
+      'img.bin',
+      'late-nul.txt',
+      'lib.txt',
+      'line\nbreak.txt',
+      'new file.txt',
+    ]);
+    expect(r.patch).toBe(
+      fx.git(
+        'diff',
+        '--binary',
+        '--no-ext-diff',
+        '--no-textconv',
+        '--no-color',
+        '--src-prefix=a/',
+        '--dst-prefix=b/',
+        'HEAD~1',
+        'HEAD',
+      ),
+    );
     expect(r.patch).toContain('\0tail');
     expect(fx.status()).toEqual([]);
   });

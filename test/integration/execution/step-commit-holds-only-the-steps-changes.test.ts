@@ -42,23 +42,52 @@ describe('step workspace: commit only the step’s changes', () => {
     fx.write('.agent-collab/state.json', '{"changed":true}\n');
 
     const changes = await fx.ws.changedSince(base);
-    expect(changes.files.sort()).toEqual(['a[1].txt', 'from.txt', 'img.bin', 'lib.txt', 'old.txt', 'src/new file.ts', 'to.txt']);
+    expect(changes.files.sort()).toEqual([
+      'a[1].txt',
+      'from.txt',
+      'img.bin',
+      'lib.txt',
+      'old.txt',
+      'src/new file.ts',
+      'to.txt',
+    ]);
     expect(changes.patch).toContain('GIT binary patch');
     expect(changes.patch).not.toContain('.agent-collab');
 
-    const result = await fx.ws.commitStep({ runId: 'run-1', step: 1, summary: 'Add things', baseTree: base, allowSecrets: false });
+    const result = await fx.ws.commitStep({
+      runId: 'run-1',
+      step: 1,
+      summary: 'Add things',
+      baseTree: base,
+      allowSecrets: false,
+    });
     expect(result.kind).toBe('committed');
     expect(fx.git('rev-parse', 'HEAD').trim()).toBe(result.kind === 'committed' ? result.hash : '');
-    expect(fx.commitFiles()).toEqual(['A\ta[1].txt', 'A\timg.bin', 'A\tsrc/new file.ts', 'A\tto.txt', 'D\tfrom.txt', 'D\told.txt', 'M\tlib.txt']);
-    expect(fx.git('log', '-1', '--format=%B').trim()).toBe(`[Step 1] Add things\n\nAgent-Collab-Run: run-1\nAgent-Collab-Base: ${base}`);
+    expect(fx.commitFiles()).toEqual([
+      'A\ta[1].txt',
+      'A\timg.bin',
+      'A\tsrc/new file.ts',
+      'A\tto.txt',
+      'D\tfrom.txt',
+      'D\told.txt',
+      'M\tlib.txt',
+    ]);
+    expect(fx.git('log', '-1', '--format=%B').trim()).toBe(
+      `[Step 1] Add things\n\nAgent-Collab-Run: run-1\nAgent-Collab-Base: ${base}`,
+    );
     // Both are git trailers (readable with `git log --format=%(trailers)`).
-    expect(fx.git('log', '-1', '--format=%(trailers:only,unfold)').trim()).toBe(`Agent-Collab-Run: run-1\nAgent-Collab-Base: ${base}`);
+    expect(fx.git('log', '-1', '--format=%(trailers:only,unfold)').trim()).toBe(
+      `Agent-Collab-Run: run-1\nAgent-Collab-Base: ${base}`,
+    );
     expect(execFileSync('git', ['cat-file', 'blob', 'HEAD:img.bin'], { cwd: fx.dir })).toEqual(BINARY);
 
     // Exactly the person's changes are left, staged and unstaged as before.
     expect(statusBefore).toEqual([' M person.txt', '?? notes.txt', 'A  staged-new.txt', 'M  shared.txt']);
     expect(fx.status()).toEqual([...statusBefore, '?? .agent-collab/state.json'].sort());
-    expect(fx.git('diff', '--cached', '--name-only').trim().split('\n').sort()).toEqual(['shared.txt', 'staged-new.txt']);
+    expect(fx.git('diff', '--cached', '--name-only').trim().split('\n').sort()).toEqual([
+      'shared.txt',
+      'staged-new.txt',
+    ]);
   });
 
   it('commits a file the person had edited before the step when the step changes it too (with its working-tree content)', async () => {
@@ -67,7 +96,13 @@ describe('step workspace: commit only the step’s changes', () => {
     fx.write('shared.txt', 'shared v2 (person)\n');
     const base = await fx.ws.snapshot();
     fx.write('shared.txt', 'shared v2 (person)\nstep line\n');
-    const result = await fx.ws.commitStep({ runId: 'run-1', step: 2, summary: 'Edit shared', baseTree: base, allowSecrets: false });
+    const result = await fx.ws.commitStep({
+      runId: 'run-1',
+      step: 2,
+      summary: 'Edit shared',
+      baseTree: base,
+      allowSecrets: false,
+    });
     expect(result.kind).toBe('committed');
     expect(fx.git('show', 'HEAD:shared.txt')).toBe('shared v2 (person)\nstep line\n');
     expect(fx.status()).toEqual([]);
@@ -82,7 +117,9 @@ describe('step workspace: commit only the step’s changes', () => {
     fx.write('.agent-collab/log.md', 'agent-collab writes here\n');
     expect((await fx.ws.changedSince(base)).files).toEqual([]);
     const head = fx.git('rev-parse', 'HEAD');
-    expect(await fx.ws.commitStep({ runId: 'r', step: 1, summary: 's', baseTree: base, allowSecrets: false })).toEqual({ kind: 'nothing' });
+    expect(await fx.ws.commitStep({ runId: 'r', step: 1, summary: 's', baseTree: base, allowSecrets: false })).toEqual({
+      kind: 'nothing',
+    });
     expect(fx.git('rev-parse', 'HEAD')).toBe(head);
   });
 
@@ -93,7 +130,9 @@ describe('step workspace: commit only the step’s changes', () => {
     const base = await fx.ws.snapshot();
     fx.write('lib.txt', 'lib v1\n');
     expect((await fx.ws.changedSince(base)).files).toEqual(['lib.txt']);
-    expect(await fx.ws.commitStep({ runId: 'r', step: 1, summary: 's', baseTree: base, allowSecrets: false })).toEqual({ kind: 'nothing' });
+    expect(await fx.ws.commitStep({ runId: 'r', step: 1, summary: 's', baseTree: base, allowSecrets: false })).toEqual({
+      kind: 'nothing',
+    });
   });
 
   it('without a base tree commits every change but agent-collab’s files (the old behaviour)', async () => {
@@ -114,7 +153,13 @@ describe('step workspace: commit only the step’s changes', () => {
     const base = await fx.ws.snapshot();
     fx.write('step.txt', 'made by the step\n');
     expect((await fx.ws.changedSince(base)).files).toEqual(['step.txt']);
-    const result = await fx.ws.commitStep({ runId: 'r0', step: 1, summary: 'First', baseTree: base, allowSecrets: false });
+    const result = await fx.ws.commitStep({
+      runId: 'r0',
+      step: 1,
+      summary: 'First',
+      baseTree: base,
+      allowSecrets: false,
+    });
     expect(result.kind).toBe('committed');
     expect(fx.commitFiles()).toEqual(['A\tstep.txt']);
     expect(fx.status()).toEqual(['?? mine.txt']);
@@ -160,12 +205,21 @@ describe('step workspace: a step with more file names than fit on one command li
     const base = await fx.ws.snapshot();
     // 1100 new files with ~130-byte paths: ~145 KB of names, past the 128 KB that go on a command line.
     const dir = `generated/${'d'.repeat(60)}`;
-    const names = Array.from({ length: 1100 }, (_, i) => `${dir}/file-${String(i).padStart(4, '0')}-${'x'.repeat(50)}.txt`);
+    const names = Array.from(
+      { length: 1100 },
+      (_, i) => `${dir}/file-${String(i).padStart(4, '0')}-${'x'.repeat(50)}.txt`,
+    );
     expect(names.reduce((n, f) => n + f.length + 1, 0)).toBeGreaterThan(128 * 1024);
     for (const [i, name] of names.entries()) fx.write(name, `line ${i}\n`);
     fx.write('lib.txt', 'lib v2\n');
 
-    const result = await fx.ws.commitStep({ runId: 'r', step: 1, summary: 'Generate', baseTree: base, allowSecrets: false });
+    const result = await fx.ws.commitStep({
+      runId: 'r',
+      step: 1,
+      summary: 'Generate',
+      baseTree: base,
+      allowSecrets: false,
+    });
     expect(result.kind).toBe('committed');
     if (result.kind !== 'committed') return;
     expect(result.files).toHaveLength(1101);

@@ -11,11 +11,23 @@ describe('step commits are idempotent per run and step', () => {
     fx = fixture();
     const base = await fx.ws.snapshot();
     fx.write('a.txt', 'step 1\n');
-    const first = await fx.ws.commitStep({ runId: 'run-9', step: 1, summary: 'A', baseTree: base, allowSecrets: false });
+    const first = await fx.ws.commitStep({
+      runId: 'run-9',
+      step: 1,
+      summary: 'A',
+      baseTree: base,
+      allowSecrets: false,
+    });
     expect(first.kind).toBe('committed');
     // After the restart the engine runs the commit again, with the same base tree; the tree has moved on meanwhile.
     fx.write('b.txt', 'more work\n');
-    const again = await fx.ws.commitStep({ runId: 'run-9', step: 1, summary: 'A', baseTree: base, allowSecrets: false });
+    const again = await fx.ws.commitStep({
+      runId: 'run-9',
+      step: 1,
+      summary: 'A',
+      baseTree: base,
+      allowSecrets: false,
+    });
     expect(again).toEqual({ kind: 'committed', hash: first.kind === 'committed' ? first.hash : '' });
     expect(fx.git('log', '--format=%s').trim().split('\n')).toEqual(['[Step 1] A', 'initial']);
     expect(fx.status()).toEqual(['?? b.txt']);
@@ -28,13 +40,30 @@ describe('step commits are idempotent per run and step', () => {
     await fx.ws.commitStep({ runId: 'run-1', step: 1, summary: 'A', baseTree: base, allowSecrets: false });
     base = await fx.ws.snapshot();
     fx.write('b.txt', 'run 2 step 1\n');
-    const other = await fx.ws.commitStep({ runId: 'run-2', step: 1, summary: 'B', baseTree: base, allowSecrets: false });
+    const other = await fx.ws.commitStep({
+      runId: 'run-2',
+      step: 1,
+      summary: 'B',
+      baseTree: base,
+      allowSecrets: false,
+    });
     base = await fx.ws.snapshot();
     fx.write('c.txt', 'run 2 step 12\n');
-    const twelve = await fx.ws.commitStep({ runId: 'run-2', step: 12, summary: 'C', baseTree: base, allowSecrets: false });
+    const twelve = await fx.ws.commitStep({
+      runId: 'run-2',
+      step: 12,
+      summary: 'C',
+      baseTree: base,
+      allowSecrets: false,
+    });
     expect(other.kind).toBe('committed');
     expect(twelve.kind).toBe('committed');
-    expect(fx.git('log', '--format=%s').trim().split('\n')).toEqual(['[Step 12] C', '[Step 1] B', '[Step 1] A', 'initial']);
+    expect(fx.git('log', '--format=%s').trim().split('\n')).toEqual([
+      '[Step 12] C',
+      '[Step 1] B',
+      '[Step 1] A',
+      'initial',
+    ]);
   });
 });
 
@@ -43,10 +72,22 @@ describe('finding a step commit', () => {
     fx = fixture();
     let base = await fx.ws.snapshot();
     fx.write('a.txt', 'run-10\n');
-    const ten = await fx.ws.commitStep({ runId: 'run-10', step: 1, summary: 'Ten', baseTree: base, allowSecrets: false });
+    const ten = await fx.ws.commitStep({
+      runId: 'run-10',
+      step: 1,
+      summary: 'Ten',
+      baseTree: base,
+      allowSecrets: false,
+    });
     base = await fx.ws.snapshot();
     fx.write('b.txt', 'run-1\n');
-    const one = await fx.ws.commitStep({ runId: 'run-1', step: 1, summary: 'One', baseTree: base, allowSecrets: false });
+    const one = await fx.ws.commitStep({
+      runId: 'run-1',
+      step: 1,
+      summary: 'One',
+      baseTree: base,
+      allowSecrets: false,
+    });
     expect(one.kind).toBe('committed');
     expect(one).not.toEqual(ten);
     expect(fx.commitFiles()).toEqual(['A\tb.txt']);
@@ -58,20 +99,38 @@ describe('a new plan in the same run (after Stop)', () => {
     fx = fixture();
     const oldBase = await fx.ws.snapshot();
     fx.write('old.txt', 'old plan step 1\n');
-    const old = await fx.ws.commitStep({ runId: 'run-1', step: 1, summary: 'Old', baseTree: oldBase, allowSecrets: false });
+    const old = await fx.ws.commitStep({
+      runId: 'run-1',
+      step: 1,
+      summary: 'Old',
+      baseTree: oldBase,
+      allowSecrets: false,
+    });
     expect(old.kind).toBe('committed');
 
     // Stop → goal refinement → a new plan; its step 1 starts from the tree as it is now (another base).
     const newBase = await fx.ws.snapshot();
     fx.write('new.txt', 'new plan step 1\n');
-    const fresh = await fx.ws.commitStep({ runId: 'run-1', step: 1, summary: 'New', baseTree: newBase, allowSecrets: false });
+    const fresh = await fx.ws.commitStep({
+      runId: 'run-1',
+      step: 1,
+      summary: 'New',
+      baseTree: newBase,
+      allowSecrets: false,
+    });
     expect(fresh.kind).toBe('committed');
     expect(fresh).not.toEqual({ kind: 'committed', hash: old.kind === 'committed' ? old.hash : '' });
     expect(fx.commitFiles()).toEqual(['A\tnew.txt']);
     expect(fx.git('log', '--format=%s').trim().split('\n')).toEqual(['[Step 1] New', '[Step 1] Old', 'initial']);
 
     // A crash after the new commit: the retried commit with the new plan's base finds it, and makes no other.
-    const again = await fx.ws.commitStep({ runId: 'run-1', step: 1, summary: 'New', baseTree: newBase, allowSecrets: false });
+    const again = await fx.ws.commitStep({
+      runId: 'run-1',
+      step: 1,
+      summary: 'New',
+      baseTree: newBase,
+      allowSecrets: false,
+    });
     expect(again).toEqual({ kind: 'committed', hash: fresh.kind === 'committed' ? fresh.hash : '' });
     expect(fx.git('log', '--format=%s').trim().split('\n')).toEqual(['[Step 1] New', '[Step 1] Old', 'initial']);
   });
@@ -88,9 +147,21 @@ describe('finding a step commit in a repo whose log shows signatures', () => {
     fx.git('config', 'log.showSignature', 'true');
     const base = await fx.ws.snapshot();
     fx.write('a.txt', 'signed step\n');
-    const first = await fx.ws.commitStep({ runId: 'run-s', step: 1, summary: 'Signed', baseTree: base, allowSecrets: false });
+    const first = await fx.ws.commitStep({
+      runId: 'run-s',
+      step: 1,
+      summary: 'Signed',
+      baseTree: base,
+      allowSecrets: false,
+    });
     expect(first.kind).toBe('committed');
-    const again = await fx.ws.commitStep({ runId: 'run-s', step: 1, summary: 'Signed', baseTree: base, allowSecrets: false });
+    const again = await fx.ws.commitStep({
+      runId: 'run-s',
+      step: 1,
+      summary: 'Signed',
+      baseTree: base,
+      allowSecrets: false,
+    });
     expect(again).toEqual({ kind: 'committed', hash: fx.git('rev-parse', 'HEAD').trim() });
   });
 });
@@ -100,19 +171,41 @@ describe('a new plan whose step starts from the old plan’s tree (the old step 
     fx = fixture();
     const base = await fx.ws.snapshot();
     fx.write('old.txt', 'old plan step 1\n');
-    const old = await fx.ws.commitStep({ runId: 'run-1', step: 1, summary: 'Old', baseTree: base, startedAt: '2026-01-01T10:00:00.000Z', allowSecrets: false });
+    const old = await fx.ws.commitStep({
+      runId: 'run-1',
+      step: 1,
+      summary: 'Old',
+      baseTree: base,
+      startedAt: '2026-01-01T10:00:00.000Z',
+      allowSecrets: false,
+    });
     expect(old.kind).toBe('committed');
     fx.git('revert', '--no-edit', 'HEAD');
     expect(await fx.ws.snapshot()).toBe(base);
 
     fx.write('new.txt', 'new plan step 1\n');
-    const opts = { runId: 'run-1', step: 1, summary: 'New', baseTree: base, startedAt: '2026-01-01T11:00:00.000Z', allowSecrets: false };
+    const opts = {
+      runId: 'run-1',
+      step: 1,
+      summary: 'New',
+      baseTree: base,
+      startedAt: '2026-01-01T11:00:00.000Z',
+      allowSecrets: false,
+    };
     const fresh = await fx.ws.commitStep(opts);
     expect(fresh.kind).toBe('committed');
     expect(fx.commitFiles()).toEqual(['A\tnew.txt']);
     // The crash case of this step still finds its commit.
-    expect(await fx.ws.commitStep(opts)).toEqual({ kind: 'committed', hash: fresh.kind === 'committed' ? fresh.hash : '' });
-    expect(fx.git('log', '--format=%s').trim().split('\n')).toEqual(['[Step 1] New', 'Revert "[Step 1] Old"', '[Step 1] Old', 'initial']);
+    expect(await fx.ws.commitStep(opts)).toEqual({
+      kind: 'committed',
+      hash: fresh.kind === 'committed' ? fresh.hash : '',
+    });
+    expect(fx.git('log', '--format=%s').trim().split('\n')).toEqual([
+      '[Step 1] New',
+      'Revert "[Step 1] Old"',
+      '[Step 1] Old',
+      'initial',
+    ]);
   });
 });
 
@@ -124,11 +217,19 @@ describe('a step commit made before base trailers existed', () => {
     fx.git('add', 'a.txt');
     fx.git('commit', '-q', '-m', '[Step 1] Old', '-m', 'Agent-Collab-Run: run-1');
     // The same step after an upgrade and a restart: its work is committed already, nothing new is made.
-    expect(await fx.ws.commitStep({ runId: 'run-1', step: 1, summary: 'Old', baseTree: base, allowSecrets: false })).toEqual({ kind: 'nothing' });
+    expect(
+      await fx.ws.commitStep({ runId: 'run-1', step: 1, summary: 'Old', baseTree: base, allowSecrets: false }),
+    ).toEqual({ kind: 'nothing' });
     // A new plan's step 1 in the same run.
     const newBase = await fx.ws.snapshot();
     fx.write('b.txt', 'new plan step 1\n');
-    const fresh = await fx.ws.commitStep({ runId: 'run-1', step: 1, summary: 'New', baseTree: newBase, allowSecrets: false });
+    const fresh = await fx.ws.commitStep({
+      runId: 'run-1',
+      step: 1,
+      summary: 'New',
+      baseTree: newBase,
+      allowSecrets: false,
+    });
     expect(fresh.kind).toBe('committed');
     expect(fx.commitFiles()).toEqual(['A\tb.txt']);
     expect(fx.git('log', '--format=%s').trim().split('\n')).toEqual(['[Step 1] New', '[Step 1] Old', 'initial']);

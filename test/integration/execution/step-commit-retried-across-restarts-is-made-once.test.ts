@@ -30,15 +30,28 @@ describe('a rejected step commit', () => {
     const hook = path.join(repo.dir, '.git', 'hooks', 'pre-commit');
     writeFileSync(hook, '#!/bin/sh\necho "hook says no" >&2\nexit 1\n');
     chmodSync(hook, 0o755);
-    const base = { cwd: repo.dir, homeDir: repo.home, goal: 'a', auto: true, autoApprove: true, json: true, stdout: sink(), stderr: sink() } as const;
+    const base = {
+      cwd: repo.dir,
+      homeDir: repo.home,
+      goal: 'a',
+      auto: true,
+      autoApprove: true,
+      json: true,
+      stdout: sink(),
+      stderr: sink(),
+    } as const;
 
     // First process: begins step 1, its commit is rejected by the hook → the person is asked (exit 3).
     expect(await runHeadless({ ...base, resume: 'ask', agents: agents() })).toBe(3);
     // Second process, the person said retry: the commit is rejected again.
-    expect(await runHeadless({ ...base, resume: 'resume', agents: agents(), decision: parseDecision('retry') })).toBe(3);
+    expect(await runHeadless({ ...base, resume: 'resume', agents: agents(), decision: parseDecision('retry') })).toBe(
+      3,
+    );
     rmSync(hook);
     // Third process: retry once more, now it goes through.
-    expect(await runHeadless({ ...base, resume: 'resume', agents: agents(), decision: parseDecision('retry') })).toBe(0);
+    expect(await runHeadless({ ...base, resume: 'resume', agents: agents(), decision: parseDecision('retry') })).toBe(
+      0,
+    );
 
     expect(gitLog(repo.dir)).toEqual(['[Step 1] add a.txt', 'initial']);
   });

@@ -31,7 +31,14 @@ describe('a step commit stopped while a hook hangs', () => {
     fx.write('a.txt', 'step 1\n');
 
     const stop = new AbortController();
-    const commit = fx.ws.commitStep({ runId: 'run-1', step: 1, summary: 'A', baseTree: base, allowSecrets: false, signal: stop.signal });
+    const commit = fx.ws.commitStep({
+      runId: 'run-1',
+      step: 1,
+      summary: 'A',
+      baseTree: base,
+      allowSecrets: false,
+      signal: stop.signal,
+    });
     await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '');
     const hookChild = Number(readFileSync(pidFile, 'utf8').trim());
     stop.abort();
@@ -50,7 +57,9 @@ describe('a step commit stopped while a hook hangs', () => {
     fx.write('a.txt', 'step 1\n');
     const stop = new AbortController();
     stop.abort();
-    const r = await fx.ws.commitStep({ runId: 'run-1', step: 1, summary: 'A', baseTree: base, allowSecrets: false, signal: stop.signal }).catch((err: Error) => err.message);
+    const r = await fx.ws
+      .commitStep({ runId: 'run-1', step: 1, summary: 'A', baseTree: base, allowSecrets: false, signal: stop.signal })
+      .catch((err: Error) => err.message);
     expect(r).toMatch(/git was stopped/);
     expect(fx.git('log', '--format=%s').trim().split('\n')).toEqual(['initial']);
   });

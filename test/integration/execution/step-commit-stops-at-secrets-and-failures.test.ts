@@ -28,7 +28,13 @@ describe('step workspace: secrets and commit failures', () => {
     fx = fixture();
     const head = fx.git('rev-parse', 'HEAD');
     const base = await stepAddingSecret();
-    const result = await fx.ws.commitStep({ runId: 'r', step: 1, summary: 'Config', baseTree: base, allowSecrets: false });
+    const result = await fx.ws.commitStep({
+      runId: 'r',
+      step: 1,
+      summary: 'Config',
+      baseTree: base,
+      allowSecrets: false,
+    });
     expect(result).toEqual({
       kind: 'secrets',
       findings: [
@@ -43,7 +49,13 @@ describe('step workspace: secrets and commit failures', () => {
   it('commits the same step when the person allows the secrets', async () => {
     fx = fixture();
     const base = await stepAddingSecret();
-    const result = await fx.ws.commitStep({ runId: 'r', step: 1, summary: 'Config', baseTree: base, allowSecrets: true });
+    const result = await fx.ws.commitStep({
+      runId: 'r',
+      step: 1,
+      summary: 'Config',
+      baseTree: base,
+      allowSecrets: true,
+    });
     expect(result.kind).toBe('committed');
     expect(fx.commitFiles()).toEqual(['A\t.env', 'A\tconfig.ts', 'A\tok.ts']);
     expect(fx.status()).toEqual([]);
@@ -60,8 +72,17 @@ describe('step workspace: secrets and commit failures', () => {
     const statusBefore = fx.status();
     const indexBefore = fx.git('ls-files', '-s');
 
-    const result = await fx.ws.commitStep({ runId: 'r', step: 4, summary: 'Add x', baseTree: base, allowSecrets: false });
-    expect(result).toEqual({ kind: 'failed', message: 'git commit of step 4 failed: lint failed: missing semicolon; fix it, then retry' });
+    const result = await fx.ws.commitStep({
+      runId: 'r',
+      step: 4,
+      summary: 'Add x',
+      baseTree: base,
+      allowSecrets: false,
+    });
+    expect(result).toEqual({
+      kind: 'failed',
+      message: 'git commit of step 4 failed: lint failed: missing semicolon; fix it, then retry',
+    });
     expect(fx.git('rev-parse', 'HEAD')).toBe(head);
     expect(fx.status()).toEqual(statusBefore);
     expect(fx.git('ls-files', '-s')).toBe(indexBefore);
@@ -78,7 +99,13 @@ describe('step workspace: secrets and commit failures', () => {
     fx.write('step-new.txt', 'only the step\n');
     const indexBefore = fx.git('ls-files', '-s');
 
-    const result = await fx.ws.commitStep({ runId: 'r', step: 2, summary: 'Both', baseTree: base, allowSecrets: false });
+    const result = await fx.ws.commitStep({
+      runId: 'r',
+      step: 2,
+      summary: 'Both',
+      baseTree: base,
+      allowSecrets: false,
+    });
     expect(result.kind).toBe('failed');
     // The step's own new file is no longer marked intent-to-add; the person's staged one keeps its staged blob.
     expect(fx.git('ls-files', '-s')).toBe(indexBefore);
@@ -106,7 +133,10 @@ describe('step workspace: secrets and commit failures', () => {
       expect(message).toContain('set it with `git config user.name …` and `git config user.email …`');
       expect(fx.status()).toEqual(['?? new.ts']);
     } finally {
-      for (const [key, value] of [['GIT_CONFIG_GLOBAL', saved.global], ['GIT_CONFIG_NOSYSTEM', saved.nosystem]] as const) {
+      for (const [key, value] of [
+        ['GIT_CONFIG_GLOBAL', saved.global],
+        ['GIT_CONFIG_NOSYSTEM', saved.nosystem],
+      ] as const) {
         if (value === undefined) delete process.env[key];
         else process.env[key] = value;
       }

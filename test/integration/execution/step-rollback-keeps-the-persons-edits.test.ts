@@ -34,7 +34,16 @@ describe('step workspace: rollback', () => {
     fx.write('.agent-collab/state.json', '{}\n');
 
     const restored = await fx.ws.rollback(base);
-    expect(restored).toEqual(['added.txt', 'from.txt', 'gone.txt', 'lib.txt', 'new dir/deep/new file.txt', 'notes.txt', 'shared.txt', 'to.txt']);
+    expect(restored).toEqual([
+      'added.txt',
+      'from.txt',
+      'gone.txt',
+      'lib.txt',
+      'new dir/deep/new file.txt',
+      'notes.txt',
+      'shared.txt',
+      'to.txt',
+    ]);
     expect(fx.read('lib.txt')).toBe('lib v1\n');
     expect(fx.read('gone.txt')).toBe('deleted by the step\n');
     expect(fx.read('from.txt')).toBe('renamed by the step\n');

@@ -25,13 +25,19 @@ afterEach(() => {
 });
 
 function runner(defaultCommand = 'auto', timeoutSeconds = 60): ShellTestRunner {
-  return new ShellTestRunner(dir, { default_command: defaultCommand, timeout_seconds: timeoutSeconds }, (s, l) => void debugLines.push(`[${s}] ${l}`));
+  return new ShellTestRunner(
+    dir,
+    { default_command: defaultCommand, timeout_seconds: timeoutSeconds },
+    (s, l) => void debugLines.push(`[${s}] ${l}`),
+  );
 }
 
 describe('test runner', () => {
   it('a passing command: passed, exit code 0, output with stdout and stderr in order, run in the repo root with CI=1', async () => {
     const out = path.join(dir, 'out', 'tests.txt');
-    const r = await runner().run('echo one; echo two >&2; echo "ci=$CI pwd=$(pwd)"; read x || echo "stdin closed"', { fullOutputFile: out });
+    const r = await runner().run('echo one; echo two >&2; echo "ci=$CI pwd=$(pwd)"; read x || echo "stdin closed"', {
+      fullOutputFile: out,
+    });
     expect(r).toMatchObject({ passed: true, exitCode: 0, timedOut: false });
     expect(r.output).toBe(`one\ntwo\nci=1 pwd=${dir}\nstdin closed\n`);
     expect(readFileSync(out, 'utf8')).toBe(r.output);
@@ -52,7 +58,10 @@ describe('test runner', () => {
 
   it('the full output goes to the file while the returned output stays bounded (head + tail)', async () => {
     const out = path.join(dir, 'full.txt');
-    const r = await runner().run('i=0; while [ $i -lt 20000 ]; do echo "line $i of the test output"; i=$((i+1)); done; exit 1', { fullOutputFile: out });
+    const r = await runner().run(
+      'i=0; while [ $i -lt 20000 ]; do echo "line $i of the test output"; i=$((i+1)); done; exit 1',
+      { fullOutputFile: out },
+    );
     expect(r.passed).toBe(false);
     const full = readFileSync(out, 'utf8');
     expect(full.split('\n').length).toBe(20_001);
@@ -88,7 +97,10 @@ describe('test runner', () => {
   it('a run aborted while its output file is being opened never starts the command', async () => {
     const marker = path.join(dir, 'ran');
     const abort = new AbortController();
-    const run = runner().run(`touch '${marker}'`, { fullOutputFile: path.join(dir, 'out', 'tests.txt'), signal: abort.signal });
+    const run = runner().run(`touch '${marker}'`, {
+      fullOutputFile: path.join(dir, 'out', 'tests.txt'),
+      signal: abort.signal,
+    });
     abort.abort(); // the runner is still opening the output file: nothing has been spawned yet
     const result = await run;
     expect(result).toMatchObject({ passed: false, exitCode: null, timedOut: false });
@@ -98,7 +110,10 @@ describe('test runner', () => {
 
   it('aborting the signal stops a running command and its `sleep 1000` grandchild', async () => {
     const abort = new AbortController();
-    const run = runner().run('sleep 1000 & echo "pid $!"; wait', { fullOutputFile: path.join(dir, 'tests.txt'), signal: abort.signal });
+    const run = runner().run('sleep 1000 & echo "pid $!"; wait', {
+      fullOutputFile: path.join(dir, 'tests.txt'),
+      signal: abort.signal,
+    });
     let pid = 0;
     while (!pid) {
       await new Promise((resolve) => setTimeout(resolve, 20));

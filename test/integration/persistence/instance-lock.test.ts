@@ -12,12 +12,19 @@ const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const children: ChildProcess[] = [];
 
 afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
 /** Starts the fixture and resolves once it holds the lock. */
-function holdInChild(workdir: string, then: 'hold' | 'release' = 'hold'): Promise<{ child: ChildProcess; exited: Promise<unknown> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, workdir, then], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+function holdInChild(
+  workdir: string,
+  then: 'hold' | 'release' = 'hold',
+): Promise<{ child: ChildProcess; exited: Promise<unknown> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, workdir, then], {
+    cwd: REPO,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   const exited = new Promise((resolve) => child.once('exit', resolve));
   return new Promise((resolve, reject) => {
@@ -42,7 +49,11 @@ async function lockedMessage(workdir: string): Promise<string> {
   return (err as UserError).message;
 }
 
-const exists = (p: string) => access(p).then(() => true, () => false);
+const exists = (p: string) =>
+  access(p).then(
+    () => true,
+    () => false,
+  );
 
 describe('acquireInstanceLock', () => {
   it('refuses a second holder in the same process, then works again after release', async () => {

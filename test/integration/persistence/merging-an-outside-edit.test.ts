@@ -15,7 +15,9 @@ describe("merging the person's edit of plan.md with the agent's new version (git
     expect(r.text).toContain(">>>>>>> agent's version");
   });
 
-  it('fails with git\'s reason when git cannot merge (exit 255 is an error, not 255 conflicts)', async () => {
-    await expect(mergeBodies('a\0b', 'a\0c', 'a\0d')).rejects.toThrow(/^git merge-file failed: error: Cannot merge binary files/);
+  it("fails with git's reason when git cannot merge (exit 255 is an error, not 255 conflicts)", async () => {
+    await expect(mergeBodies('a\0b', 'a\0c', 'a\0d')).rejects.toThrow(
+      /^git merge-file failed: error: Cannot merge binary files/,
+    );
   });
 });

@@ -20,7 +20,14 @@ afterEach(async () => {
 
 async function start(plannerScript?: FakeScript) {
   const { session, engine, dir } = await openFakeSession('', plannerScript);
-  const r = render(<App engine={engine} files={filesReader(session)} tickMs={0} onReady={() => void engine.dispatch({ type: 'start', goal: '' })} />);
+  const r = render(
+    <App
+      engine={engine}
+      files={filesReader(session)}
+      tickMs={0}
+      onReady={() => void engine.dispatch({ type: 'start', goal: '' })}
+    />,
+  );
   const press = async (...keys: string[]): Promise<void> => {
     for (const k of keys) {
       r.stdin.write(k);
@@ -38,7 +45,9 @@ describe('the TUI on a real engine', { timeout: 4 * LIMIT_MS }, () => {
     const t = await start();
     await waitFor(() => expect(t.frame(), t.screens()).toContain('Ctrl+G goal ready'));
     await t.press(...Array.from('Add a greeting module'), KEY.enter);
-    await waitFor(() => expect(t.frame(), t.screens()).toMatch(/you\n {2}Add a greeting module\nplanner\n {2}## Refined goal/));
+    await waitFor(() =>
+      expect(t.frame(), t.screens()).toMatch(/you\n {2}Add a greeting module\nplanner\n {2}## Refined goal/),
+    );
     await waitFor(() => expect(t.frame(), t.screens()).toContain('Ctrl+G goal ready'));
     await t.press(KEY.ctrlG);
     await waitFor(() => expect(t.engine.state.phase, t.screens()).toBe('WRITE_PLAN'));

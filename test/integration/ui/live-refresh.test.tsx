@@ -36,7 +36,8 @@ describe('live refresh', { timeout: 4 * LIMIT_MS }, () => {
     const t = await start();
     t.r.stdin.write('2');
     await waitFor(() => expect(t.frame()).toContain('No plan.md yet'));
-    const write = (i: number) => () => writeFileSync(t.session.paths.plan, `# Plan edited outside, version ${i}\n\n## Steps\n1. [ ] Do it\n`);
+    const write = (i: number) => () =>
+      writeFileSync(t.session.paths.plan, `# Plan edited outside, version ${i}\n\n## Steps\n1. [ ] Do it\n`);
     await firstShown(write(1), t.frame, 'version 1');
     for (let i = 2; i <= 5; i++) {
       // chokidar drops a change to a file within 50 ms of the one before (no trailing event): the versions come apart
@@ -50,7 +51,11 @@ describe('live refresh', { timeout: 4 * LIMIT_MS }, () => {
     const t = await start();
     t.r.stdin.write('4');
     await waitFor(() => expect(t.frame()).toContain('── log.md ──'));
-    await firstShown(() => writeFileSync(t.session.paths.log, '# Run log\n\n## Written from outside\n'), t.frame, '## Written from outside');
+    await firstShown(
+      () => writeFileSync(t.session.paths.log, '# Run log\n\n## Written from outside\n'),
+      t.frame,
+      '## Written from outside',
+    );
     writeFileSync(t.session.paths.debugLog, '2026-01-01T00:00:00Z [test] appended from outside\n', { flag: 'a' });
     await waitFor(() => expect(t.frame()).toContain('appended from outside'), LIMIT_MS);
   });

@@ -24,18 +24,34 @@ console.log(JSON.stringify({
 function check(env: NodeJS.ProcessEnv): Record<string, unknown> {
   const clean = { ...process.env, ...env };
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete clean[k];
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', CHECK], { cwd: ROOT, env: clean, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', CHECK], {
+    cwd: ROOT,
+    env: clean,
+    encoding: 'utf8',
+  });
   expect(r.status, r.stderr).toBe(0);
   return JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>;
 }
 
 describe('loading the TUI', () => {
   it('uses the production build when NODE_ENV is unset, and leaves it unset (and fetch in place)', () => {
-    expect(check({ NODE_ENV: undefined })).toEqual({ env: null, production: true, development: false, app: 'function', fetch: 'function' });
+    expect(check({ NODE_ENV: undefined })).toEqual({
+      env: null,
+      production: true,
+      development: false,
+      app: 'function',
+      fetch: 'function',
+    });
   });
 
   it('respects an explicit NODE_ENV', () => {
-    expect(check({ NODE_ENV: 'development' })).toEqual({ env: 'development', production: false, development: true, app: 'function', fetch: 'function' });
+    expect(check({ NODE_ENV: 'development' })).toEqual({
+      env: 'development',
+      production: false,
+      development: true,
+      app: 'function',
+      fetch: 'function',
+    });
   });
 });
 
@@ -47,8 +63,16 @@ await loadUi();
 const { default: inkSeesCi } = await import('is-in-ci');
 console.log(JSON.stringify({ inkSeesCi, ci: process.env.CI ?? null, ciLong: process.env.CONTINUOUS_INTEGRATION ?? null }));
 `;
-    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, env: { ...process.env, CI: 'true', CONTINUOUS_INTEGRATION: '1' }, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: ROOT,
+      env: { ...process.env, CI: 'true', CONTINUOUS_INTEGRATION: '1' },
+      encoding: 'utf8',
+    });
     expect(r.status, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '{}')).toEqual({ inkSeesCi: false, ci: 'true', ciLong: '1' });
+    expect(JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '{}')).toEqual({
+      inkSeesCi: false,
+      ci: 'true',
+      ciLong: '1',
+    });
   });
 });

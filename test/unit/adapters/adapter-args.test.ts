@@ -5,22 +5,46 @@ import { buildCodexArgs } from '../../../src/adapters/codex/codex-agent.js';
 describe('codex argv', () => {
   it('read-only start: exec --json -C <cwd> with an explicit read-only sandbox, prompt last', () => {
     expect(buildCodexArgs({ prompt: 'Write the plan', cwd: '/repo', access: 'read-only' }, null)).toEqual([
-      'exec', '--json', '-C', '/repo', '--sandbox', 'read-only', 'Write the plan',
+      'exec',
+      '--json',
+      '-C',
+      '/repo',
+      '--sandbox',
+      'read-only',
+      'Write the plan',
     ]);
   });
 
   it('execution start: workspace-write sandbox', () => {
     expect(buildCodexArgs({ prompt: 'Do step 1', cwd: '/repo', access: 'workspace-write' }, null)).toEqual([
-      'exec', '--json', '-C', '/repo', '--sandbox', 'workspace-write', 'Do step 1',
+      'exec',
+      '--json',
+      '-C',
+      '/repo',
+      '--sandbox',
+      'workspace-write',
+      'Do step 1',
     ]);
   });
 
   it('resume: exec resume --json, sandbox via -c (resume rejects --sandbox), thread id, prompt', () => {
     expect(buildCodexArgs({ prompt: 'Next', cwd: '/repo', access: 'workspace-write' }, 'th-1')).toEqual([
-      'exec', 'resume', '--json', '-c', 'sandbox_mode="workspace-write"', 'th-1', 'Next',
+      'exec',
+      'resume',
+      '--json',
+      '-c',
+      'sandbox_mode="workspace-write"',
+      'th-1',
+      'Next',
     ]);
     expect(buildCodexArgs({ prompt: 'Review', cwd: '/repo', access: 'read-only' }, 'th-1')).toEqual([
-      'exec', 'resume', '--json', '-c', 'sandbox_mode="read-only"', 'th-1', 'Review',
+      'exec',
+      'resume',
+      '--json',
+      '-c',
+      'sandbox_mode="read-only"',
+      'th-1',
+      'Review',
     ]);
   });
 
@@ -33,24 +57,52 @@ describe('codex argv', () => {
 describe('claude argv', () => {
   it('read-only turn: prompt right after -p, stream-json, then the variadic tool list last', () => {
     expect(buildClaudeArgs({ prompt: 'Review the plan', access: 'read-only' }, null)).toEqual([
-      '-p', 'Review the plan', '--output-format', 'stream-json', '--verbose',
-      '--permission-mode', 'default', '--disallowedTools', 'Bash', 'Write', 'Edit', 'NotebookEdit',
+      '-p',
+      'Review the plan',
+      '--output-format',
+      'stream-json',
+      '--verbose',
+      '--permission-mode',
+      'default',
+      '--disallowedTools',
+      'Bash',
+      'Write',
+      'Edit',
+      'NotebookEdit',
     ]);
   });
 
   it('execution turn: default mode with file edits under the cwd allowed, and no shell command allowed by itself', () => {
     expect(buildClaudeArgs({ prompt: 'Do step 2', access: 'workspace-write' }, null)).toEqual([
-      '-p', 'Do step 2', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'default', '--allowedTools', 'Edit(./**)',
+      '-p',
+      'Do step 2',
+      '--output-format',
+      'stream-json',
+      '--verbose',
+      '--permission-mode',
+      'default',
+      '--allowedTools',
+      'Edit(./**)',
     ]);
   });
 
   it('resume: --resume <session_id>, prompt still first', () => {
     const args = buildClaudeArgs({ prompt: 'Again', access: 'read-only' }, 'sess-9');
-    expect(args.slice(0, 7)).toEqual(['-p', 'Again', '--output-format', 'stream-json', '--verbose', '--resume', 'sess-9']);
+    expect(args.slice(0, 7)).toEqual([
+      '-p',
+      'Again',
+      '--output-format',
+      'stream-json',
+      '--verbose',
+      '--resume',
+      'sess-9',
+    ]);
     expect(args.at(-1)).toBe('NotebookEdit');
   });
 
   it('drops the variables that make claude think it runs nested inside Claude Code', () => {
-    expect(claudeEnv({ PATH: '/bin', CLAUDECODE: '1', CLAUDE_CODE_ENTRYPOINT: 'cli', ANTHROPIC_API_KEY: 'k' })).toEqual({ PATH: '/bin', ANTHROPIC_API_KEY: 'k' });
+    expect(claudeEnv({ PATH: '/bin', CLAUDECODE: '1', CLAUDE_CODE_ENTRYPOINT: 'cli', ANTHROPIC_API_KEY: 'k' })).toEqual(
+      { PATH: '/bin', ANTHROPIC_API_KEY: 'k' },
+    );
   });
 });

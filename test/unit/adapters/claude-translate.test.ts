@@ -15,11 +15,17 @@ describe('claude stream-json translation (real transcripts)', () => {
       { type: 'session', sessionId: TOOLS_SESSION },
       { type: 'reasoning', text: 'Let me plan the edit.' },
       { type: 'text', text: 'Writing a file.' },
-      { type: 'tool_call', id: 'toolu_mock_2_0', name: 'Write', input: { file_path: '/home/dev/project/notes.md', content: '# Notes\nline one\n' } },
+      {
+        type: 'tool_call',
+        id: 'toolu_mock_2_0',
+        name: 'Write',
+        input: { file_path: '/home/dev/project/notes.md', content: '# Notes\nline one\n' },
+      },
       {
         type: 'tool_result',
         id: 'toolu_mock_2_0',
-        output: 'File created successfully at: /home/dev/project/notes.md (file state is current in your context — no need to Read it back)',
+        output:
+          'File created successfully at: /home/dev/project/notes.md (file state is current in your context — no need to Read it back)',
         isError: false,
       },
       { type: 'file_change', path: '/home/dev/project/notes.md', kind: 'add' },
@@ -27,12 +33,18 @@ describe('claude stream-json translation (real transcripts)', () => {
         type: 'tool_call',
         id: 'toolu_mock_3_0',
         name: 'Edit',
-        input: { replace_all: false, file_path: '/home/dev/project/notes.md', old_string: 'line one', new_string: 'line 1' },
+        input: {
+          replace_all: false,
+          file_path: '/home/dev/project/notes.md',
+          old_string: 'line one',
+          new_string: 'line 1',
+        },
       },
       {
         type: 'tool_result',
         id: 'toolu_mock_3_0',
-        output: 'The file /home/dev/project/notes.md has been updated successfully. (file state is current in your context — no need to Read it back)',
+        output:
+          'The file /home/dev/project/notes.md has been updated successfully. (file state is current in your context — no need to Read it back)',
         isError: false,
       },
       { type: 'file_change', path: '/home/dev/project/notes.md', kind: 'update' },
@@ -59,9 +71,19 @@ describe('claude stream-json translation (real transcripts)', () => {
         type: 'tool_call',
         id: 'toolu_mock_5_0',
         name: 'Edit',
-        input: { replace_all: false, file_path: '/home/dev/project/notes.md', old_string: 'NOT THERE', new_string: 'x' },
+        input: {
+          replace_all: false,
+          file_path: '/home/dev/project/notes.md',
+          old_string: 'NOT THERE',
+          new_string: 'x',
+        },
       },
-      { type: 'tool_result', id: 'toolu_mock_5_0', output: '<tool_use_error>String to replace not found in file.\nString: NOT THERE</tool_use_error>', isError: true },
+      {
+        type: 'tool_result',
+        id: 'toolu_mock_5_0',
+        output: '<tool_use_error>String to replace not found in file.\nString: NOT THERE</tool_use_error>',
+        isError: true,
+      },
       { type: 'text', text: 'Final answer: notes.md created and edited.' },
       { type: 'usage', inputTokens: 50, outputTokens: 25, cachedTokens: 0, costUsd: 0.000875, durationMs: 388 },
       { type: 'done', sessionId: TOOLS_SESSION, text: 'Final answer: notes.md created and edited.' },
@@ -74,7 +96,14 @@ describe('claude stream-json translation (real transcripts)', () => {
       { type: 'session', sessionId: session },
       { type: 'text', text: 'Printing a marker.' },
       { type: 'command', id: 'toolu_mock_8_0', command: 'echo partial-ok', status: 'started' },
-      { type: 'command', id: 'toolu_mock_8_0', command: 'echo partial-ok', status: 'completed', exitCode: 0, output: 'partial-ok' },
+      {
+        type: 'command',
+        id: 'toolu_mock_8_0',
+        command: 'echo partial-ok',
+        status: 'completed',
+        exitCode: 0,
+        output: 'partial-ok',
+      },
       { type: 'text', text: 'Partial run done.' },
       { type: 'usage', inputTokens: 20, outputTokens: 10, cachedTokens: 0, costUsd: 0.00035, durationMs: 235 },
       { type: 'done', sessionId: session, text: 'Partial run done.' },
@@ -85,16 +114,26 @@ describe('claude stream-json translation (real transcripts)', () => {
     const session = '88cc4e52-9fe8-431b-9f70-7f252af282b6';
     expect(run('claude-permission-denied.stream.jsonl')).toEqual([
       { type: 'session', sessionId: session },
-      { type: 'tool_call', id: 'toolu_mock_11_0', name: 'Write', input: { file_path: '/home/dev/project/denied.txt', content: 'x\n' } },
+      {
+        type: 'tool_call',
+        id: 'toolu_mock_11_0',
+        name: 'Write',
+        input: { file_path: '/home/dev/project/denied.txt', content: 'x\n' },
+      },
       {
         type: 'tool_result',
         id: 'toolu_mock_11_0',
-        output: "Claude requested permissions to write to /home/dev/project/denied.txt, but you haven't granted it yet.",
+        output:
+          "Claude requested permissions to write to /home/dev/project/denied.txt, but you haven't granted it yet.",
         isError: true,
       },
       { type: 'text', text: 'Could not write (denied).' },
       { type: 'usage', inputTokens: 20, outputTokens: 10, cachedTokens: 0, costUsd: 0.00035, durationMs: 205 },
-      { type: 'tool_result', output: 'permission denied for 1 tool call(s): Write /home/dev/project/denied.txt', isError: true },
+      {
+        type: 'tool_result',
+        output: 'permission denied for 1 tool call(s): Write /home/dev/project/denied.txt',
+        isError: true,
+      },
       { type: 'done', sessionId: session, text: 'Could not write (denied).' },
     ]);
   });
@@ -144,9 +183,14 @@ describe('claude translation edge cases', () => {
 
   it('classifies errors by api_error_status', () => {
     const result = (status: number, text: string): AgentEvent[] =>
-      translateClaudeLine({ type: 'result', subtype: 'success', is_error: true, api_error_status: status, result: text }, newClaudeState());
+      translateClaudeLine(
+        { type: 'result', subtype: 'success', is_error: true, api_error_status: status, result: text },
+        newClaudeState(),
+      );
     expect(result(401, 'API Error: 401 invalid x-api-key').map((e) => e.type === 'error' && e.kind)).toEqual(['auth']);
-    expect(result(429, 'API Error: 429 rate limited').map((e) => e.type === 'error' && e.kind)).toEqual(['usage_limit']);
+    expect(result(429, 'API Error: 429 rate limited').map((e) => e.type === 'error' && e.kind)).toEqual([
+      'usage_limit',
+    ]);
     expect(result(529, 'API Error: 529 overloaded').map((e) => e.type === 'error' && e.kind)).toEqual(['infra']);
   });
 
@@ -173,8 +217,30 @@ describe('claude translation edge cases', () => {
 
   it('tool_result content given as text blocks is joined', () => {
     const state = newClaudeState();
-    translateClaudeLine({ type: 'assistant', message: { content: [{ type: 'tool_use', id: 't', name: 'Read', input: { file_path: '/a' } }] } }, state);
-    const line = { type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: 't', content: [{ type: 'text', text: 'one' }, { type: 'text', text: 'two' }] }] } };
-    expect(translateClaudeLine(line, state)).toEqual([{ type: 'tool_result', id: 't', output: 'one\ntwo', isError: false }]);
+    translateClaudeLine(
+      {
+        type: 'assistant',
+        message: { content: [{ type: 'tool_use', id: 't', name: 'Read', input: { file_path: '/a' } }] },
+      },
+      state,
+    );
+    const line = {
+      type: 'user',
+      message: {
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: 't',
+            content: [
+              { type: 'text', text: 'one' },
+              { type: 'text', text: 'two' },
+            ],
+          },
+        ],
+      },
+    };
+    expect(translateClaudeLine(line, state)).toEqual([
+      { type: 'tool_result', id: 't', output: 'one\ntwo', isError: false },
+    ]);
   });
 });

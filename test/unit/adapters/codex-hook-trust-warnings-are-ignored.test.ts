@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { finishCodex, HOOK_TRUST_WARNING, newCodexState, translateCodexLine } from '../../../src/adapters/codex/translate.js';
+import {
+  finishCodex,
+  HOOK_TRUST_WARNING,
+  newCodexState,
+  translateCodexLine,
+} from '../../../src/adapters/codex/translate.js';
 import type { AgentEvent } from '../../../src/core/types.js';
 import { replay } from './sample-lines.js';
 
@@ -18,7 +23,10 @@ describe('codex run with --dangerously-bypass-hook-trust (real transcript)', () 
 
   it('keeps any other error item as a warning', () => {
     const state = newCodexState();
-    const other = { type: 'item.completed', item: { id: 'item_0', type: 'error', message: `${HOOK_TRUST_WARNING} (changed)` } };
+    const other = {
+      type: 'item.completed',
+      item: { id: 'item_0', type: 'error', message: `${HOOK_TRUST_WARNING} (changed)` },
+    };
     expect(translateCodexLine(other, state)).toEqual([
       { type: 'tool_result', id: 'item_0', output: `codex warning: ${HOOK_TRUST_WARNING} (changed)`, isError: true },
     ]);

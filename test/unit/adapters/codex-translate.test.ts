@@ -14,7 +14,12 @@ describe('codex exec --json translation (real transcripts)', () => {
       { type: 'session', sessionId: '01a206ff-9f40-79f0-9a11-2f1d670121d6' },
       { type: 'reasoning', text: 'Planning the change.' },
       { type: 'text', text: "I'll create a file." },
-      { type: 'command', id: 'item_2', command: `/bin/bash -lc "printf 'a\\\\nb\\\\n' > notes.txt && cat notes.txt"`, status: 'started' },
+      {
+        type: 'command',
+        id: 'item_2',
+        command: `/bin/bash -lc "printf 'a\\\\nb\\\\n' > notes.txt && cat notes.txt"`,
+        status: 'started',
+      },
       {
         type: 'command',
         id: 'item_2',
@@ -53,7 +58,12 @@ describe('codex exec --json translation (real transcripts)', () => {
     const events = run('codex-unknown-model.exec.jsonl');
     expect(events).toEqual([
       { type: 'session', sessionId: '01a206ff-a63f-7c70-8e4b-091a72bb812f' },
-      { type: 'tool_result', id: 'item_0', output: expect.stringMatching(/^codex warning: Model metadata for `gpt-5.2-codex` not found/), isError: true },
+      {
+        type: 'tool_result',
+        id: 'item_0',
+        output: expect.stringMatching(/^codex warning: Model metadata for `gpt-5.2-codex` not found/),
+        isError: true,
+      },
       { type: 'text', text: 'Plain answer.' },
       { type: 'usage', inputTokens: 10, outputTokens: 5, cachedTokens: 0 },
       { type: 'done', sessionId: '01a206ff-a63f-7c70-8e4b-091a72bb812f', text: 'Plain answer.' },
@@ -80,8 +90,12 @@ describe('codex exec --json translation (real transcripts)', () => {
 describe('codex translation edge cases', () => {
   it('an error line then the end of output (no turn.failed) still reports the error', () => {
     const state = newCodexState();
-    expect(translateCodexLine({ type: 'error', message: 'unexpected status 401 Unauthorized: bad key' }, state)).toEqual([]);
-    expect(finishCodex(state)).toEqual([{ type: 'error', kind: 'auth', message: 'unexpected status 401 Unauthorized: bad key' }]);
+    expect(
+      translateCodexLine({ type: 'error', message: 'unexpected status 401 Unauthorized: bad key' }, state),
+    ).toEqual([]);
+    expect(finishCodex(state)).toEqual([
+      { type: 'error', kind: 'auth', message: 'unexpected status 401 Unauthorized: bad key' },
+    ]);
     expect(finishCodex(state)).toEqual([]);
   });
 
@@ -105,22 +119,33 @@ describe('codex translation edge cases', () => {
 
   it('a completed turn without any message is an agent_error, not an empty answer', () => {
     const state = newCodexState();
-    expect(translateCodexLine({ type: 'turn.completed', usage: { input_tokens: 1, output_tokens: 0 } }, state)).toEqual([
-      { type: 'usage', inputTokens: 1, outputTokens: 0, cachedTokens: 0 },
-      { type: 'error', kind: 'agent_error', message: 'codex completed its turn without a message' },
-    ]);
+    expect(translateCodexLine({ type: 'turn.completed', usage: { input_tokens: 1, output_tokens: 0 } }, state)).toEqual(
+      [
+        { type: 'usage', inputTokens: 1, outputTokens: 0, cachedTokens: 0 },
+        { type: 'error', kind: 'agent_error', message: 'codex completed its turn without a message' },
+      ],
+    );
   });
 
   it('large command output is truncated in the event', () => {
     const state = newCodexState();
-    const item = { id: 'c', type: 'command_execution', command: 'yes', aggregated_output: 'y\n'.repeat(50_000), exit_code: 0, status: 'completed' };
+    const item = {
+      id: 'c',
+      type: 'command_execution',
+      command: 'yes',
+      aggregated_output: 'y\n'.repeat(50_000),
+      exit_code: 0,
+      status: 'completed',
+    };
     const [ev] = translateCodexLine({ type: 'item.completed', item }, state);
     expect(ev?.type === 'command' && ev.output !== undefined && Buffer.byteLength(ev.output) <= 8 * 1024).toBe(true);
   });
 
   it('ignores lines it does not know', () => {
     expect(translateCodexLine({ type: 'turn.started' }, newCodexState())).toEqual([]);
-    expect(translateCodexLine({ type: 'item.completed', item: { type: 'todo_list', items: [] } }, newCodexState())).toEqual([]);
+    expect(
+      translateCodexLine({ type: 'item.completed', item: { type: 'todo_list', items: [] } }, newCodexState()),
+    ).toEqual([]);
     expect(translateCodexLine({ type: 'something.new' }, newCodexState())).toEqual([]);
   });
 });

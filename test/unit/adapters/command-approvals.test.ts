@@ -4,7 +4,10 @@ import { CommandApprovals, unquoteWord, unwrapShellCommand } from '../../../src/
 describe('codex command strings back to what the hook saw', () => {
   it.for([
     [`/bin/bash -lc 'chmod -R 777 d && echo done > f.txt'`, 'chmod -R 777 d && echo done > f.txt'],
-    [`/bin/bash -lc "printf 'a\\\\nb\\\\n' > notes.txt && cat notes.txt"`, `printf 'a\\nb\\n' > notes.txt && cat notes.txt`],
+    [
+      `/bin/bash -lc "printf 'a\\\\nb\\\\n' > notes.txt && cat notes.txt"`,
+      `printf 'a\\nb\\n' > notes.txt && cat notes.txt`,
+    ],
     [`/bin/zsh -lc 'echo it'\\''s'`, `echo it's`],
     [`bash -c ls`, 'ls'],
     ['git status', 'git status'],

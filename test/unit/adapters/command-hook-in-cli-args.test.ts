@@ -11,7 +11,17 @@ import type { AgentTurn } from '../../../src/core/types.js';
 
 const hook: HookLaunch = {
   // Quotes of both kinds, a newline and `$`: what the bash client's command line holds.
-  command: shellLine(['/bin/bash', '--norc', '-p', '-c', `IFS= read -r -d '' input\nprintf '%s' "$input" >&3`, 'agent-collab-hook', '41234', 'planner', '615']),
+  command: shellLine([
+    '/bin/bash',
+    '--norc',
+    '-p',
+    '-c',
+    `IFS= read -r -d '' input\nprintf '%s' "$input" >&3`,
+    'agent-collab-hook',
+    '41234',
+    'planner',
+    '615',
+  ]),
   env: { AGENT_COLLAB_HOOK_TOKEN: 'secret-token', AGENT_COLLAB_HOOK_REPLY_KEY: 'secret-reply-key' },
   timeoutSeconds: 630,
 };
@@ -25,7 +35,9 @@ describe('claude with the hook', () => {
     const args = buildClaudeArgs({ prompt: 'Go', access: 'workspace-write' }, 'sess-1', hook);
     expect(args.slice(0, 7)).toEqual(['-p', 'Go', '--output-format', 'stream-json', '--verbose', '--resume', 'sess-1']);
     const settings = JSON.parse(args[args.indexOf('--settings') + 1]!) as unknown;
-    expect(settings).toEqual({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: hook.command, timeout: 630 }] }] } });
+    expect(settings).toEqual({
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: hook.command, timeout: 630 }] }] },
+    });
     expect(args).not.toContain('--dangerously-skip-permissions');
     expect(args).not.toContain('bypassPermissions');
     expect(args).not.toContain('acceptEdits');
@@ -37,7 +49,15 @@ describe('claude with the hook', () => {
     const args = buildClaudeArgs({ prompt: 'Go', access: 'read-only' }, 'sess-1', hook);
     expect(args).not.toContain('--settings');
     expect(args.join(' ')).not.toContain('hook');
-    expect(args.slice(args.indexOf('--permission-mode'))).toEqual(['--permission-mode', 'default', '--disallowedTools', 'Bash', 'Write', 'Edit', 'NotebookEdit']);
+    expect(args.slice(args.indexOf('--permission-mode'))).toEqual([
+      '--permission-mode',
+      'default',
+      '--disallowedTools',
+      'Bash',
+      'Write',
+      'Edit',
+      'NotebookEdit',
+    ]);
     expect(claudeFlavor.needsHook?.(turn('read-only'))).toBe(false);
     expect(claudeFlavor.needsHook?.(turn('workspace-write'))).toBe(true);
   });
@@ -52,7 +72,9 @@ describe('codex with the hook', () => {
 
   it('exec: -c hooks.PreToolUse (valid TOML, the command string intact) and --dangerously-bypass-hook-trust before the prompt', () => {
     const args = buildCodexArgs({ prompt: 'Go', cwd: '/repo', access: 'workspace-write' }, null, hook);
-    expect(hookOverride(args).hooks.PreToolUse).toEqual([{ matcher: 'Bash', hooks: [{ type: 'command', command: hook.command, timeout: 630 }] }]);
+    expect(hookOverride(args).hooks.PreToolUse).toEqual([
+      { matcher: 'Bash', hooks: [{ type: 'command', command: hook.command, timeout: 630 }] },
+    ]);
     expect(args).toContain('--dangerously-bypass-hook-trust');
     expect(args.at(-1)).toBe('Go');
     expect(args.slice(0, 6)).toEqual(['exec', '--json', '-C', '/repo', '--sandbox', 'workspace-write']);
@@ -61,7 +83,9 @@ describe('codex with the hook', () => {
 
   it('exec resume: the same hook and flag, then the thread id and the prompt', () => {
     const args = buildCodexArgs({ prompt: 'Again', cwd: '/repo', access: 'read-only' }, 'th-1', hook);
-    expect(hookOverride(args).hooks.PreToolUse).toEqual([{ matcher: 'Bash', hooks: [{ type: 'command', command: hook.command, timeout: 630 }] }]);
+    expect(hookOverride(args).hooks.PreToolUse).toEqual([
+      { matcher: 'Bash', hooks: [{ type: 'command', command: hook.command, timeout: 630 }] },
+    ]);
     expect(args).toContain('--dangerously-bypass-hook-trust');
     expect(args.slice(-2)).toEqual(['th-1', 'Again']);
     expect(args.slice(0, 5)).toEqual(['exec', 'resume', '--json', '-c', 'sandbox_mode="read-only"']);

@@ -16,7 +16,9 @@ describe('classifyFailure', () => {
   it('usage_limit: 429 and rate / usage limit messages', () => {
     expect(kind('slow down', 429)).toBe('usage_limit');
     expect(kind('exceeded retry limit, last status: 429 Too Many Requests')).toBe('usage_limit');
-    expect(kind('{"error":{"type":"rate_limit_error","message":"Number of requests has exceeded your rate limit"}}')).toBe('usage_limit');
+    expect(
+      kind('{"error":{"type":"rate_limit_error","message":"Number of requests has exceeded your rate limit"}}'),
+    ).toBe('usage_limit');
     expect(kind("You've hit your usage limit. Upgrade to Pro or try again in 3 days")).toBe('usage_limit');
     expect(kind('Claude AI usage limit reached|1760000000')).toBe('usage_limit');
     expect(kind('You exceeded your current quota (insufficient_quota)')).toBe('usage_limit');
@@ -35,7 +37,9 @@ describe('classifyFailure', () => {
   });
 
   it('agent_error: everything else, including other 4xx', () => {
-    expect(kind('{"error":{"message":"mock invalid request","type":"invalid_request_error","code":null}}')).toBe('agent_error');
+    expect(kind('{"error":{"message":"mock invalid request","type":"invalid_request_error","code":null}}')).toBe(
+      'agent_error',
+    );
     expect(kind('API Error: 400 mock invalid request', 400)).toBe('agent_error');
     expect(kind('prompt is too long')).toBe('agent_error');
     expect(kind('')).toBe('agent_error');
@@ -52,8 +56,12 @@ describe('reset times of usage limits', () => {
 
   it('epoch seconds after a pipe (claude) and resets_at / resets_in_seconds in a JSON body (codex)', () => {
     expect(parseResetTime('Claude AI usage limit reached|1760000000', now)).toBe('2025-10-09T08:53:20.000Z');
-    expect(parseResetTime('{"error":{"type":"usage_limit_reached","resets_at":1760000000}}', now)).toBe('2025-10-09T08:53:20.000Z');
-    expect(parseResetTime('{"error":{"type":"usage_limit_reached","resets_in_seconds":90}}', now)).toBe('2026-03-01T10:01:30.000Z');
+    expect(parseResetTime('{"error":{"type":"usage_limit_reached","resets_at":1760000000}}', now)).toBe(
+      '2025-10-09T08:53:20.000Z',
+    );
+    expect(parseResetTime('{"error":{"type":"usage_limit_reached","resets_in_seconds":90}}', now)).toBe(
+      '2026-03-01T10:01:30.000Z',
+    );
   });
 
   it('relative durations', () => {
@@ -68,12 +76,17 @@ describe('reset times of usage limits', () => {
   it('a clock time means its next occurrence (local time)', () => {
     const local = new Date(2026, 2, 1, 16, 30); // 16:30 local
     expect(parseResetTime('5-hour limit reached ∙ resets 3pm', local)).toBe(new Date(2026, 2, 2, 15, 0).toISOString());
-    expect(parseResetTime("You've hit your limit · try again at 5:15 PM", local)).toBe(new Date(2026, 2, 1, 17, 15).toISOString());
+    expect(parseResetTime("You've hit your limit · try again at 5:15 PM", local)).toBe(
+      new Date(2026, 2, 1, 17, 15).toISOString(),
+    );
   });
 
   it('none given → undefined; classifyFailure then leaves resetAt out', () => {
     expect(parseResetTime('rate limited', now)).toBeUndefined();
-    expect(classifyFailure({ message: 'rate limited', status: 429, now })).toEqual({ kind: 'usage_limit', message: 'rate limited' });
+    expect(classifyFailure({ message: 'rate limited', status: 429, now })).toEqual({
+      kind: 'usage_limit',
+      message: 'rate limited',
+    });
     expect(classifyFailure({ message: 'usage limit; try again in 1 hour', now })).toEqual({
       kind: 'usage_limit',
       message: 'usage limit; try again in 1 hour',

@@ -4,7 +4,14 @@ import { readFileSync } from 'node:fs';
 import { fromPackageRoot } from '../../../src/package-root.js';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { CANCEL, choicesFor, decideSpellings, decideWord, DECISIONS, type Choice } from '../../../src/core/decisions.js';
+import {
+  CANCEL,
+  choicesFor,
+  decideSpellings,
+  decideWord,
+  DECISIONS,
+  type Choice,
+} from '../../../src/core/decisions.js';
 import { transition } from '../../../src/core/transition.js';
 import type { Awaiting, WorkflowState } from '../../../src/core/types.js';
 import { decisionEvent, parseDecision } from '../../../src/modes/decisions.js';
@@ -18,19 +25,58 @@ const WAITING: Array<{ w: Awaiting; state: Partial<WorkflowState> }> = [
   { w: { kind: 'arbitration', iteration: 5 }, state: { phase: 'REVIEW', iteration: 5 } },
   { w: { kind: 'manual_edit' }, state: { phase: 'REVIEW', iteration: 5 } },
   { w: { kind: 'unclear_verdict', text: 'hmm', action: { kind: 'review', reask: true } }, state: { phase: 'REVIEW' } },
-  { w: { kind: 'failure', role: 'planner', failure: 'infra', message: 'HTTP 500', action: { kind: 'write_plan' } }, state: { phase: 'WRITE_PLAN' } },
-  { w: { kind: 'question', role: 'planner', text: 'Which database?', action: { kind: 'write_plan' } }, state: { phase: 'WRITE_PLAN' } },
-  { w: { kind: 'step_failed', step: 1, attempt: 4, category: 'test_failure', message: 'npm test failed', rolledBack: false }, state: { phase: 'EXECUTE', currentStep: 1 } },
-  { w: { kind: 'step_failed', step: 1, attempt: 4, category: 'test_failure', message: 'rolled back', rolledBack: true }, state: { phase: 'EXECUTE', currentStep: 1 } },
-  { w: { kind: 'secret_found', step: 1, summary: 'add config', findings: [{ file: '.env', line: 1, kind: '.env file' }] }, state: { phase: 'EXECUTE', currentStep: 1 } },
-  { w: { kind: 'commit_failed', step: 1, summary: 'add config', message: 'git commit of step 1 failed: hook; fix it, then retry' }, state: { phase: 'EXECUTE', currentStep: 1 } },
-  { w: { kind: 'external_change', file: 'plan', role: 'planner', action: { kind: 'respond' }, text: '# plan' }, state: { phase: 'RESPOND' } },
+  {
+    w: { kind: 'failure', role: 'planner', failure: 'infra', message: 'HTTP 500', action: { kind: 'write_plan' } },
+    state: { phase: 'WRITE_PLAN' },
+  },
+  {
+    w: { kind: 'question', role: 'planner', text: 'Which database?', action: { kind: 'write_plan' } },
+    state: { phase: 'WRITE_PLAN' },
+  },
+  {
+    w: {
+      kind: 'step_failed',
+      step: 1,
+      attempt: 4,
+      category: 'test_failure',
+      message: 'npm test failed',
+      rolledBack: false,
+    },
+    state: { phase: 'EXECUTE', currentStep: 1 },
+  },
+  {
+    w: { kind: 'step_failed', step: 1, attempt: 4, category: 'test_failure', message: 'rolled back', rolledBack: true },
+    state: { phase: 'EXECUTE', currentStep: 1 },
+  },
+  {
+    w: {
+      kind: 'secret_found',
+      step: 1,
+      summary: 'add config',
+      findings: [{ file: '.env', line: 1, kind: '.env file' }],
+    },
+    state: { phase: 'EXECUTE', currentStep: 1 },
+  },
+  {
+    w: {
+      kind: 'commit_failed',
+      step: 1,
+      summary: 'add config',
+      message: 'git commit of step 1 failed: hook; fix it, then retry',
+    },
+    state: { phase: 'EXECUTE', currentStep: 1 },
+  },
+  {
+    w: { kind: 'external_change', file: 'plan', role: 'planner', action: { kind: 'respond' }, text: '# plan' },
+    state: { phase: 'RESPOND' },
+  },
   { w: { kind: 'go', action: { kind: 'review' } }, state: { phase: 'REVIEW' } },
   { w: { kind: 'goal' }, state: { phase: 'REFINE_GOAL' } },
 ];
 
 const STEPS = [{ n: 1, title: 'add config', done: false }];
-const waitingAt = ({ w, state }: (typeof WAITING)[number]): WorkflowState => stateIn(state.phase ?? 'REVIEW', { steps: STEPS, ...state, awaiting: w });
+const waitingAt = ({ w, state }: (typeof WAITING)[number]): WorkflowState =>
+  stateIn(state.phase ?? 'REVIEW', { steps: STEPS, ...state, awaiting: w });
 
 /** What a person types after --decide for a choice ("continue:N" → "continue:2"). */
 const typed = (c: Choice): string => (c.flag ?? '').replace(/^--decide /, '').replace(':N', ':2');
@@ -44,7 +90,17 @@ describe('the decisions table', () => {
     const accepted = new Set(decideSpellings().flatMap((s) => (s.endsWith(':N') ? [s, s.slice(0, -2)] : [s])));
     expect(accepted).toEqual(new Set(documented));
     for (const s of accepted) expect(() => parseDecision(s.replace(':N', ':3'))).not.toThrow();
-    for (const other of ['force_approve', 'commit_anyway', 'leave_uncommitted', 'changes_required', 'allow-once', 'deny', 'answer', 'continue:0', 'retry:2']) {
+    for (const other of [
+      'force_approve',
+      'commit_anyway',
+      'leave_uncommitted',
+      'changes_required',
+      'allow-once',
+      'deny',
+      'answer',
+      'continue:0',
+      'retry:2',
+    ]) {
       expect(() => parseDecision(other)).toThrow(/--decide/);
     }
   });
@@ -62,7 +118,9 @@ describe('the decisions table', () => {
         expect(() => transition(waitingAt(sample), event!, OPTS), `${sample.w.kind} / ${c.id}`).not.toThrow();
       }
       // cancel applies wherever the run waits
-      expect(decisionEvent(sample.w, parseDecision('cancel'), undefined)).toMatchObject({ type: sample.w.kind === 'arbitration' ? 'decide' : 'cancel' });
+      expect(decisionEvent(sample.w, parseDecision('cancel'), undefined)).toMatchObject({
+        type: sample.w.kind === 'arbitration' ? 'decide' : 'cancel',
+      });
     }
   });
 

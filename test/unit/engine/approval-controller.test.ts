@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { transition } from '../../../src/core/transition.js';
 import { OPTS, running, stateIn } from '../../helpers/states.js';
 
-const planDone = { type: 'agent_done', role: 'planner', action: { kind: 'write_plan' }, text: '# Task: x\n## Steps\n1. [ ] a' } as const;
+const planDone = {
+  type: 'agent_done',
+  role: 'planner',
+  action: { kind: 'write_plan' },
+  text: '# Task: x\n## Steps\n1. [ ] a',
+} as const;
 
 describe('approval controller', () => {
   it('manual mode: the next round waits for the person’s go, then runs', () => {
@@ -54,7 +59,14 @@ describe('approval controller', () => {
   });
 
   it('pause with nothing running: manual mode at once', () => {
-    const r = transition(stateIn('REVIEW', { mode: 'auto', awaiting: { kind: 'question', role: 'reviewer', text: '?', action: { kind: 'review' } } }), { type: 'pause' }, OPTS);
+    const r = transition(
+      stateIn('REVIEW', {
+        mode: 'auto',
+        awaiting: { kind: 'question', role: 'reviewer', text: '?', action: { kind: 'review' } },
+      }),
+      { type: 'pause' },
+      OPTS,
+    );
     expect(r.state.mode).toBe('manual');
   });
 
@@ -77,22 +89,50 @@ describe('approval controller', () => {
   });
 
   it('an agent failure waits for the person; go retries the same round', () => {
-    const r = transition(running('REVIEW', { kind: 'review' }, { mode: 'auto' }), { type: 'agent_failed', role: 'reviewer', action: { kind: 'review' }, kind: 'infra', message: 'HTTP 500' }, OPTS);
-    expect(r.state.awaiting).toMatchObject({ kind: 'failure', role: 'reviewer', failure: 'infra', message: 'HTTP 500' });
+    const r = transition(
+      running('REVIEW', { kind: 'review' }, { mode: 'auto' }),
+      { type: 'agent_failed', role: 'reviewer', action: { kind: 'review' }, kind: 'infra', message: 'HTTP 500' },
+      OPTS,
+    );
+    expect(r.state.awaiting).toMatchObject({
+      kind: 'failure',
+      role: 'reviewer',
+      failure: 'infra',
+      message: 'HTTP 500',
+    });
     expect(r.state.mode).toBe('manual');
     const retry = transition(r.state, { type: 'go' }, OPTS);
     expect(retry.effects).toContainEqual({ type: 'run_agent', role: 'reviewer', action: { kind: 'review' } });
   });
 
   it('a question waits for the answer, which goes back to the same round', () => {
-    const r = transition(running('WRITE_PLAN', { kind: 'write_plan' }), { type: 'agent_question', role: 'planner', action: { kind: 'write_plan' }, text: 'Which database?' }, OPTS);
-    expect(r.state.awaiting).toEqual({ kind: 'question', role: 'planner', text: 'Which database?', action: { kind: 'write_plan' } });
+    const r = transition(
+      running('WRITE_PLAN', { kind: 'write_plan' }),
+      { type: 'agent_question', role: 'planner', action: { kind: 'write_plan' }, text: 'Which database?' },
+      OPTS,
+    );
+    expect(r.state.awaiting).toEqual({
+      kind: 'question',
+      role: 'planner',
+      text: 'Which database?',
+      action: { kind: 'write_plan' },
+    });
     const a = transition(r.state, { type: 'answer', text: 'Postgres' }, OPTS);
-    expect(a.effects).toContainEqual({ type: 'run_agent', role: 'planner', action: { kind: 'write_plan', answer: 'Postgres' } });
+    expect(a.effects).toContainEqual({
+      type: 'run_agent',
+      role: 'planner',
+      action: { kind: 'write_plan', answer: 'Postgres' },
+    });
   });
 
   it('a stale result after a stop is rejected, not applied', () => {
     const stopped = transition(running('REVIEW', { kind: 'review' }), { type: 'stop' }, OPTS).state;
-    expect(() => transition(stopped, { type: 'agent_done', role: 'reviewer', action: { kind: 'review' }, text: '[APPROVED]' }, OPTS)).toThrow(/stale result/);
+    expect(() =>
+      transition(
+        stopped,
+        { type: 'agent_done', role: 'reviewer', action: { kind: 'review' }, text: '[APPROVED]' },
+        OPTS,
+      ),
+    ).toThrow(/stale result/);
   });
 });

@@ -40,7 +40,11 @@ function ports(log: string[]) {
 }
 
 /** An agent whose turns are played by `play`; stop() is recorded and ends nothing by itself. */
-function agent(name: string, log: string[], play: (turn: AgentTurn, stopped: Promise<void>) => AsyncIterable<AgentEvent>): Agent {
+function agent(
+  name: string,
+  log: string[],
+  play: (turn: AgentTurn, stopped: Promise<void>) => AsyncIterable<AgentEvent>,
+): Agent {
   let stop: () => void = () => undefined;
   return {
     name,
@@ -60,7 +64,12 @@ function agent(name: string, log: string[], play: (turn: AgentTurn, stopped: Pro
   };
 }
 
-function engineFor(state: WorkflowState, log: string[], planner: Agent, retry?: { infraRetries: number; backoffMs: number }) {
+function engineFor(
+  state: WorkflowState,
+  log: string[],
+  planner: Agent,
+  retry?: { infraRetries: number; backoffMs: number },
+) {
   const p = ports(log);
   const reviewer = agent('reviewer', log, async function* () {
     yield { type: 'done', sessionId: null, text: '[APPROVED]\nFine.' };
@@ -99,7 +108,11 @@ describe('the engine', () => {
       await stopped;
       yield { type: 'done', sessionId: null, text: 'a late plan' };
     });
-    const { engine, outputs } = engineFor(running('WRITE_PLAN', { kind: 'write_plan' }, { mode: 'auto' }), log, planner);
+    const { engine, outputs } = engineFor(
+      running('WRITE_PLAN', { kind: 'write_plan' }, { mode: 'auto' }),
+      log,
+      planner,
+    );
     void engine.resume();
     await until(() => log.includes('planner starts write_plan'));
     expect(await engine.dispatch({ type: 'stop' })).toBe(true);
@@ -114,10 +127,19 @@ describe('the engine', () => {
     const planner = agent('planner', log, async function* () {
       yield { type: 'error', kind: 'infra', message: 'overloaded' };
     });
-    const { engine, outputs } = engineFor(running('WRITE_PLAN', { kind: 'write_plan' }, { mode: 'auto' }), log, planner, { infraRetries: 3, backoffMs: 3_600_000 });
+    const { engine, outputs } = engineFor(
+      running('WRITE_PLAN', { kind: 'write_plan' }, { mode: 'auto' }),
+      log,
+      planner,
+      { infraRetries: 3, backoffMs: 3_600_000 },
+    );
     void engine.resume();
     // The round now waits for its first retry, an hour away.
-    await until(() => outputs.some((o) => o.type === 'notice' && o.notice.kind === 'info' && o.notice.message.includes('retrying in 3600 s (1/3)')));
+    await until(() =>
+      outputs.some(
+        (o) => o.type === 'notice' && o.notice.kind === 'info' && o.notice.message.includes('retrying in 3600 s (1/3)'),
+      ),
+    );
     await engine.dispatch({ type: 'cancel' });
     await engine.close(); // settles at once: the wait was aborted
     expect(log.filter((l) => l === 'planner starts write_plan')).toHaveLength(1);

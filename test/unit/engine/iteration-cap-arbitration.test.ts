@@ -3,10 +3,19 @@ import { transition } from '../../../src/core/transition.js';
 import type { WorkflowState } from '../../../src/core/types.js';
 import { OPTS, running } from '../../helpers/states.js';
 
-const changes = { type: 'agent_done', role: 'reviewer', action: { kind: 'review' }, text: '[CHANGES_REQUIRED]\n1. no' } as const;
+const changes = {
+  type: 'agent_done',
+  role: 'reviewer',
+  action: { kind: 'review' },
+  text: '[CHANGES_REQUIRED]\n1. no',
+} as const;
 
 function atCap(): WorkflowState {
-  const r = transition(running('REVIEW', { kind: 'review' }, { iteration: 4, maxIterations: 5, mode: 'auto' }), changes, OPTS);
+  const r = transition(
+    running('REVIEW', { kind: 'review' }, { iteration: 4, maxIterations: 5, mode: 'auto' }),
+    changes,
+    OPTS,
+  );
   return r.state;
 }
 
@@ -19,7 +28,11 @@ describe('iteration cap', () => {
   });
 
   it('below the cap the loop goes on', () => {
-    const r = transition(running('REVIEW', { kind: 'review' }, { iteration: 3, maxIterations: 5, mode: 'auto' }), changes, OPTS);
+    const r = transition(
+      running('REVIEW', { kind: 'review' }, { iteration: 3, maxIterations: 5, mode: 'auto' }),
+      changes,
+      OPTS,
+    );
     expect(r.state.phase).toBe('RESPOND');
     expect(r.state.awaiting).toBeNull();
   });
@@ -35,7 +48,9 @@ describe('iteration cap', () => {
     expect(r.state.phase).toBe('RESPOND');
     expect(r.state.maxIterations).toBe(7);
     expect(r.effects.map((e) => e.type)).toContain('run_agent');
-    expect(() => transition(atCap(), { type: 'decide', on: 'arbitration', choice: 'continue', rounds: 0 }, OPTS)).toThrow(/whole number of rounds/);
+    expect(() =>
+      transition(atCap(), { type: 'decide', on: 'arbitration', choice: 'continue', rounds: 0 }, OPTS),
+    ).toThrow(/whole number of rounds/);
   });
 
   it('edit manually → waits for the edit, then the edited plan goes to review', () => {
@@ -60,8 +75,16 @@ describe('unreadable reviewer answers', () => {
   it('are re-asked once, then shown to the person — never approval, no iteration used', () => {
     const first = transition(running('REVIEW', { kind: 'review' }), unclear, OPTS);
     expect(first.state.iteration).toBe(0);
-    expect(first.effects).toContainEqual({ type: 'run_agent', role: 'reviewer', action: { kind: 'review', reask: true } });
-    const second = transition(first.state, { ...unclear, action: { kind: 'review', reask: true }, text: 'APPROVED' }, OPTS);
+    expect(first.effects).toContainEqual({
+      type: 'run_agent',
+      role: 'reviewer',
+      action: { kind: 'review', reask: true },
+    });
+    const second = transition(
+      first.state,
+      { ...unclear, action: { kind: 'review', reask: true }, text: 'APPROVED' },
+      OPTS,
+    );
     expect(second.state.phase).toBe('REVIEW');
     expect(second.state.iteration).toBe(0);
     expect(second.state.awaiting).toMatchObject({ kind: 'unclear_verdict', text: 'APPROVED' });

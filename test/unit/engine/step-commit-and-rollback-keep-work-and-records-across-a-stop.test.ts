@@ -81,7 +81,16 @@ function executor(action: Action, setup: Setup = {}) {
   };
   const dispatched: EngineEvent[] = [];
   const ctx: EngineContext = {
-    deps: { repoRoot: '/repo', files, workspace, tests, artifacts, prompts: { render: () => Promise.resolve('') }, agents: {} as EngineContext['deps']['agents'], options: { maxIterations: 5, autoApprove: false } },
+    deps: {
+      repoRoot: '/repo',
+      files,
+      workspace,
+      tests,
+      artifacts,
+      prompts: { render: () => Promise.resolve('') },
+      agents: {} as EngineContext['deps']['agents'],
+      options: { maxIterations: 5, autoApprove: false },
+    },
     state: () => state,
     dispatch: (event) => {
       dispatched.push(event);
@@ -124,21 +133,25 @@ describe('step work around a stop', () => {
 
   it('the test run gets the round signal, so a later stop reaches it', async () => {
     let given: AbortSignal | undefined;
-    const x = executor({ kind: 'run_tests', step: 1, attempt: 1 }, {
-      tests: {
-        run: (_command, opts) => {
-          given = opts.signal;
-          return Promise.resolve({ passed: true, exitCode: 0, timedOut: false, durationMs: 1, output: '' });
+    const x = executor(
+      { kind: 'run_tests', step: 1, attempt: 1 },
+      {
+        tests: {
+          run: (_command, opts) => {
+            given = opts.signal;
+            return Promise.resolve({ passed: true, exitCode: 0, timedOut: false, durationMs: 1, output: '' });
+          },
         },
       },
-    });
+    );
     await x.steps.runTests(1, 1, x.signal);
     expect(given).toBe(x.signal);
   });
 
   it('a rollback restores the files only once the step patch is on disk', async () => {
     const saved = gated<void>();
-    const slow = (_s: number, _a: number, name: string): Promise<void> => saved.promise.then(() => void x.log.push(`saved ${name}`));
+    const slow = (_s: number, _a: number, name: string): Promise<void> =>
+      saved.promise.then(() => void x.log.push(`saved ${name}`));
     const x = executor({ kind: 'rollback_step', step: 1 }, { artifacts: { write: slow, keep: slow } });
     const rolling = x.steps.rollback(1, x.signal);
     await new Promise((r) => setTimeout(r, 0));
@@ -161,7 +174,15 @@ describe('step work around a stop', () => {
   });
 
   it('a resumed rollback that finds the files restored already keeps the patch saved before', async () => {
-    const x = executor({ kind: 'rollback_step', step: 1 }, { workspace: { changedSince: () => Promise.resolve({ files: [], patch: '' }), rollback: () => Promise.resolve([]) } });
+    const x = executor(
+      { kind: 'rollback_step', step: 1 },
+      {
+        workspace: {
+          changedSince: () => Promise.resolve({ files: [], patch: '' }),
+          rollback: () => Promise.resolve([]),
+        },
+      },
+    );
     await x.steps.rollback(1, x.signal);
     expect(x.log.filter((l) => l.includes('rolled-back.patch.diff'))).toEqual([]);
     expect(x.dispatched).toEqual([{ type: 'step_rolled_back', step: 1, files: [] }]);
@@ -198,7 +219,9 @@ describe('step work around a stop', () => {
       },
     );
     await x.steps.commit(1, 'add greet()', false, x.signal);
-    expect(x.dispatched).toEqual([{ type: 'step_committed', step: 1, commit: 'abcdef1234567', files: ['greet.js'], at: '2026-01-01T00:01:00.000Z' }]);
+    expect(x.dispatched).toEqual([
+      { type: 'step_committed', step: 1, commit: 'abcdef1234567', files: ['greet.js'], at: '2026-01-01T00:01:00.000Z' },
+    ]);
     expect(x.log.filter((l) => l.startsWith('log.md'))).toEqual([]); // the state's own log entry says it
   });
 

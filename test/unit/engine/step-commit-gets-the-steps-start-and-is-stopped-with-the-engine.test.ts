@@ -44,15 +44,34 @@ describe('the commit of a step', () => {
       // Like git waiting on a hook: ends only when stopped.
       commitStep: (opts) => {
         calls.push(opts);
-        return new Promise((resolve) => opts.signal?.addEventListener('abort', () => resolve({ kind: 'failed', message: 'git was stopped' })));
+        return new Promise((resolve) =>
+          opts.signal?.addEventListener('abort', () => resolve({ kind: 'failed', message: 'git was stopped' })),
+        );
       },
     };
-    const base = running('EXECUTE', { kind: 'commit_step', step: 1, summary: 'Do it' }, { mode: 'auto', currentStep: 1, testCommand: '' });
-    const state = { ...base, stepRun: { ...newStepRun(base, 1, 'tree-1', '2026-01-01T10:00:00.000Z'), testResult: 'passed' as const } };
-    const engine = new Engine(state, { repoRoot: '/nowhere', files, workspace, prompts: { render: (name: string) => Promise.resolve(name) }, agents: {} as never, options: OPTS, commands: allowAll });
+    const base = running(
+      'EXECUTE',
+      { kind: 'commit_step', step: 1, summary: 'Do it' },
+      { mode: 'auto', currentStep: 1, testCommand: '' },
+    );
+    const state = {
+      ...base,
+      stepRun: { ...newStepRun(base, 1, 'tree-1', '2026-01-01T10:00:00.000Z'), testResult: 'passed' as const },
+    };
+    const engine = new Engine(state, {
+      repoRoot: '/nowhere',
+      files,
+      workspace,
+      prompts: { render: (name: string) => Promise.resolve(name) },
+      agents: {} as never,
+      options: OPTS,
+      commands: allowAll,
+    });
     await engine.resume();
     for (let i = 0; i < 200 && calls.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
-    expect(calls).toMatchObject([{ runId: state.runId, step: 1, baseTree: 'tree-1', startedAt: '2026-01-01T10:00:00.000Z' }]);
+    expect(calls).toMatchObject([
+      { runId: state.runId, step: 1, baseTree: 'tree-1', startedAt: '2026-01-01T10:00:00.000Z' },
+    ]);
     expect(calls[0]?.signal?.aborted).toBe(false);
     await engine.close();
     expect(calls[0]?.signal?.aborted).toBe(true);

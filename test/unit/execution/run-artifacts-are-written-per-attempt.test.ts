@@ -22,7 +22,9 @@ describe('run artifacts', () => {
     expect(existsSync(dir)).toBe(true);
     await art.write(2, 3, 'prompt.md', '# the prompt\n');
     await art.write(2, 3, 'prompt.md', '# the prompt, rewritten\n');
-    expect(readFileSync(path.join(runs, 'run-1', 'step-2', 'attempt-3', 'prompt.md'), 'utf8')).toBe('# the prompt, rewritten\n');
+    expect(readFileSync(path.join(runs, 'run-1', 'step-2', 'attempt-3', 'prompt.md'), 'utf8')).toBe(
+      '# the prompt, rewritten\n',
+    );
     expect(readdirSync(path.join(runs, 'run-1', 'step-2', 'attempt-3'))).toEqual(['prompt.md']); // no temp files left
   });
 
@@ -45,9 +47,16 @@ describe('run artifacts', () => {
     await art.flush();
     art.appendEvent(1, 1, { type: 'after flush' });
     await art.flush();
-    const lines = readFileSync(path.join(runs, 'run-1', 'step-1', 'attempt-1', 'events.jsonl'), 'utf8').trimEnd().split('\n');
-    expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual([...Array.from({ length: 50 }, (_, i) => ({ type: 'text', i })), { type: 'after flush' }]);
-    expect(readFileSync(path.join(runs, 'run-1', 'step-1', 'attempt-2', 'events.jsonl'), 'utf8')).toBe('{"type":"other attempt"}\n');
+    const lines = readFileSync(path.join(runs, 'run-1', 'step-1', 'attempt-1', 'events.jsonl'), 'utf8')
+      .trimEnd()
+      .split('\n');
+    expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual([
+      ...Array.from({ length: 50 }, (_, i) => ({ type: 'text', i })),
+      { type: 'after flush' },
+    ]);
+    expect(readFileSync(path.join(runs, 'run-1', 'step-1', 'attempt-2', 'events.jsonl'), 'utf8')).toBe(
+      '{"type":"other attempt"}\n',
+    );
   });
 
   it('never throws from appendEvent: an unencodable event or a failing disk goes to the debug log', async () => {
@@ -76,7 +85,9 @@ describe('run artifacts', () => {
     await expect(broken.write(1, 1, 'rolled-back.patch.diff', 'diff')).resolves.toBeUndefined();
     const art = new RunArtifacts(runs, 'run-1', debug);
     await art.keep(1, 1, 'rolled-back.patch.diff', 'diff --git a/x b/x\n');
-    expect(readFileSync(path.join(runs, 'run-1', 'step-1', 'attempt-1', 'rolled-back.patch.diff'), 'utf8')).toBe('diff --git a/x b/x\n');
+    expect(readFileSync(path.join(runs, 'run-1', 'step-1', 'attempt-1', 'rolled-back.patch.diff'), 'utf8')).toBe(
+      'diff --git a/x b/x\n',
+    );
   });
 
   it('writes the timeline with a header once and one timestamped line per entry', async () => {

@@ -129,19 +129,38 @@ describe('secret scan: a git diff', () => {
     expect(scanDiff(newFile(file, ['A=1']))).toEqual([{ file, line: 0, kind }]);
   });
 
-  it.each(['.env.example', '.env.sample', '.env.template', 'id_rsa.pub', 'docs/env.md', 'environment.ts'])('lets an added %s pass', (file) => {
-    expect(scanDiff(newFile(file, ['A=1']))).toEqual([]);
-  });
+  it.each(['.env.example', '.env.sample', '.env.template', 'id_rsa.pub', 'docs/env.md', 'environment.ts'])(
+    'lets an added %s pass',
+    (file) => {
+      expect(scanDiff(newFile(file, ['A=1']))).toEqual([]);
+    },
+  );
 
   it('flags a file renamed to .env, but not an edit of an existing .env', () => {
-    const renamed = ['diff --git a/env.txt b/.env', 'similarity index 100%', 'rename from env.txt', 'rename to .env'].join('\n');
+    const renamed = [
+      'diff --git a/env.txt b/.env',
+      'similarity index 100%',
+      'rename from env.txt',
+      'rename to .env',
+    ].join('\n');
     expect(scanDiff(renamed)).toEqual([{ file: '.env', line: 0, kind: '.env file' }]);
     const edited = ['diff --git a/.env b/.env', '--- a/.env', '+++ b/.env', '@@ -1 +1 @@', '-A=1', '+A=2'].join('\n');
     expect(scanDiff(edited)).toEqual([]);
   });
 
   it('flags an added binary key store by name without reading its data', () => {
-    const patch = ['diff --git a/keys/app.p12 b/keys/app.p12', 'new file mode 100644', 'index 0000000..3333333', 'GIT binary patch', 'literal 10', 'RcmZQzWMXDwW@2Ui00$5N0RR91', '', 'literal 0', 'HcmV?d00001', ''].join('\n');
+    const patch = [
+      'diff --git a/keys/app.p12 b/keys/app.p12',
+      'new file mode 100644',
+      'index 0000000..3333333',
+      'GIT binary patch',
+      'literal 10',
+      'RcmZQzWMXDwW@2Ui00$5N0RR91',
+      '',
+      'literal 0',
+      'HcmV?d00001',
+      '',
+    ].join('\n');
     expect(scanDiff(patch)).toEqual([{ file: 'keys/app.p12', line: 0, kind: 'PKCS#12 key store file' }]);
   });
 

@@ -18,11 +18,23 @@ const NPM_INIT_TEST = 'echo "Error: no test specified" && exit 1';
 describe('test command detection', () => {
   it.each<[string, Record<string, string>, string | null]>([
     ['pytest.ini', { 'pytest.ini': '[pytest]\n' }, 'pytest'],
-    ['pyproject.toml with [tool.pytest.ini_options]', { 'pyproject.toml': '[project]\nname = "x"\n\n[tool.pytest.ini_options]\naddopts = "-q"\n' }, 'pytest'],
+    [
+      'pyproject.toml with [tool.pytest.ini_options]',
+      { 'pyproject.toml': '[project]\nname = "x"\n\n[tool.pytest.ini_options]\naddopts = "-q"\n' },
+      'pytest',
+    ],
     ['pyproject.toml with [tool.pytest]', { 'pyproject.toml': '[tool.pytest]\n' }, 'pytest'],
-    ['setup.cfg with [tool:pytest]', { 'setup.cfg': '[metadata]\nname = x\n[tool:pytest]\ntestpaths = tests\n' }, 'pytest'],
+    [
+      'setup.cfg with [tool:pytest]',
+      { 'setup.cfg': '[metadata]\nname = x\n[tool:pytest]\ntestpaths = tests\n' },
+      'pytest',
+    ],
     ['tox.ini with [pytest]', { 'tox.ini': '[tox]\nenvlist = py311\n\n[pytest]\naddopts = -q\n' }, 'pytest'],
-    ['package.json with a test script', { 'package.json': JSON.stringify({ scripts: { test: 'vitest run' } }) }, 'npm test'],
+    [
+      'package.json with a test script',
+      { 'package.json': JSON.stringify({ scripts: { test: 'vitest run' } }) },
+      'npm test',
+    ],
     ['Cargo.toml', { 'Cargo.toml': '[package]\nname = "x"\n' }, 'cargo test'],
     ['go.mod', { 'go.mod': 'module example.com/x\n\ngo 1.22\n' }, 'go test ./...'],
   ])('%s', (_what, files, expected) => {
@@ -31,7 +43,13 @@ describe('test command detection', () => {
 
   it.each<[string, Record<string, string>]>([
     ['an empty repo', {}],
-    ['pyproject.toml without pytest', { 'pyproject.toml': '[project]\nname = "x"\n[tool.black]\nline-length = 100\n# [tool.pytest] is only mentioned here\n' }],
+    [
+      'pyproject.toml without pytest',
+      {
+        'pyproject.toml':
+          '[project]\nname = "x"\n[tool.black]\nline-length = 100\n# [tool.pytest] is only mentioned here\n',
+      },
+    ],
     ['setup.cfg without [tool:pytest]', { 'setup.cfg': '[flake8]\nmax-line-length = 100\n' }],
     ['tox.ini without [pytest]', { 'tox.ini': '[tox]\nenvlist = py311\n' }],
     ["npm init's placeholder test script", { 'package.json': JSON.stringify({ scripts: { test: NPM_INIT_TEST } }) }],
@@ -45,7 +63,12 @@ describe('test command detection', () => {
   });
 
   it('takes the first match: pytest, then npm test, then cargo test, then go test', () => {
-    const all = { 'pytest.ini': '', 'package.json': JSON.stringify({ scripts: { test: 'jest' } }), 'Cargo.toml': '', 'go.mod': '' };
+    const all = {
+      'pytest.ini': '',
+      'package.json': JSON.stringify({ scripts: { test: 'jest' } }),
+      'Cargo.toml': '',
+      'go.mod': '',
+    };
     expect(detectTestCommand(repo(all))).toBe('pytest');
     rmSync(path.join(dir, 'pytest.ini'));
     expect(detectTestCommand(dir)).toBe('npm test');

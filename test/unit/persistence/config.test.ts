@@ -39,8 +39,14 @@ describe('loadConfig layers', () => {
 
   it('merges defaults < user < project < overrides; tables merge, arrays replace', async () => {
     const s = await setup();
-    await s.write(s.userFile, '[workflow]\nmax_iterations = 7\nauto_approve = true\n[safety]\nblocked_commands = ["a", "b"]\n');
-    await s.write(s.projectFile, '[workflow]\nmax_iterations = 3\n[safety]\nblocked_commands = ["c"]\n[roles]\nplanner = "claude"\n');
+    await s.write(
+      s.userFile,
+      '[workflow]\nmax_iterations = 7\nauto_approve = true\n[safety]\nblocked_commands = ["a", "b"]\n',
+    );
+    await s.write(
+      s.projectFile,
+      '[workflow]\nmax_iterations = 3\n[safety]\nblocked_commands = ["c"]\n[roles]\nplanner = "claude"\n',
+    );
     const { config, sources } = loadConfig({
       repoRoot: s.repoRoot,
       homeDir: s.homeDir,
@@ -103,7 +109,11 @@ describe('loadConfig errors', () => {
     const s = await setup();
     await s.write(s.projectFile, '[workflow]\nmax_iterations = 5x\n');
     const err = errorOf(() => loadConfig({ repoRoot: s.repoRoot, homeDir: s.homeDir, env: s.env }));
-    expect(err.message).toMatch(new RegExp(`^config error in ${s.projectFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: invalid TOML at line 2: \\S`));
+    expect(err.message).toMatch(
+      new RegExp(
+        `^config error in ${s.projectFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: invalid TOML at line 2: \\S`,
+      ),
+    );
     expect(err.message).not.toContain('\n');
     expect(err.exitCode).toBe(2);
   });
@@ -111,8 +121,15 @@ describe('loadConfig errors', () => {
   it('rejects bad overrides as command-line options', async () => {
     const s = await setup();
     const err = errorOf(() =>
-      loadConfig({ repoRoot: s.repoRoot, homeDir: s.homeDir, env: s.env, overrides: { workflow: { max_iterations: 0 } } }),
+      loadConfig({
+        repoRoot: s.repoRoot,
+        homeDir: s.homeDir,
+        env: s.env,
+        overrides: { workflow: { max_iterations: 0 } },
+      }),
     );
-    expect(err.message).toBe('config error in command-line options: workflow.max_iterations must be an integer ≥ 1 (got 0)');
+    expect(err.message).toBe(
+      'config error in command-line options: workflow.max_iterations must be an integer ≥ 1 (got 0)',
+    );
   });
 });

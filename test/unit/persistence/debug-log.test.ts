@@ -35,7 +35,11 @@ describe('DebugLog', () => {
     const files = [`${f}.3`, `${f}.2`, `${f}.1`, f];
     const texts = await Promise.all(files.map((p) => readFile(p, 'utf8')));
     for (const t of texts) expect(Buffer.byteLength(t)).toBeLessThanOrEqual(KB);
-    const numbers = texts.join('').split('\n').filter(Boolean).map((l) => Number(l.split(' ')[2]));
+    const numbers = texts
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => Number(l.split(' ')[2]));
     expect(numbers).toEqual(numbers.map((_, i) => 59 - numbers.length + 1 + i)); // contiguous, newest last
     expect(numbers.at(-1)).toBe(59);
   });

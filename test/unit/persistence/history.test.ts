@@ -27,7 +27,8 @@ describe('archiveRun', () => {
     const paths = resolvePaths(repo, configSchema.parse({}));
     await mkdir(path.join(paths.runs, 'r1'), { recursive: true });
     await mkdir(paths.promptsOverride, { recursive: true });
-    for (const f of [paths.state, paths.plan, paths.comments, paths.log, paths.debugLog, paths.configFile]) await writeFile(f, path.basename(f));
+    for (const f of [paths.state, paths.plan, paths.comments, paths.log, paths.debugLog, paths.configFile])
+      await writeFile(f, path.basename(f));
     await writeFile(path.join(paths.runs, 'r1', 'turn.txt'), 'raw');
 
     const date = new Date(2026, 1, 5, 23, 59);

@@ -8,7 +8,11 @@ describe('appendLog', () => {
   it('creates log.md with a header and appends sections in order', async () => {
     const f = path.join(await tempDir(), '.agent-collab', 'log.md');
     await appendLog(f, { title: 'Plan approved', at: new Date('2026-02-05T10:30:00Z') });
-    await appendLog(f, { title: 'Step 1\ndone', lines: ['commit abc', 'tests: 3 passed\nsecond line'], at: new Date('2026-02-05T10:31:00Z') });
+    await appendLog(f, {
+      title: 'Step 1\ndone',
+      lines: ['commit abc', 'tests: 3 passed\nsecond line'],
+      at: new Date('2026-02-05T10:31:00Z'),
+    });
     expect(await readFile(f, 'utf8')).toBe(
       '# agent-collab log\n' +
         '\n## 2026-02-05T10:30:00.000Z — Plan approved\n' +

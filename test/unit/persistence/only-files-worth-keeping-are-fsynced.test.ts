@@ -43,8 +43,16 @@ describe('which writes are fsynced', () => {
     const workdir = path.join(await tempDir(), '.agent-collab');
     const state = newState({ runId: 'r1', goal: 'g', mode: 'auto', maxIterations: 3 });
     expect(await fsyncs(() => writeState({ state: path.join(workdir, 'state.json') }, state))).toBe(true);
-    expect(await fsyncs(() => writePlan(path.join(workdir, 'plan.md'), { body: '## Steps\n1. [ ] One\n', status: 'draft', iteration: 1 }))).toBe(true);
-    expect(await fsyncs(() => writeComments(path.join(workdir, 'comments.md'), { body: 'ok', status: 'APPROVED', iteration: 1 }))).toBe(true);
+    expect(
+      await fsyncs(() =>
+        writePlan(path.join(workdir, 'plan.md'), { body: '## Steps\n1. [ ] One\n', status: 'draft', iteration: 1 }),
+      ),
+    ).toBe(true);
+    expect(
+      await fsyncs(() =>
+        writeComments(path.join(workdir, 'comments.md'), { body: 'ok', status: 'APPROVED', iteration: 1 }),
+      ),
+    ).toBe(true);
   });
 
   it('the copy kept to notice outside edits and the pid file are not', async () => {
@@ -53,8 +61,12 @@ describe('which writes are fsynced', () => {
     expect(await fsyncs(() => copies.remember('plan', '# Plan\n'))).toBe(false);
     expect(await copies.last('plan')).toBe('# Plan\n');
     let release: (() => Promise<void>) | null = null;
-    expect(await fsyncs(async () => (release = await acquireInstanceLock(path.join(dir, '.agent-collab'))))).toBe(false);
-    expect(await readFile(path.join(dir, '.agent-collab', 'agent-collab.pid'), 'utf8').catch(() => null)).toBe(`${process.pid}\n`);
+    expect(await fsyncs(async () => (release = await acquireInstanceLock(path.join(dir, '.agent-collab'))))).toBe(
+      false,
+    );
+    expect(await readFile(path.join(dir, '.agent-collab', 'agent-collab.pid'), 'utf8').catch(() => null)).toBe(
+      `${process.pid}\n`,
+    );
     await (release as (() => Promise<void>) | null)?.();
   });
 });

@@ -27,7 +27,9 @@ describe('plan.md', () => {
     const f = await file('plan.md');
     await writePlan(f, { body: PLAN, status: 'draft', iteration: 2 });
     const text = await readFile(f, 'utf8');
-    expect(text).toMatch(/^---\nversion: 1\nstatus: draft\niteration: 2\nauthor: planner\nupdated: '?[\dT:.Z-]+'?\n---\n\n# Task: demo\n/);
+    expect(text).toMatch(
+      /^---\nversion: 1\nstatus: draft\niteration: 2\nauthor: planner\nupdated: '?[\dT:.Z-]+'?\n---\n\n# Task: demo\n/,
+    );
     const plan = await readPlan(f);
     expect(plan?.body).toBe(PLAN);
     expect(plan?.meta).toMatchObject({ version: 1, status: 'draft', iteration: 2, author: 'planner' });
@@ -59,13 +61,22 @@ describe('plan.md', () => {
   it('reads an unquoted YAML date as an ISO string', async () => {
     const f = await file('plan.md');
     await writeFile(f, '---\nversion: 1\nstatus: approved\niteration: 3\nupdated: 2026-02-05T10:30:00Z\n---\n\nbody\n');
-    expect((await readPlan(f))?.meta).toEqual({ version: 1, status: 'approved', iteration: 3, author: 'planner', updated: '2026-02-05T10:30:00.000Z' });
+    expect((await readPlan(f))?.meta).toEqual({
+      version: 1,
+      status: 'approved',
+      iteration: 3,
+      author: 'planner',
+      updated: '2026-02-05T10:30:00.000Z',
+    });
   });
 
   it('setPlanStatus rewrites only the frontmatter, keeping the body byte for byte and unknown keys', async () => {
     const f = await file('plan.md');
     const body = '\n\n  # odd spacing  \r\n\n---\nnot frontmatter\n---\nno trailing newline';
-    await writeFile(f, `---\nversion: 1\nstatus: draft\niteration: 4\nauthor: user\nupdated: 2020-01-01T00:00:00Z\nmine: kept\n---\n${body}`);
+    await writeFile(
+      f,
+      `---\nversion: 1\nstatus: draft\niteration: 4\nauthor: user\nupdated: 2020-01-01T00:00:00Z\nmine: kept\n---\n${body}`,
+    );
     await setPlanStatus(f, 'approved');
     const text = await readFile(f, 'utf8');
     expect(text.endsWith(`\n---\n${body}`)).toBe(true);
@@ -90,7 +101,10 @@ describe('plan.md', () => {
     const f = await file('plan.md');
     await writePlan(f, { body: PLAN, status: 'approved', iteration: 3 });
     await writePlanBody(f, PLAN.replace('1. [ ]', '1. [x]'));
-    expect(await readPlan(f)).toMatchObject({ meta: { status: 'approved', iteration: 3 }, body: PLAN.replace('1. [ ]', '1. [x]') });
+    expect(await readPlan(f)).toMatchObject({
+      meta: { status: 'approved', iteration: 3 },
+      body: PLAN.replace('1. [ ]', '1. [x]'),
+    });
   });
 
   it('bad YAML in the frontmatter is a one-line UserError naming the file', async () => {
@@ -111,7 +125,9 @@ describe('comments.md', () => {
     const f = await file('comments.md');
     await writeComments(f, { body: '## Comments\n1. fix it\n', status: 'CHANGES_REQUIRED', iteration: 2 });
     const text = await readFile(f, 'utf8');
-    expect(text).toMatch(/^---\nstatus: CHANGES_REQUIRED\niteration: 2\nauthor: reviewer\nupdated: .+\n---\n\n\[CHANGES_REQUIRED\]\n\n## Comments\n/);
+    expect(text).toMatch(
+      /^---\nstatus: CHANGES_REQUIRED\niteration: 2\nauthor: reviewer\nupdated: .+\n---\n\n\[CHANGES_REQUIRED\]\n\n## Comments\n/,
+    );
     const c = await readComments(f);
     expect(c?.meta).toMatchObject({ status: 'CHANGES_REQUIRED', iteration: 2, author: 'reviewer' });
     expect(c?.body).toBe('[CHANGES_REQUIRED]\n\n## Comments\n1. fix it\n');

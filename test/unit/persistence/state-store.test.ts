@@ -6,7 +6,13 @@ import { newState, readState, writeState } from '../../../src/persistence/state-
 import { tempDir } from './tmp-dir.js';
 
 const fresh = () =>
-  newState({ runId: 'r1', goal: 'add a flag', mode: 'manual', maxIterations: 5, now: new Date('2026-02-05T10:30:00Z') });
+  newState({
+    runId: 'r1',
+    goal: 'add a flag',
+    mode: 'manual',
+    maxIterations: 5,
+    now: new Date('2026-02-05T10:30:00Z'),
+  });
 
 async function statePaths() {
   const workdir = path.join(await tempDir(), '.agent-collab');
@@ -53,9 +59,18 @@ describe('readState / writeState', () => {
     const state: WorkflowState = {
       ...fresh(),
       phase: 'EXECUTE',
-      steps: [{ n: 1, title: 'one', done: true, commit: 'abc' }, { n: 2, title: 'two', done: false }],
+      steps: [
+        { n: 1, title: 'one', done: true, commit: 'abc' },
+        { n: 2, title: 'two', done: false },
+      ],
       inflight: { kind: 'execute_step', step: 2 },
-      awaiting: { kind: 'failure', role: 'planner', failure: 'timeout', message: 'slow', action: { kind: 'review', reask: true } },
+      awaiting: {
+        kind: 'failure',
+        role: 'planner',
+        failure: 'timeout',
+        message: 'slow',
+        action: { kind: 'review', reask: true },
+      },
       sessions: { planner: 's-p', reviewer: null },
     };
     await writeState(paths, state);

@@ -7,7 +7,8 @@ import { fromPackageRoot } from '../../../src/package-root.js';
 function leaves(value: unknown, prefix = ''): Map<string, unknown> {
   const out = new Map<string, unknown>();
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-    for (const [k, v] of Object.entries(value)) for (const [kk, vv] of leaves(v, prefix ? `${prefix}.${k}` : k)) out.set(kk, vv);
+    for (const [k, v] of Object.entries(value))
+      for (const [kk, vv] of leaves(v, prefix ? `${prefix}.${k}` : k)) out.set(kk, vv);
   } else {
     out.set(prefix, value);
   }

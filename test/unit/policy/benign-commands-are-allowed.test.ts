@@ -11,6 +11,11 @@ describe('everyday commands are allowed under the default config', () => {
   });
 
   it.each(BENIGN.map((command) => ({ command })))('$command', ({ command }) => {
-    expect(checkCommand(command, DEFAULT_RULES)).toEqual({ decision: 'allow', rule: null, matched: null, reason: command === '' ? 'empty command' : 'no rule matched' });
+    expect(checkCommand(command, DEFAULT_RULES)).toEqual({
+      decision: 'allow',
+      rule: null,
+      matched: null,
+      reason: command === '' ? 'empty command' : 'no rule matched',
+    });
   });
 });

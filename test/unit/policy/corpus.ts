@@ -10,8 +10,12 @@ export interface Dangerous {
   matched?: string;
 }
 
-const block = (rule: string) => (command: string, matched?: string): Dangerous => ({ command, decision: 'block', rule, matched });
-const confirm = (rule: string) => (command: string, matched?: string): Dangerous => ({ command, decision: 'confirm', rule, matched });
+const block =
+  (rule: string) =>
+  (command: string, matched?: string): Dangerous => ({ command, decision: 'block', rule, matched });
+const confirm =
+  (rule: string) =>
+  (command: string, matched?: string): Dangerous => ({ command, decision: 'confirm', rule, matched });
 const rmrf = block('rm -rf');
 const sudo = block('sudo');
 const chmod = block('chmod 777');

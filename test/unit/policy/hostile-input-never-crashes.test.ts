@@ -11,7 +11,10 @@ describe('hostile or odd input gets a decision, never an exception', () => {
   });
 
   it('a long chain of wrappers is held for a person', () => {
-    expect(checkCommand(`${'nice '.repeat(200)}rm -rf x`, DEFAULT_RULES)).toMatchObject({ decision: 'confirm', rule: 'unparseable' });
+    expect(checkCommand(`${'nice '.repeat(200)}rm -rf x`, DEFAULT_RULES)).toMatchObject({
+      decision: 'confirm',
+      rule: 'unparseable',
+    });
   });
 
   it('bash -c nested past the limit is held for a person', () => {
@@ -20,9 +23,12 @@ describe('hostile or odd input gets a decision, never an exception', () => {
     expect(checkCommand(cmd, DEFAULT_RULES)).toMatchObject({ decision: 'confirm', rule: 'unparseable' });
   });
 
-  it.each(["echo $'\\UFFFFFFFF'", '\u0000', 'echo "\u00e9\u{1F600}" && rm -rf x', 'x'.repeat(100_000), ')))', 'fi'])('%j', (command) => {
-    expect(() => checkCommand(command, DEFAULT_RULES)).not.toThrow();
-  });
+  it.each(["echo $'\\UFFFFFFFF'", '\u0000', 'echo "\u00e9\u{1F600}" && rm -rf x', 'x'.repeat(100_000), ')))', 'fi'])(
+    '%j',
+    (command) => {
+      expect(() => checkCommand(command, DEFAULT_RULES)).not.toThrow();
+    },
+  );
 
   it('offsets stay right after non-ASCII text', () => {
     expect(checkCommand('echo "\u00e9\u{1F600}" && rm -rf x', DEFAULT_RULES).matched).toBe('rm -rf x');

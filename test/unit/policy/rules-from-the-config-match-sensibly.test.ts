@@ -35,14 +35,21 @@ describe('rules written by a user', () => {
 
   it('a harmless device matches only a rule that names it exactly', () => {
     expect(checkCommand('ls > /dev/null', only(['> /dev/'])).decision).toBe('allow');
-    expect(checkCommand('ls > /dev/null', only(['> /dev/null']))).toMatchObject({ decision: 'block', rule: '> /dev/null', matched: '> /dev/null' });
+    expect(checkCommand('ls > /dev/null', only(['> /dev/null']))).toMatchObject({
+      decision: 'block',
+      rule: '> /dev/null',
+      matched: '> /dev/null',
+    });
   });
 
   it('a rule that is not a simple command is matched as a plain word sequence', () => {
     const bomb = ':(){ :|:& };:';
     expect(checkCommand(bomb, only([bomb]))).toMatchObject({ decision: 'block', rule: bomb });
     expect(checkCommand('echo hello', only([bomb])).decision).toBe('allow');
-    expect(checkCommand('make && make install', only(['make && make install']))).toMatchObject({ decision: 'block', matched: 'make && make install' });
+    expect(checkCommand('make && make install', only(['make && make install']))).toMatchObject({
+      decision: 'block',
+      matched: 'make && make install',
+    });
   });
 
   it('a subcommand rule needs the subcommand, not the same word elsewhere', () => {
@@ -62,28 +69,46 @@ describe('which rule wins', () => {
 
   it('the first matching rule in config order is reported', () => {
     expect(checkCommand('sudo rm -rf x', rules)).toMatchObject({ rule: 'rm -rf', matched: 'rm -rf x' });
-    expect(checkCommand('sudo rm -rf x', { ...rules, blocked: ['sudo', 'rm -rf'] })).toMatchObject({ rule: 'sudo', matched: 'sudo rm -rf x' });
+    expect(checkCommand('sudo rm -rf x', { ...rules, blocked: ['sudo', 'rm -rf'] })).toMatchObject({
+      rule: 'sudo',
+      matched: 'sudo rm -rf x',
+    });
   });
 
   it('block beats confirm, and confirm by a rule beats unparseable', () => {
     expect(checkCommand('git push && rm -rf x', rules)).toMatchObject({ decision: 'block', rule: 'rm -rf' });
     expect(checkCommand('git push && bash', rules)).toMatchObject({ decision: 'block', rule: 'interactive shell' });
     expect(checkCommand('rm -rf x; echo "unterminated', rules)).toMatchObject({ decision: 'block', rule: 'rm -rf' });
-    expect(checkCommand('git push; echo "unterminated', rules)).toMatchObject({ decision: 'confirm', rule: 'git push' });
+    expect(checkCommand('git push; echo "unterminated', rules)).toMatchObject({
+      decision: 'confirm',
+      rule: 'git push',
+    });
   });
 
   it('without a sudo rule, a root shell is still an interactive shell, and sudo is seen through', () => {
     const noSudo = only(['rm -rf']);
     expect(checkCommand('sudo -i', noSudo)).toMatchObject({ decision: 'block', rule: 'interactive shell' });
     expect(checkCommand('su', noSudo)).toMatchObject({ decision: 'block', rule: 'interactive shell' });
-    expect(checkCommand('sudo rm -rf /', noSudo)).toMatchObject({ decision: 'block', rule: 'rm -rf', matched: 'rm -rf /' });
+    expect(checkCommand('sudo rm -rf /', noSudo)).toMatchObject({
+      decision: 'block',
+      rule: 'rm -rf',
+      matched: 'rm -rf /',
+    });
     expect(checkCommand('sudo ls', noSudo).decision).toBe('allow');
   });
 
   it('reasons name the rule, the config key and the command, on one line', () => {
-    expect(checkCommand('rm -r -f build', rules).reason).toBe('blocked by the rule "rm -rf" in [safety] blocked_commands: rm -r -f build');
-    expect(checkCommand('git push origin', rules).reason).toBe('a person has to confirm it (rule "git push" in [safety] require_confirm_for): git push origin');
-    expect(checkCommand('python3', rules).reason).toMatch(/^"python3" starts an interpreter \(python3\) with no script or command.*would not be checked$/);
-    expect(checkCommand('echo "oops', rules).reason).toMatch(/^cannot be checked, so a person has to decide: syntax error/);
+    expect(checkCommand('rm -r -f build', rules).reason).toBe(
+      'blocked by the rule "rm -rf" in [safety] blocked_commands: rm -r -f build',
+    );
+    expect(checkCommand('git push origin', rules).reason).toBe(
+      'a person has to confirm it (rule "git push" in [safety] require_confirm_for): git push origin',
+    );
+    expect(checkCommand('python3', rules).reason).toMatch(
+      /^"python3" starts an interpreter \(python3\) with no script or command.*would not be checked$/,
+    );
+    expect(checkCommand('echo "oops', rules).reason).toMatch(
+      /^cannot be checked, so a person has to decide: syntax error/,
+    );
   });
 });

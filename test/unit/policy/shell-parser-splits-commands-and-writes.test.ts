@@ -6,7 +6,11 @@ describe('the shell parser', () => {
     const parse = await loadShellParser();
     const script = parse('ls -l > out && echo "$(rm -rf x)"');
     expect(script.syntaxError).toBeNull();
-    expect(script.parts.map((p) => (p.kind === 'command' ? p.cmd.args.map((a) => a.value).join(' ') : `> ${p.write.target}`))).toEqual(['ls -l', '> out', 'echo $(rm -rf x)', 'rm -rf x']);
+    expect(
+      script.parts.map((p) =>
+        p.kind === 'command' ? p.cmd.args.map((a) => a.value).join(' ') : `> ${p.write.target}`,
+      ),
+    ).toEqual(['ls -l', '> out', 'echo $(rm -rf x)', 'rm -rf x']);
   });
 
   it('says where a command line is not valid shell', async () => {

@@ -12,7 +12,13 @@ describe('arbitration dialog', () => {
     const r = await renderApp(ARBITRATION);
     const f = r.frame();
     expect(f).toContain('still asks for changes after 5 rounds');
-    for (const label of ['1. Force approve the plan', '2. Continue for N more rounds', '3. Edit plan.md by hand', '4. Cancel the run']) expect(f).toContain(label);
+    for (const label of [
+      '1. Force approve the plan',
+      '2. Continue for N more rounds',
+      '3. Edit plan.md by hand',
+      '4. Cancel the run',
+    ])
+      expect(f).toContain(label);
   });
 
   it('1 force-approves', async () => {
@@ -27,7 +33,9 @@ describe('arbitration dialog', () => {
     await r.press('2');
     await waitFor(() => expect(r.frame()).toContain('More rounds:'));
     await r.press(KEY.backspace, '3', KEY.enter);
-    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'decide', on: 'arbitration', choice: 'continue', rounds: 3 }]));
+    await waitFor(() =>
+      expect(r.engine.sent).toEqual([{ type: 'decide', on: 'arbitration', choice: 'continue', rounds: 3 }]),
+    );
   });
 
   it('continue refuses 0 rounds', async () => {
@@ -66,7 +74,15 @@ describe('arbitration dialog', () => {
 
 describe('question dialog', () => {
   it('shows the agent’s question and sends the typed answer with Enter', async () => {
-    const r = await renderApp({ phase: 'EXECUTE', awaiting: { kind: 'question', role: 'planner', text: 'Should I use yarn or npm?', action: { kind: 'execute_step', step: 1 } } });
+    const r = await renderApp({
+      phase: 'EXECUTE',
+      awaiting: {
+        kind: 'question',
+        role: 'planner',
+        text: 'Should I use yarn or npm?',
+        action: { kind: 'execute_step', step: 1 },
+      },
+    });
     expect(r.frame()).toContain('The planner asks:');
     expect(r.frame()).toContain('Should I use yarn or npm?');
     await r.press(KEY.enter); // empty: nothing sent
@@ -89,7 +105,10 @@ describe('other dialogs', () => {
   });
 
   it('unreadable verdict: r asks again, c treats it as changes required', async () => {
-    const r = await renderApp({ phase: 'REVIEW', awaiting: { kind: 'unclear_verdict', text: 'hmm', action: { kind: 'review', reask: true } } });
+    const r = await renderApp({
+      phase: 'REVIEW',
+      awaiting: { kind: 'unclear_verdict', text: 'hmm', action: { kind: 'review', reask: true } },
+    });
     expect(r.frame()).toContain('no readable verdict');
     await r.press('c');
     await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'decide', on: 'unclear_verdict', choice: 'changes' }]));
@@ -115,7 +134,9 @@ describe('other dialogs', () => {
   it('resume on start: Ctrl+C interrupts', async () => {
     const onAnswer = vi.fn();
     const onInterrupt = vi.fn();
-    const r = render(<ResumeDialog phase="REVIEW" iteration={2} goal="" onAnswer={onAnswer} onInterrupt={onInterrupt} />);
+    const r = render(
+      <ResumeDialog phase="REVIEW" iteration={2} goal="" onAnswer={onAnswer} onInterrupt={onInterrupt} />,
+    );
     await listening(r.stdin);
     r.stdin.write(KEY.ctrlC);
     await waitFor(() => expect(onInterrupt).toHaveBeenCalled());

@@ -22,7 +22,16 @@ describe('keys', () => {
   });
 
   it('Enter retries after a failure', async () => {
-    const r = await renderApp({ phase: 'REVIEW', awaiting: { kind: 'failure', role: 'reviewer', failure: 'timeout', message: 'no output for 300 s', action: { kind: 'review' } } });
+    const r = await renderApp({
+      phase: 'REVIEW',
+      awaiting: {
+        kind: 'failure',
+        role: 'reviewer',
+        failure: 'timeout',
+        message: 'no output for 300 s',
+        action: { kind: 'review' },
+      },
+    });
     expect(r.frame()).toContain('reviewer failed (timeout): no output for 300 s');
     await r.press(KEY.enter);
     await waitFor(() => expect(r.engine.types()).toEqual(['go']));
@@ -31,7 +40,9 @@ describe('keys', () => {
   it('with confirm_enter, Enter asks first and y lets the round through', async () => {
     const r = await renderApp({ phase: 'REVIEW', awaiting: GO }, { confirmEnter: true });
     await r.press(KEY.enter);
-    await waitFor(() => expect(r.frame()).toContain('Let the next round through (reviewer: reviewing the plan (round 1))? [y/N]'));
+    await waitFor(() =>
+      expect(r.frame()).toContain('Let the next round through (reviewer: reviewing the plan (round 1))? [y/N]'),
+    );
     expect(r.engine.sent).toEqual([]);
     await r.press('y');
     await waitFor(() => expect(r.engine.types()).toEqual(['go']));
@@ -52,7 +63,13 @@ describe('keys', () => {
     await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'pause' }]));
     r.engine.set({ pauseRequested: true });
     await waitFor(() => expect(r.frame()).toContain('PAUSING'));
-    r.engine.set({ mode: 'manual', pauseRequested: false, inflight: null, phase: 'RESPOND', awaiting: { kind: 'go', action: { kind: 'respond' } } });
+    r.engine.set({
+      mode: 'manual',
+      pauseRequested: false,
+      inflight: null,
+      phase: 'RESPOND',
+      awaiting: { kind: 'go', action: { kind: 'respond' } },
+    });
     await waitFor(() => expect(r.frame()).toContain('PAUSED'));
   });
 
@@ -114,7 +131,10 @@ describe('keys', () => {
 
   it('Ctrl+C works while a dialog has the keyboard', async () => {
     const onQuit = vi.fn();
-    const r = await renderApp({ phase: 'REVIEW', iteration: 5, awaiting: { kind: 'arbitration', iteration: 5 } }, { onQuit });
+    const r = await renderApp(
+      { phase: 'REVIEW', iteration: 5, awaiting: { kind: 'arbitration', iteration: 5 } },
+      { onQuit },
+    );
     await r.press(KEY.ctrlC);
     await waitFor(() => expect(onQuit).toHaveBeenCalledWith(false));
     expect(r.engine.sent).toEqual([]);

@@ -5,7 +5,8 @@ import { fakeFiles, KEY, renderApp, waitFor, type Rendered } from './ui-helpers.
 
 afterEach(() => cleanup());
 
-const say = (r: Rendered, role: 'planner' | 'reviewer', event: AgentEvent): void => r.engine.emit({ type: 'agent_event', role, event });
+const say = (r: Rendered, role: 'planner' | 'reviewer', event: AgentEvent): void =>
+  r.engine.emit({ type: 'agent_event', role, event });
 
 const PLAN = '# Task: add a flag\n\n## Steps\n1. [x] Parse --verbose\n2. [ ] Document it\n';
 const COMMENTS = '[CHANGES_REQUIRED]\n\n## Comments\n1. Step 2 needs an example.';
@@ -15,13 +16,22 @@ describe('tabs', () => {
     const r = await renderApp({ phase: 'REVIEW' });
     say(r, 'planner', { type: 'text', text: 'I wrote the plan.' });
     say(r, 'reviewer', { type: 'text', text: 'Step 2 needs an example.' });
-    await waitFor(() => expect(r.frame()).toMatch(/planner\n {2}I wrote the plan\.\nreviewer\n {2}Step 2 needs an example\./));
+    await waitFor(() =>
+      expect(r.frame()).toMatch(/planner\n {2}I wrote the plan\.\nreviewer\n {2}Step 2 needs an example\./),
+    );
   });
 
   it('Conversation shows tool calls and commands as one line; x expands them', async () => {
     const r = await renderApp({ phase: 'EXECUTE' });
     say(r, 'planner', { type: 'command', id: 'c1', command: 'npm test', status: 'started' });
-    say(r, 'planner', { type: 'command', id: 'c1', command: 'npm test', status: 'completed', exitCode: 0, output: '# pass 2\n# fail 0' });
+    say(r, 'planner', {
+      type: 'command',
+      id: 'c1',
+      command: 'npm test',
+      status: 'completed',
+      exitCode: 0,
+      output: '# pass 2\n# fail 0',
+    });
     await waitFor(() => expect(r.frame()).toContain('$ planner: npm test (exit 0) ✓ [x]'));
     expect(r.frame()).not.toContain('# pass 2');
     await r.press('x');
@@ -51,21 +61,31 @@ describe('tabs', () => {
   });
 
   it('Comments shows comments.md under a verdict badge', async () => {
-    const r = await renderApp({ phase: 'RESPOND', iteration: 1, lastVerdict: 'CHANGES_REQUIRED' }, { files: fakeFiles({ comments: COMMENTS }) });
+    const r = await renderApp(
+      { phase: 'RESPOND', iteration: 1, lastVerdict: 'CHANGES_REQUIRED' },
+      { files: fakeFiles({ comments: COMMENTS }) },
+    );
     await r.press('3');
     await waitFor(() => expect(r.frame()).toContain('✗ CHANGES_REQUIRED  (iteration 1)'));
     expect(r.frame()).toContain('1. Step 2 needs an example.');
   });
 
   it('Comments shows APPROVED once the reviewer approves', async () => {
-    const r = await renderApp({ phase: 'APPROVED', iteration: 2, lastVerdict: 'APPROVED' }, { files: fakeFiles({ comments: '[APPROVED]\n\nFine.' }) });
+    const r = await renderApp(
+      { phase: 'APPROVED', iteration: 2, lastVerdict: 'APPROVED' },
+      { files: fakeFiles({ comments: '[APPROVED]\n\nFine.' }) },
+    );
     await r.press('3');
     await waitFor(() => expect(r.frame()).toContain('✓ APPROVED  (iteration 2)'));
   });
 
   it('Log and Status are collapsed until opened with 4 / 5, and close again', async () => {
     const r = await renderApp(
-      { phase: 'REVIEW', sessions: { planner: 'sess-p1', reviewer: null }, usage: { inputTokens: 1500, outputTokens: 500, cachedTokens: 0, costUsd: 0.12, durationMs: 61_000, calls: 3 } },
+      {
+        phase: 'REVIEW',
+        sessions: { planner: 'sess-p1', reviewer: null },
+        usage: { inputTokens: 1500, outputTokens: 500, cachedTokens: 0, costUsd: 0.12, durationMs: 61_000, calls: 3 },
+      },
       { files: fakeFiles({ log: '## Run started\ngoal: add a flag' }) },
     );
     expect(r.frame()).toContain('4:Log ▸');

@@ -11,21 +11,35 @@ import { renderApp, waitFor } from './ui-helpers.js';
 afterEach(() => cleanup());
 
 const RUN_START = '2026-11-23T10:00:00.000Z';
-const line = (at: string, source: string, event: unknown): string => `${at} [${source}] ${typeof event === 'string' ? event : JSON.stringify(event)}`;
+const line = (at: string, source: string, event: unknown): string =>
+  `${at} [${source}] ${typeof event === 'string' ? event : JSON.stringify(event)}`;
 
 const DEBUG_LOG = [
   line('2026-11-23T09:59:59.999Z', 'planner', { type: 'text', text: 'from the run before' }),
-  line('2026-11-23T10:00:01.000Z', 'planner/codex', { type: 'item.completed', item: { type: 'agent_message', text: 'raw CLI line' } }),
+  line('2026-11-23T10:00:01.000Z', 'planner/codex', {
+    type: 'item.completed',
+    item: { type: 'agent_message', text: 'raw CLI line' },
+  }),
   line('2026-11-23T10:00:01.100Z', 'planner', { type: 'session', sessionId: 's1' }),
   line('2026-11-23T10:00:01.200Z', 'planner', { type: 'text', text: '# Plan\n\n## Steps\n1. [ ] Add a.txt' }),
   line('2026-11-23T10:00:01.300Z', 'engine', 'rejected go: not now'),
   line('2026-11-23T10:00:01.400Z', 'planner', { type: 'usage', inputTokens: 10, outputTokens: 5 }),
   line('2026-11-23T10:00:02.000Z', 'reviewer', { type: 'command', id: 'c1', command: 'ls', status: 'started' }),
-  line('2026-11-23T10:00:02.100Z', 'reviewer', { type: 'command', id: 'c1', command: 'ls', status: 'completed', exitCode: 0, output: 'a.txt' }),
+  line('2026-11-23T10:00:02.100Z', 'reviewer', {
+    type: 'command',
+    id: 'c1',
+    command: 'ls',
+    status: 'completed',
+    exitCode: 0,
+    output: 'a.txt',
+  }),
   line('2026-11-23T10:00:02.200Z', 'reviewer', '{"type":"text","text":"cut off'),
   line('2026-11-23T10:00:02.300Z', 'reviewer', { type: 'text', text: 42 }),
   line('2026-11-23T10:00:02.400Z', 'reviewer', { type: 'tool_result', output: 'x' }),
-  line('2026-11-23T10:00:02.500Z', 'reviewer', { type: 'text', text: '[CHANGES_REQUIRED] Say which text goes into a.txt.' }),
+  line('2026-11-23T10:00:02.500Z', 'reviewer', {
+    type: 'text',
+    text: '[CHANGES_REQUIRED] Say which text goes into a.txt.',
+  }),
   '',
 ].join('\n');
 

@@ -14,7 +14,14 @@ const entries: ConversationEntry[] = [
   { id: 5, who: 'planner', kind: 'question', text: `tab\there ${'x'.repeat(45)}`, detail: null },
   { id: 6, who: 'agent-collab', kind: 'phase', text: 'REVIEW → RESPOND', detail: null },
   { id: 7, who: 'agent-collab', kind: 'notice', text: long, detail: null, tone: 'warn' },
-  { id: 8, who: 'planner', kind: 'command', text: '$ npm test', detail: Array.from({ length: 60 }, (_, i) => `ok ${i}`).join('\n'), status: 'ok' },
+  {
+    id: 8,
+    who: 'planner',
+    kind: 'command',
+    text: '$ npm test',
+    detail: Array.from({ length: 60 }, (_, i) => `ok ${i}`).join('\n'),
+    status: 'ok',
+  },
   { id: 9, who: 'planner', kind: 'tool', text: 'read src/a.ts', detail: long, status: 'running' },
   { id: 10, who: 'planner', kind: 'reasoning', text: 'thinking: …', detail: 'why\nbecause' },
   { id: 11, who: 'planner', kind: 'file', text: 'add a.ts', detail: null },
@@ -26,7 +33,10 @@ describe('counting lines without laying them out', () => {
   it('gives the number of lines entryLines makes, for every kind, width and expansion', () => {
     for (const width of [12, 20, 37, 60, 100, 200]) {
       for (const expanded of [false, true]) {
-        for (const e of entries) expect(entryLineCount(e, width, expanded), `entry ${e.id} at ${width}, expanded ${expanded}`).toBe(entryLines(e, width, expanded).length);
+        for (const e of entries)
+          expect(entryLineCount(e, width, expanded), `entry ${e.id} at ${width}, expanded ${expanded}`).toBe(
+            entryLines(e, width, expanded).length,
+          );
       }
     }
   });
@@ -41,7 +51,8 @@ describe('the lazy conversation window', () => {
         const source = conversationSource(entries, width, expanded, head);
         expect(source.length).toBe(all.length);
         for (let start = 0; start < all.length; start += 3) {
-          for (const height of [1, 7, 30]) expect(source.slice(start, start + height)).toEqual(all.slice(start, start + height));
+          for (const height of [1, 7, 30])
+            expect(source.slice(start, start + height)).toEqual(all.slice(start, start + height));
         }
         expect(source.slice(-5, 2)).toEqual(all.slice(0, 2));
         expect(source.slice(all.length - 2, all.length + 10)).toEqual(all.slice(-2));
@@ -50,13 +61,32 @@ describe('the lazy conversation window', () => {
   });
 
   it('lays out only the entries inside the window', () => {
-    const many: ConversationEntry[] = Array.from({ length: 1000 }, (_, i) => ({ id: i + 1, who: 'planner', kind: 'message', text: `line ${i}`, detail: null }));
+    const many: ConversationEntry[] = Array.from({ length: 1000 }, (_, i) => ({
+      id: i + 1,
+      who: 'planner',
+      kind: 'message',
+      text: `line ${i}`,
+      detail: null,
+    }));
     const laidOut = new Set<number>();
-    const watched = many.map((e) => new Proxy(e, { get: (t, k) => (k === 'kind' && laidOut.add(t.id), Reflect.get(t, k)) }));
+    const watched = many.map(
+      (e) => new Proxy(e, { get: (t, k) => (k === 'kind' && laidOut.add(t.id), Reflect.get(t, k)) }),
+    );
     const source = conversationSource(watched, 80, false);
     laidOut.clear(); // counting reads every entry's kind; laying out is what must stay small
     const window = source.slice(source.length - 10, source.length);
-    expect(window.map((l) => l.text)).toEqual(['planner', '  line 995', 'planner', '  line 996', 'planner', '  line 997', 'planner', '  line 998', 'planner', '  line 999']);
+    expect(window.map((l) => l.text)).toEqual([
+      'planner',
+      '  line 995',
+      'planner',
+      '  line 996',
+      'planner',
+      '  line 997',
+      'planner',
+      '  line 998',
+      'planner',
+      '  line 999',
+    ]);
     expect([...laidOut].sort((a, b) => a - b)).toEqual([996, 997, 998, 999, 1000]);
   });
 });

@@ -9,8 +9,19 @@ afterEach(() => cleanup());
 
 const LONG = `npm run build && node scripts/migrate.js --database postgres://localhost/app --dry-run=false --verbose --tables ${Array.from({ length: 12 }, (_, i) => `table_${i}`).join(',')} --final-flag-at-the-very-end`;
 
-const held = (decision: 'confirm' | 'block', command = LONG): PendingCommand => ({ id: 'cmd-7', role: 'planner', command, decision, rule: decision === 'block' ? 'rm-rf' : 'network', reason: decision === 'block' ? 'deletes files recursively' : 'reaches the network' });
-const executing = (pendingCommand: PendingCommand) => ({ phase: 'EXECUTE' as const, inflight: { kind: 'execute_step' as const, step: 1 }, pendingCommand });
+const held = (decision: 'confirm' | 'block', command = LONG): PendingCommand => ({
+  id: 'cmd-7',
+  role: 'planner',
+  command,
+  decision,
+  rule: decision === 'block' ? 'rm-rf' : 'network',
+  reason: decision === 'block' ? 'deletes files recursively' : 'reaches the network',
+});
+const executing = (pendingCommand: PendingCommand) => ({
+  phase: 'EXECUTE' as const,
+  inflight: { kind: 'execute_step' as const, step: 1 },
+  pendingCommand,
+});
 // eslint-disable-next-line no-control-regex
 const plain = (frame: string): string => frame.replace(/\u001b\[[0-9;]*m/g, '');
 /** The frame's text without borders and whitespace: a wrapped command reads as one. */
@@ -31,14 +42,18 @@ describe('command confirmation', () => {
   it('y allows once', async () => {
     const r = await renderApp(executing(held('confirm')));
     await r.press('y');
-    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'decide', on: 'command', id: 'cmd-7', choice: 'allow-once' }]));
+    await waitFor(() =>
+      expect(r.engine.sent).toEqual([{ type: 'decide', on: 'command', id: 'cmd-7', choice: 'allow-once' }]),
+    );
     await waitFor(() => expect(r.frame()).not.toContain('wants to run a command'));
   });
 
   it('a allows the command for the rest of the run', async () => {
     const r = await renderApp(executing(held('confirm')));
     await r.press('a');
-    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'decide', on: 'command', id: 'cmd-7', choice: 'allow-run' }]));
+    await waitFor(() =>
+      expect(r.engine.sent).toEqual([{ type: 'decide', on: 'command', id: 'cmd-7', choice: 'allow-run' }]),
+    );
   });
 
   it.each([
@@ -48,7 +63,9 @@ describe('command confirmation', () => {
   ])('%s denies', async (_name, key) => {
     const r = await renderApp(executing(held('confirm')));
     await r.press(key);
-    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'decide', on: 'command', id: 'cmd-7', choice: 'deny' }]));
+    await waitFor(() =>
+      expect(r.engine.sent).toEqual([{ type: 'decide', on: 'command', id: 'cmd-7', choice: 'deny' }]),
+    );
   });
 
   it('a blocked command: Enter denies; "run it anyway" needs ! and then y', async () => {
@@ -64,13 +81,17 @@ describe('command confirmation', () => {
     await waitFor(() => expect(r.frame()).not.toContain('[y/N]'));
     expect(r.engine.sent).toEqual([]);
     await r.press('!', 'y');
-    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'decide', on: 'command', id: 'cmd-7', choice: 'allow-once' }]));
+    await waitFor(() =>
+      expect(r.engine.sent).toEqual([{ type: 'decide', on: 'command', id: 'cmd-7', choice: 'allow-once' }]),
+    );
   });
 
   it('a blocked command: Enter denies', async () => {
     const r = await renderApp(executing(held('block', 'rm -rf build')));
     await r.press(KEY.enter);
-    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'decide', on: 'command', id: 'cmd-7', choice: 'deny' }]));
+    await waitFor(() =>
+      expect(r.engine.sent).toEqual([{ type: 'decide', on: 'command', id: 'cmd-7', choice: 'deny' }]),
+    );
   });
 
   it('owns the keyboard while open: s, p, ? do nothing; the status bar shows its keys', async () => {
@@ -91,7 +112,14 @@ describe('command confirmation', () => {
   });
 });
 
-const stepFailed = (rolledBack: boolean): Awaiting => ({ kind: 'step_failed', step: 2, attempt: 3, category: 'test_failure', rolledBack, message: [...Array.from({ length: 30 }, (_, i) => `ok ${i}`), 'not ok 31 - greets in French', '# fail 1'].join('\n') });
+const stepFailed = (rolledBack: boolean): Awaiting => ({
+  kind: 'step_failed',
+  step: 2,
+  attempt: 3,
+  category: 'test_failure',
+  rolledBack,
+  message: [...Array.from({ length: 30 }, (_, i) => `ok ${i}`), 'not ok 31 - greets in French', '# fail 1'].join('\n'),
+});
 
 describe('a step that still fails', () => {
   it('shows the category and the tail of the test output; r k b s', async () => {
@@ -129,7 +157,15 @@ describe('a step that still fails', () => {
 });
 
 describe('a possible secret', () => {
-  const secret: Awaiting = { kind: 'secret_found', step: 1, summary: 'add config', findings: [{ file: 'config/.env', line: 1, kind: '.env file' }, { file: 'src/keys.ts', line: 12, kind: 'AWS access key' }] };
+  const secret: Awaiting = {
+    kind: 'secret_found',
+    step: 1,
+    summary: 'add config',
+    findings: [
+      { file: 'config/.env', line: 1, kind: '.env file' },
+      { file: 'src/keys.ts', line: 12, kind: 'AWS access key' },
+    ],
+  };
 
   it('lists the findings; c then y commits anyway; c then another key does not', async () => {
     const r = await renderApp({ phase: 'EXECUTE', awaiting: secret });
@@ -141,7 +177,9 @@ describe('a possible secret', () => {
     await waitFor(() => expect(r.frame()).not.toContain('[y/N]'));
     expect(r.engine.sent).toEqual([]);
     await r.press('c', 'y');
-    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'decide', on: 'secret_found', choice: 'commit-anyway' }]));
+    await waitFor(() =>
+      expect(r.engine.sent).toEqual([{ type: 'decide', on: 'secret_found', choice: 'commit-anyway' }]),
+    );
   });
 
   it.each([
@@ -161,7 +199,10 @@ describe('a failed commit', () => {
     ['c', 'continue'],
     ['s', 'stop'],
   ] as const)('%s → %s', async (key, choice) => {
-    const r = await renderApp({ phase: 'EXECUTE', awaiting: { kind: 'commit_failed', step: 3, summary: 'add docs', message: 'pre-commit hook failed: lint errors' } });
+    const r = await renderApp({
+      phase: 'EXECUTE',
+      awaiting: { kind: 'commit_failed', step: 3, summary: 'add docs', message: 'pre-commit hook failed: lint errors' },
+    });
     expect(r.frame()).toContain('The commit of step 3 failed');
     expect(r.frame()).toContain('pre-commit hook failed: lint errors');
     await r.press(key);
@@ -175,7 +216,16 @@ describe('an external change', () => {
     ['m', 'merge'],
     ['d', 'discard'],
   ] as const)('%s → %s', async (key, choice) => {
-    const r = await renderApp({ phase: 'RESPOND', awaiting: { kind: 'external_change', file: 'plan', role: 'planner', action: { kind: 'respond' }, text: '# new plan' } });
+    const r = await renderApp({
+      phase: 'RESPOND',
+      awaiting: {
+        kind: 'external_change',
+        file: 'plan',
+        role: 'planner',
+        action: { kind: 'respond' },
+        text: '# new plan',
+      },
+    });
     expect(r.frame()).toContain('plan.md changed outside agent-collab while the planner wrote a new version');
     expect(r.frame()).toContain('o overwrite: use the agent’s version');
     await r.press(key);

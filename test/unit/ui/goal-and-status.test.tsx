@@ -69,7 +69,10 @@ describe('status bar', () => {
   it('shows phase, iteration, mode, the working agent, elapsed, tokens and cost', async () => {
     const usage = { inputTokens: 10_000, outputTokens: 2_345, cachedTokens: 0, costUsd: 0.42, durationMs: 0, calls: 2 };
     let t = 1_000_000;
-    const r = await renderApp({ phase: 'REVIEW', iteration: 2, maxIterations: 5, mode: 'auto', inflight: { kind: 'review' }, usage }, { now: () => t, tickMs: 20 });
+    const r = await renderApp(
+      { phase: 'REVIEW', iteration: 2, maxIterations: 5, mode: 'auto', inflight: { kind: 'review' }, usage },
+      { now: () => t, tickMs: 20 },
+    );
     t += 65_000;
     await waitFor(() => expect(r.frame()).toContain('⏱ 1:05'));
     const f = r.frame();
@@ -80,7 +83,11 @@ describe('status bar', () => {
 
   it('shows the rejection when the engine refuses a command', async () => {
     const r = await renderApp({ phase: 'REVIEW' });
-    r.engine.emit({ type: 'rejected', event: 'go', message: '"go" is not allowed in phase REVIEW: nothing is waiting for a go' });
+    r.engine.emit({
+      type: 'rejected',
+      event: 'go',
+      message: '"go" is not allowed in phase REVIEW: nothing is waiting for a go',
+    });
     await waitFor(() => expect(r.frame()).toContain('nothing is waiting for a go'));
   });
 

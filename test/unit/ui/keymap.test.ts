@@ -3,13 +3,38 @@ import { describe, expect, it } from 'vitest';
 import { commandFor, helpRows, hintsFor, KEYMAP, type CommandName, type KeyContext } from '../../../src/ui/keymap.js';
 
 const NO_KEY: Key = {
-  upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false,
-  return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false,
-  super: false, hyper: false, capsLock: false, numLock: false,
+  upArrow: false,
+  downArrow: false,
+  leftArrow: false,
+  rightArrow: false,
+  pageDown: false,
+  pageUp: false,
+  home: false,
+  end: false,
+  return: false,
+  escape: false,
+  ctrl: false,
+  shift: false,
+  tab: false,
+  backspace: false,
+  delete: false,
+  meta: false,
+  super: false,
+  hyper: false,
+  capsLock: false,
+  numLock: false,
 };
 const k = (over: Partial<Key> = {}): Key => ({ ...NO_KEY, ...over });
 
-const manualGo: KeyContext = { phase: 'REVIEW', mode: 'manual', pauseRequested: false, busy: false, awaiting: 'go', tab: 'conversation', typing: false };
+const manualGo: KeyContext = {
+  phase: 'REVIEW',
+  mode: 'manual',
+  pauseRequested: false,
+  busy: false,
+  awaiting: 'go',
+  tab: 'conversation',
+  typing: false,
+};
 const autoBusy: KeyContext = { ...manualGo, mode: 'auto', busy: true, awaiting: null };
 const typingGoal: KeyContext = { ...manualGo, phase: 'REFINE_GOAL', awaiting: 'goal', typing: true };
 
@@ -21,7 +46,26 @@ describe('keymap', () => {
       expect(b.keys.length).toBeGreaterThan(0);
       expect(b.description).not.toBe('');
     }
-    const required: CommandName[] = ['next_round', 'auto', 'pause', 'stop', 'quit', 'help', 'edit', 'tab_next', 'tab_prev', 'tab_1', 'tab_5', 'scroll_up', 'scroll_down', 'page_up', 'page_down', 'scroll_top', 'scroll_bottom', 'goal_ready'];
+    const required: CommandName[] = [
+      'next_round',
+      'auto',
+      'pause',
+      'stop',
+      'quit',
+      'help',
+      'edit',
+      'tab_next',
+      'tab_prev',
+      'tab_1',
+      'tab_5',
+      'scroll_up',
+      'scroll_down',
+      'page_up',
+      'page_down',
+      'scroll_top',
+      'scroll_bottom',
+      'goal_ready',
+    ];
     for (const c of required) expect(names).toContain(c);
   });
 
@@ -59,7 +103,13 @@ describe('keymap', () => {
   });
 
   it('status-bar hints list the keys that apply now', () => {
-    expect(hintsFor(manualGo).map((h) => `${h.key} ${h.text}`)).toEqual(['Enter next round', 'a auto', 's stop', '? help', 'Ctrl+C quit']);
+    expect(hintsFor(manualGo).map((h) => `${h.key} ${h.text}`)).toEqual([
+      'Enter next round',
+      'a auto',
+      's stop',
+      '? help',
+      'Ctrl+C quit',
+    ]);
     expect(hintsFor(autoBusy).map((h) => h.command)).toEqual(['pause', 'stop', 'help', 'quit']);
     expect(hintsFor({ ...manualGo, awaiting: 'failure' }).find((h) => h.command === 'next_round')?.text).toBe('retry');
     expect(hintsFor(typingGoal).map((h) => h.command)).toEqual(['goal_ready', 'toggle_input', 'quit']);

@@ -16,8 +16,17 @@ describe('screen lines', () => {
       { id: 1, who: 'planner', kind: 'message', text: 'line one\nline two', detail: null },
       { id: 2, who: 'planner', kind: 'command', text: '$ npm test', detail: 'ok 1\nok 2', status: 'ok' },
     ];
-    expect(conversationLines(entries, 60, false).map((l) => l.text)).toEqual(['planner', '  line one', '  line two', '  $ planner: npm test ✓ [x]']);
-    expect(conversationLines(entries, 60, true).map((l) => l.text).slice(3)).toEqual(['  $ planner: npm test ✓', '      ok 1', '      ok 2']);
+    expect(conversationLines(entries, 60, false).map((l) => l.text)).toEqual([
+      'planner',
+      '  line one',
+      '  line two',
+      '  $ planner: npm test ✓ [x]',
+    ]);
+    expect(
+      conversationLines(entries, 60, true)
+        .map((l) => l.text)
+        .slice(3),
+    ).toEqual(['  $ planner: npm test ✓', '      ok 1', '      ok 2']);
   });
 });
 

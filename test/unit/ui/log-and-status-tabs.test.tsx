@@ -72,15 +72,32 @@ describe('Log tab', () => {
 describe('Status tab', () => {
   it('lists the recent rounds: role, action, duration, tokens, cost', async () => {
     const r = await renderApp({ phase: 'RESPOND' });
-    const round = (role: 'planner' | 'reviewer', action: 'write_plan' | 'review', durationMs: number, tokens: number, costUsd: number, outcome: 'done' | 'failed' = 'done') =>
-      r.engine.emit({ type: 'notice', notice: { kind: 'round', role, action, outcome, usage: { inputTokens: tokens - 100, outputTokens: 100, cachedTokens: 0, costUsd, durationMs, calls: 1 } } });
+    const round = (
+      role: 'planner' | 'reviewer',
+      action: 'write_plan' | 'review',
+      durationMs: number,
+      tokens: number,
+      costUsd: number,
+      outcome: 'done' | 'failed' = 'done',
+    ) =>
+      r.engine.emit({
+        type: 'notice',
+        notice: {
+          kind: 'round',
+          role,
+          action,
+          outcome,
+          usage: { inputTokens: tokens - 100, outputTokens: 100, cachedTokens: 0, costUsd, durationMs, calls: 1 },
+        },
+      });
     round('planner', 'write_plan', 42_300, 12_000, 0.31);
     round('reviewer', 'review', 8_100, 3_500, 0.05);
     round('reviewer', 'review', 125_000, 900, 0, 'failed');
     await r.press('5');
     await waitFor(() => expect(r.frame()).toContain('Rounds: last 3 of 3'));
     const f = r.frame();
-    const row = (...cells: string[]): RegExp => new RegExp(cells.map((c) => c.replace(/[.$]/g, (m) => `\\${m}`)).join('\\s+'));
+    const row = (...cells: string[]): RegExp =>
+      new RegExp(cells.map((c) => c.replace(/[.$]/g, (m) => `\\${m}`)).join('\\s+'));
     expect(f).toMatch(row('1', 'planner', 'write_plan', '42.3 s', '12k', '$0.31'));
     expect(f).toMatch(row('2', 'reviewer', 'review', '8.1 s', '3.5k', '$0.05'));
     expect(f).toMatch(row('3', 'reviewer', 'review', '2:05', '900', '$0.00', 'failed'));

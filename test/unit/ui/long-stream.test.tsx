@@ -9,7 +9,11 @@ import { renderApp, waitFor } from './ui-helpers.js';
 
 afterEach(() => cleanup());
 
-const line = (i: number): EngineOutput => ({ type: 'agent_event', role: 'planner', event: { type: 'text', text: `line ${i} of the stream` } });
+const line = (i: number): EngineOutput => ({
+  type: 'agent_event',
+  role: 'planner',
+  event: { type: 'text', text: `line ${i} of the stream` },
+});
 
 describe('the chunked entry list', () => {
   it('appends, keeps the newest max items, replaces one', () => {
@@ -19,10 +23,20 @@ describe('the chunked entry list', () => {
     expect(toArray(l)).toEqual(Array.from({ length: 150 }, (_, i) => 850 + i));
     expect(l.chunks.every((c) => c.length <= CHUNK_SIZE)).toBe(true);
     const before = toArray(l);
-    const r = replaceLast(l, (x) => x % 100 === 0, (x) => -x);
+    const r = replaceLast(
+      l,
+      (x) => x % 100 === 0,
+      (x) => -x,
+    );
     expect(toArray(r ?? emptyList())).toEqual(before.map((x) => (x === 900 ? -900 : x)));
     expect(toArray(l)).toEqual(before); // the old list is untouched
-    expect(replaceLast(listFrom([1, 2]), (x) => x > 5, (x) => x)).toBeNull();
+    expect(
+      replaceLast(
+        listFrom([1, 2]),
+        (x) => x > 5,
+        (x) => x,
+      ),
+    ).toBeNull();
     expect(toArray(appendItems(listFrom([1, 2, 3]), [4, 5], 2))).toEqual([4, 5]);
   });
 });
@@ -68,10 +82,30 @@ describe('a batch of engine outputs', () => {
     const outs: EngineOutput[] = [];
     for (let i = 0; i < 30; i++) {
       outs.push(line(i));
-      if (i % 7 === 0) outs.push({ type: 'agent_event', role: 'planner', event: { type: 'tool_call', id: `t${i}`, name: 'read', input: { i } } });
-      if (i % 7 === 3) outs.push({ type: 'agent_event', role: 'planner', event: { type: 'tool_result', id: `t${i - 3}`, output: `out ${i}`, isError: false } });
-      if (i % 5 === 0) outs.push({ type: 'agent_event', role: 'reviewer', event: { type: 'command', id: `c${i}`, command: 'npm test', status: 'started' } });
-      if (i % 5 === 2) outs.push({ type: 'agent_event', role: 'reviewer', event: { type: 'command', id: `c${i - 2}`, command: 'npm test', status: 'completed', exitCode: 1 } });
+      if (i % 7 === 0)
+        outs.push({
+          type: 'agent_event',
+          role: 'planner',
+          event: { type: 'tool_call', id: `t${i}`, name: 'read', input: { i } },
+        });
+      if (i % 7 === 3)
+        outs.push({
+          type: 'agent_event',
+          role: 'planner',
+          event: { type: 'tool_result', id: `t${i - 3}`, output: `out ${i}`, isError: false },
+        });
+      if (i % 5 === 0)
+        outs.push({
+          type: 'agent_event',
+          role: 'reviewer',
+          event: { type: 'command', id: `c${i}`, command: 'npm test', status: 'started' },
+        });
+      if (i % 5 === 2)
+        outs.push({
+          type: 'agent_event',
+          role: 'reviewer',
+          event: { type: 'command', id: `c${i - 2}`, command: 'npm test', status: 'completed', exitCode: 1 },
+        });
       if (i % 11 === 0) outs.push({ type: 'notice', notice: { kind: 'info', message: `note ${i}` } });
     }
     const start = initialView(stateIn('EXECUTE'), { maxEntries: 25, now: 0 });

@@ -10,16 +10,40 @@ import { KEY, renderApp, waitFor } from './ui-helpers.js';
 
 afterEach(() => cleanup());
 
-const text = (i: number): EngineOutput => ({ type: 'agent_event', role: 'planner', event: { type: 'text', text: `line ${i}  ` } });
+const text = (i: number): EngineOutput => ({
+  type: 'agent_event',
+  role: 'planner',
+  event: { type: 'text', text: `line ${i}  ` },
+});
 
 function stream(n: number): EngineOutput[] {
   const outs: EngineOutput[] = [];
   for (let i = 0; i < n; i++) {
     outs.push(text(i));
-    if (i % 97 === 0) outs.push({ type: 'agent_event', role: 'planner', event: { type: 'tool_call', id: `t${i}`, name: 'read', input: { i } } });
-    if (i % 97 === 5) outs.push({ type: 'agent_event', role: 'planner', event: { type: 'tool_result', id: `t${i - 5}`, output: `out ${i}`, isError: false } });
-    if (i % 211 === 0) outs.push({ type: 'agent_event', role: 'reviewer', event: { type: 'command', id: `c${i}`, command: 'npm test', status: 'started' } });
-    if (i % 211 === 3) outs.push({ type: 'agent_event', role: 'reviewer', event: { type: 'command', id: `c${i - 3}`, command: 'npm test', status: 'completed', exitCode: 0 } });
+    if (i % 97 === 0)
+      outs.push({
+        type: 'agent_event',
+        role: 'planner',
+        event: { type: 'tool_call', id: `t${i}`, name: 'read', input: { i } },
+      });
+    if (i % 97 === 5)
+      outs.push({
+        type: 'agent_event',
+        role: 'planner',
+        event: { type: 'tool_result', id: `t${i - 5}`, output: `out ${i}`, isError: false },
+      });
+    if (i % 211 === 0)
+      outs.push({
+        type: 'agent_event',
+        role: 'reviewer',
+        event: { type: 'command', id: `c${i}`, command: 'npm test', status: 'started' },
+      });
+    if (i % 211 === 3)
+      outs.push({
+        type: 'agent_event',
+        role: 'reviewer',
+        event: { type: 'command', id: `c${i - 3}`, command: 'npm test', status: 'completed', exitCode: 0 },
+      });
     if (i % 500 === 0) outs.push({ type: 'notice', notice: { kind: 'info', message: `note ${i}` } });
     if (i % 50 === 0) outs.push({ type: 'agent_event', role: 'planner', event: { type: 'text', text: '   ' } }); // adds nothing
   }
@@ -69,7 +93,9 @@ describe('the conversation after a long stream', () => {
     for (let i = 0; i < 20; i++) r.engine.emit(text(i));
     await waitFor(() => expect(r.frame()).toContain('line 19'));
     await r.press(KEY.home);
-    await waitFor(() => expect(r.frame()).toContain("… 15 earlier entries not kept in memory (the agents' events are in debug.log)"));
+    await waitFor(() =>
+      expect(r.frame()).toContain("… 15 earlier entries not kept in memory (the agents' events are in debug.log)"),
+    );
     expect(r.frame()).toContain('line 15');
     expect(r.frame()).not.toContain('line 14');
   });

@@ -47,7 +47,11 @@ function reviewWaitingForGo(): FakeEngine {
 }
 
 async function sized(engine: FakeEngine, columns: number, rows: number): Promise<SizedRender> {
-  const r = await renderSized(<App engine={engine} files={fakeFiles({ plan: '# Plan\n' })} tickMs={0} />, columns, rows);
+  const r = await renderSized(
+    <App engine={engine} files={fakeFiles({ plan: '# Plan\n' })} tickMs={0} />,
+    columns,
+    rows,
+  );
   opened.push(r);
   return r;
 }
@@ -69,7 +73,11 @@ function expectEssentials(frame: string): void {
 describe('the opening frame (drawn while the session opens)', () => {
   it('shows the tab bar and that the session is opening, within 80×24', () => {
     const stdout = new SizedStdout(80, 24);
-    const instance = render(<OpeningScreen />, { stdout: stdout as unknown as NodeJS.WriteStream, debug: true, patchConsole: false });
+    const instance = render(<OpeningScreen />, {
+      stdout: stdout as unknown as NodeJS.WriteStream,
+      debug: true,
+      patchConsole: false,
+    });
     onTestFinished(() => instance.unmount());
     const f = plain(stdout.lastFrame());
     for (const tab of ['[1:Conversation]', '2:Plan', '3:Comments', '4:Log', '5:Status']) expect(f).toContain(tab);
@@ -137,19 +145,41 @@ describe('attention: the person’s input is needed', () => {
     r.engine.set({ updatedAt: '2026-01-01T00:00:01Z' }); // same question, state published again
     await waitFor(() => expect(r.frame()).toContain('Next: planner'));
     expect(onAttention).toHaveBeenCalledTimes(1);
-    r.engine.set({ awaiting: null, inflight: { kind: 'execute_step', step: 1 }, pendingCommand: { id: 'c1', role: 'planner', command: 'curl x', decision: 'confirm', rule: 'network', reason: 'network' } });
+    r.engine.set({
+      awaiting: null,
+      inflight: { kind: 'execute_step', step: 1 },
+      pendingCommand: {
+        id: 'c1',
+        role: 'planner',
+        command: 'curl x',
+        decision: 'confirm',
+        rule: 'network',
+        reason: 'network',
+      },
+    });
     await waitFor(() => expect(onAttention).toHaveBeenLastCalledWith('the planner wants to run a command'));
   });
 
   it('a bell everywhere; OSC 9 too on iTerm2, WezTerm, Windows Terminal, kitty, Ghostty', () => {
     expect(attentionSequence('waiting for your go', { TERM_PROGRAM: 'Apple_Terminal' })).toBe('\u0007');
     expect(attentionSequence('waiting for your go', {})).toBe('\u0007');
-    for (const env of [{ TERM_PROGRAM: 'iTerm.app' }, { TERM_PROGRAM: 'WezTerm' }, { WT_SESSION: 'abc' }, { TERM: 'xterm-kitty' }, { KITTY_WINDOW_ID: '1' }, { TERM_PROGRAM: 'ghostty' }]) {
+    for (const env of [
+      { TERM_PROGRAM: 'iTerm.app' },
+      { TERM_PROGRAM: 'WezTerm' },
+      { WT_SESSION: 'abc' },
+      { TERM: 'xterm-kitty' },
+      { KITTY_WINDOW_ID: '1' },
+      { TERM_PROGRAM: 'ghostty' },
+    ]) {
       expect(supportsOsc9(env), JSON.stringify(env)).toBe(true);
-      expect(attentionSequence('waiting for your go', env)).toBe('\u0007\u001b]9;agent-collab: waiting for your go\u0007');
+      expect(attentionSequence('waiting for your go', env)).toBe(
+        '\u0007\u001b]9;agent-collab: waiting for your go\u0007',
+      );
     }
     expect(supportsOsc9({ TERM_PROGRAM: 'iTerm.app', TMUX: '/tmp/tmux-1/default,1,0' })).toBe(false);
     // A control character in the text cannot end the sequence early.
-    expect(attentionSequence('a\u0007b\u001bc', { TERM_PROGRAM: 'WezTerm' })).toBe('\u0007\u001b]9;agent-collab: a b c\u0007');
+    expect(attentionSequence('a\u0007b\u001bc', { TERM_PROGRAM: 'WezTerm' })).toBe(
+      '\u0007\u001b]9;agent-collab: a b c\u0007',
+    );
   });
 });

@@ -60,7 +60,9 @@ export class FakeEngine implements EngineLike {
   }
 }
 
-export function fakeFiles(texts: { plan?: string | null; comments?: string | null; log?: string | null; debug?: string | null } = {}): FilesReader & { texts: typeof texts } {
+export function fakeFiles(
+  texts: { plan?: string | null; comments?: string | null; log?: string | null; debug?: string | null } = {},
+): FilesReader & { texts: typeof texts } {
   const f = {
     texts: { ...texts },
     readPlan: () => Promise.resolve(f.texts.plan ?? null),
@@ -103,7 +105,10 @@ export type Rendered = ReturnType<typeof render> & {
   frame: () => string;
 };
 
-export async function renderApp(state: Partial<WorkflowState> & { phase?: WorkflowState['phase'] } = {}, props: Partial<AppProps> = {}): Promise<Rendered> {
+export async function renderApp(
+  state: Partial<WorkflowState> & { phase?: WorkflowState['phase'] } = {},
+  props: Partial<AppProps> = {},
+): Promise<Rendered> {
   const engine = new FakeEngine(stateIn(state.phase ?? 'REVIEW', state));
   const r = render(<App engine={engine} files={props.files ?? fakeFiles()} tickMs={0} {...props} />);
   const press = async (...keys: string[]): Promise<void> => {
@@ -114,5 +119,10 @@ export async function renderApp(state: Partial<WorkflowState> & { phase?: Workfl
     }
   };
   await listening(r.stdin);
-  return Object.assign(r, { engine, press, type: (text: string) => press(...Array.from(text)), frame: () => r.lastFrame() ?? '' });
+  return Object.assign(r, {
+    engine,
+    press,
+    type: (text: string) => press(...Array.from(text)),
+    frame: () => r.lastFrame() ?? '',
+  });
 }

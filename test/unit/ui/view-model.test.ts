@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import type { EngineOutput } from '../../../src/core/events.js';
 import type { AgentEvent, WorkflowState } from '../../../src/core/types.js';
 import { formatElapsed, formatTokens } from '../../../src/ui/format.js';
-import { describeAction, entriesOf, MAX_ROUNDS, initialView, reduceView, type ViewAction, type ViewState } from '../../../src/ui/view-model.js';
+import {
+  describeAction,
+  entriesOf,
+  MAX_ROUNDS,
+  initialView,
+  reduceView,
+  type ViewAction,
+  type ViewState,
+} from '../../../src/ui/view-model.js';
 import { stateIn } from '../../helpers/states.js';
 
 function run(view: ViewState, ...actions: ViewAction[]): ViewState {
@@ -13,7 +21,11 @@ const state = (s: WorkflowState): EngineOutput => ({ type: 'state', state: s });
 
 describe('view model', () => {
   it('keeps the agents’ messages, role-labelled, in order', () => {
-    const v = run(initialView(stateIn('REVIEW'), { now: 0 }), agent('planner', { type: 'text', text: 'Here is the plan' }), agent('reviewer', { type: 'text', text: '[APPROVED]' }));
+    const v = run(
+      initialView(stateIn('REVIEW'), { now: 0 }),
+      agent('planner', { type: 'text', text: 'Here is the plan' }),
+      agent('reviewer', { type: 'text', text: '[APPROVED]' }),
+    );
     expect(entriesOf(v).map((e) => [e.who, e.kind, e.text])).toEqual([
       ['planner', 'message', 'Here is the plan'],
       ['reviewer', 'message', '[APPROVED]'],
@@ -38,7 +50,12 @@ describe('view model', () => {
       agent('planner', { type: 'command', command: 'npm test', status: 'failed', exitCode: 1, output: '1 failing' }),
     );
     expect(entriesOf(v)).toHaveLength(1);
-    expect(entriesOf(v)[0]).toMatchObject({ kind: 'command', text: '$ npm test (exit 1)', status: 'failed', detail: '1 failing' });
+    expect(entriesOf(v)[0]).toMatchObject({
+      kind: 'command',
+      text: '$ npm test (exit 1)',
+      status: 'failed',
+      detail: '1 failing',
+    });
   });
 
   it('keeps only the last N entries', () => {
@@ -49,8 +66,16 @@ describe('view model', () => {
   });
 
   it('follows phase, iteration and the usage totals from the state', () => {
-    const s = stateIn('RESPOND', { iteration: 2, maxIterations: 5, usage: { inputTokens: 1200, outputTokens: 300, cachedTokens: 0, costUsd: 0.05, durationMs: 4000, calls: 2 } });
-    const v = run(initialView(stateIn('REVIEW')), { type: 'phase', from: 'REVIEW', to: 'RESPOND', iteration: 2 }, state(s));
+    const s = stateIn('RESPOND', {
+      iteration: 2,
+      maxIterations: 5,
+      usage: { inputTokens: 1200, outputTokens: 300, cachedTokens: 0, costUsd: 0.05, durationMs: 4000, calls: 2 },
+    });
+    const v = run(
+      initialView(stateIn('REVIEW')),
+      { type: 'phase', from: 'REVIEW', to: 'RESPOND', iteration: 2 },
+      state(s),
+    );
     expect(v).toMatchObject({ phase: 'RESPOND', iteration: 2, maxIterations: 5 });
     expect(v.usage.costUsd).toBe(0.05);
     expect(entriesOf(v).at(-1)).toMatchObject({ kind: 'phase', text: 'REVIEW → RESPOND (after round 2)' });
@@ -64,7 +89,11 @@ describe('view model', () => {
     const same = reduceView(v, state({ ...s, usage: { ...s.usage, calls: 1 } }), 9000);
     expect(same.working?.since).toBe(5000);
     const steps = [{ n: 1, title: 'Add the flag', done: false }];
-    const exec = reduceView(same, state(stateIn('EXECUTE', { inflight: { kind: 'execute_step', step: 1 }, steps })), 9000);
+    const exec = reduceView(
+      same,
+      state(stateIn('EXECUTE', { inflight: { kind: 'execute_step', step: 1 }, steps })),
+      9000,
+    );
     expect(exec.working).toEqual({ role: 'planner', what: 'executing step 1/1: Add the flag', since: 9000 });
     expect(reduceView(exec, state(stateIn('EXECUTE', { steps })), 9500).working).toBeNull();
   });
@@ -72,9 +101,17 @@ describe('view model', () => {
   it('labels the mode MANUAL / AUTO / PAUSING / PAUSED', () => {
     let v = initialView(stateIn('REVIEW'));
     expect(v.modeLabel).toBe('MANUAL');
-    v = run(v, { type: 'sent', event: { type: 'set_mode', mode: 'auto' } }, state(stateIn('REVIEW', { mode: 'auto', inflight: { kind: 'review' } })));
+    v = run(
+      v,
+      { type: 'sent', event: { type: 'set_mode', mode: 'auto' } },
+      state(stateIn('REVIEW', { mode: 'auto', inflight: { kind: 'review' } })),
+    );
     expect(v.modeLabel).toBe('AUTO');
-    v = run(v, { type: 'sent', event: { type: 'pause' } }, state(stateIn('REVIEW', { mode: 'auto', pauseRequested: true, inflight: { kind: 'review' } })));
+    v = run(
+      v,
+      { type: 'sent', event: { type: 'pause' } },
+      state(stateIn('REVIEW', { mode: 'auto', pauseRequested: true, inflight: { kind: 'review' } })),
+    );
     expect(v.modeLabel).toBe('PAUSING');
     v = run(v, state(stateIn('RESPOND', { mode: 'manual', awaiting: { kind: 'go', action: { kind: 'respond' } } })));
     expect(v.modeLabel).toBe('PAUSED');
@@ -84,14 +121,21 @@ describe('view model', () => {
 
   it('tracks what the engine waits for (the dialog to show) and clears it when it is answered', () => {
     const waiting = stateIn('REVIEW', { iteration: 5, awaiting: { kind: 'arbitration', iteration: 5 } });
-    let v = run(initialView(stateIn('REVIEW')), state(waiting), { type: 'awaiting', awaiting: { kind: 'arbitration', iteration: 5 }, phase: 'REVIEW' });
+    let v = run(initialView(stateIn('REVIEW')), state(waiting), {
+      type: 'awaiting',
+      awaiting: { kind: 'arbitration', iteration: 5 },
+      phase: 'REVIEW',
+    });
     expect(v.awaiting).toEqual({ kind: 'arbitration', iteration: 5 });
     v = run(v, state({ ...waiting, phase: 'APPROVED', awaiting: null }));
     expect(v.awaiting).toBeNull();
   });
 
   it('shows what the person sent, and rejections / errors as a flash line', () => {
-    let v = run(initialView(stateIn('REFINE_GOAL')), { type: 'sent', event: { type: 'user_message', text: 'add a --verbose flag' } });
+    let v = run(initialView(stateIn('REFINE_GOAL')), {
+      type: 'sent',
+      event: { type: 'user_message', text: 'add a --verbose flag' },
+    });
     expect(entriesOf(v).at(-1)).toMatchObject({ who: 'you', text: 'add a --verbose flag' });
     v = run(v, { type: 'rejected', event: 'go', message: 'nothing is waiting for a go' });
     expect(v.flash).toEqual({ text: 'nothing is waiting for a go', tone: 'warn' });
@@ -102,17 +146,40 @@ describe('view model', () => {
   });
 
   it('notes verdicts and the end of the run', () => {
-    const v = run(initialView(stateIn('REVIEW')), { type: 'notice', notice: { kind: 'verdict', iteration: 1, verdict: 'CHANGES_REQUIRED', marker: true } }, { type: 'finished', phase: 'DONE' });
-    expect(entriesOf(v).map((e) => e.text)).toEqual(['Verdict CHANGES_REQUIRED (iteration 1)', 'Run finished: all steps done.']);
+    const v = run(
+      initialView(stateIn('REVIEW')),
+      { type: 'notice', notice: { kind: 'verdict', iteration: 1, verdict: 'CHANGES_REQUIRED', marker: true } },
+      { type: 'finished', phase: 'DONE' },
+    );
+    expect(entriesOf(v).map((e) => e.text)).toEqual([
+      'Verdict CHANGES_REQUIRED (iteration 1)',
+      'Run finished: all steps done.',
+    ]);
     expect(v.finished).toBe('DONE');
   });
 
   it('lists command-policy and test-run notices in the conversation (warnings for a denial or a failing run)', () => {
     const v = run(
       initialView(stateIn('EXECUTE')),
-      { type: 'notice', notice: { kind: 'command', role: 'planner', command: 'rm -rf /', decision: 'deny', rule: 'rm-rf', reason: 'deletes files recursively' } },
-      { type: 'notice', notice: { kind: 'tests', step: 2, attempt: 1, command: 'npm test', passed: false, durationMs: 4200 } },
-      { type: 'notice', notice: { kind: 'tests', step: 2, attempt: 2, command: 'npm test', passed: true, durationMs: 3900 } },
+      {
+        type: 'notice',
+        notice: {
+          kind: 'command',
+          role: 'planner',
+          command: 'rm -rf /',
+          decision: 'deny',
+          rule: 'rm-rf',
+          reason: 'deletes files recursively',
+        },
+      },
+      {
+        type: 'notice',
+        notice: { kind: 'tests', step: 2, attempt: 1, command: 'npm test', passed: false, durationMs: 4200 },
+      },
+      {
+        type: 'notice',
+        notice: { kind: 'tests', step: 2, attempt: 2, command: 'npm test', passed: true, durationMs: 3900 },
+      },
     );
     expect(entriesOf(v).map((e) => [e.text, e.tone])).toEqual([
       ['Denied the planner\'s command: rm -rf / (rule "rm-rf"): deletes files recursively', 'warn'],
@@ -122,12 +189,34 @@ describe('view model', () => {
   });
 
   it('keeps the recent rounds with their timings for the Status tab', () => {
-    const usage = (durationMs: number) => ({ inputTokens: 1000, outputTokens: 200, cachedTokens: 0, costUsd: 0.01, durationMs, calls: 1 });
+    const usage = (durationMs: number) => ({
+      inputTokens: 1000,
+      outputTokens: 200,
+      cachedTokens: 0,
+      costUsd: 0.01,
+      durationMs,
+      calls: 1,
+    });
     let v = initialView(stateIn('REVIEW'));
-    for (let i = 0; i < MAX_ROUNDS + 5; i++) v = reduceView(v, { type: 'notice', notice: { kind: 'round', role: 'reviewer', action: 'review', outcome: 'done', usage: usage(i * 1000) } }, 7);
+    for (let i = 0; i < MAX_ROUNDS + 5; i++)
+      v = reduceView(
+        v,
+        {
+          type: 'notice',
+          notice: { kind: 'round', role: 'reviewer', action: 'review', outcome: 'done', usage: usage(i * 1000) },
+        },
+        7,
+      );
     expect(v.roundCount).toBe(MAX_ROUNDS + 5);
     expect(v.rounds).toHaveLength(MAX_ROUNDS);
-    expect(v.rounds.at(-1)).toEqual({ role: 'reviewer', action: 'review', outcome: 'done', usage: usage((MAX_ROUNDS + 4) * 1000), n: MAX_ROUNDS + 5, at: 7 });
+    expect(v.rounds.at(-1)).toEqual({
+      role: 'reviewer',
+      action: 'review',
+      outcome: 'done',
+      usage: usage((MAX_ROUNDS + 4) * 1000),
+      n: MAX_ROUNDS + 5,
+      at: 7,
+    });
     expect(entriesOf(v)).toEqual([]); // not conversation lines
   });
 
