@@ -1,162 +1,39 @@
 // The workflow state machine: a pure function from (state, event) to (state, effects).
-import type { DecideEvent } from './decisions.js';
 import type { Effect, EngineEvent } from './events.js';
-import { parseVerdict } from './verdict.js';
-import { proceed, runNow, schedule, settle } from './approval.js';
+import { runNow, schedule, settle } from './approval.js';
 import {
   finishExecution,
   firstOpenStep,
   onAttemptFailed,
-  onCommitChoice,
   onCommitFailed,
   onExecuteDone,
   onNoTestCommand,
-  onSecretChoice,
   onSecretsFound,
-  onStepChoice,
   onStepCommitted,
   onStepRolledBack,
   onStepStarted,
   onTestCommandAnswer,
   onTestsDone,
-  type ExecutionOptions,
 } from './execution.js';
-import { onCommandChoice, onCommandDenied, onCommandHeld } from './command-hold.js';
-import type { Action, Awaiting, Phase, Role, WorkflowState } from './types.js';
+import { onCommandDenied, onCommandHeld } from './command-hold.js';
+import type { Action, Phase, WorkflowState } from './types.js';
+import { onDecide } from './decide.js';
+import { onReviewAnswer } from './review-loop.js';
+import {
+  execOpts,
+  failed,
+  reject,
+  requireAwaiting,
+  requireIdle,
+  requireInflight,
+  RUNNING,
+  stopToGoal,
+  TERMINAL,
+  type TransitionOptions,
+  type TransitionResult,
+} from './transition-rules.js';
 
-type FailureKindOrEngine = Extract<Awaiting, { kind: 'failure' }>['failure'];
-
-export interface TransitionOptions {
-  /** Base iteration cap (`workflow.max_iterations`). */
-  maxIterations: number;
-  /** `workflow.auto_approve`: in auto mode, an approved plan goes to execution without the person's go. */
-  autoApprove: boolean;
-  /** Execution settings; defaults: 3 retries, ask the planner for a test command, 3 denials per step. */
-  execution?: Partial<ExecutionOptions>;
-}
-
-const EXECUTION_DEFAULTS: ExecutionOptions = { maxRetries: 3, testFallbackToAgent: true, maxDenials: 3 };
-
-function execOpts(opts: TransitionOptions): ExecutionOptions {
-  return { ...EXECUTION_DEFAULTS, ...opts.execution };
-}
-
-export interface TransitionResult {
-  state: WorkflowState;
-  effects: Effect[];
-}
-
-/** An event that is not allowed in the current phase. The state is unchanged. */
-export class InvalidEventError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'InvalidEventError';
-  }
-}
-
-const TERMINAL: ReadonlySet<Phase> = new Set(['DONE', 'CANCELLED']);
-const RUNNING: ReadonlySet<Phase> = new Set(['REFINE_GOAL', 'WRITE_PLAN', 'REVIEW', 'RESPOND', 'APPROVED', 'EXECUTE']);
-
-export function isTerminal(phase: Phase): boolean {
-  return TERMINAL.has(phase);
-}
-
-function reject(state: WorkflowState, event: EngineEvent, why: string): never {
-  throw new InvalidEventError(`"${event.type}" is not allowed in phase ${state.phase}: ${why}`);
-}
-
-function requireIdle(s: WorkflowState, e: EngineEvent): void {
-  if (s.inflight) reject(s, e, `an agent round (${s.inflight.kind}) is still running; wait for it, or stop it`);
-}
-
-function requireAwaiting<K extends NonNullable<WorkflowState['awaiting']>['kind']>(
-  s: WorkflowState,
-  e: EngineEvent,
-  kind: K,
-): Extract<NonNullable<WorkflowState['awaiting']>, { kind: K }> {
-  requireIdle(s, e);
-  if (s.awaiting?.kind !== kind)
-    reject(
-      s,
-      e,
-      s.awaiting ? `the workflow is waiting for ${s.awaiting.kind}, not ${kind}` : 'nothing is waiting for it',
-    );
-  return s.awaiting as Extract<NonNullable<WorkflowState['awaiting']>, { kind: K }>;
-}
-
-function requireInflight(s: WorkflowState, e: Extract<EngineEvent, { action: Action }>): void {
-  if (!s.inflight || s.inflight.kind !== e.action.kind) {
-    reject(s, e, `no ${e.action.kind} round is running (stale result ignored)`);
-  }
-}
-
-function approve(s: WorkflowState, effects: Effect[], how: string): TransitionResult {
-  return {
-    state: { ...s, phase: 'APPROVED', inflight: null, awaiting: null, unclearCount: 0 },
-    effects: [
-      ...effects,
-      { type: 'set_plan_status', status: 'approved' },
-      { type: 'log', title: how },
-      { type: 'load_steps' },
-    ],
-  };
-}
-
-function onReviewAnswer(s: WorkflowState, text: string): TransitionResult {
-  const parsed = parseVerdict(text);
-  if (parsed.kind === 'unparseable') {
-    const notice: Effect = {
-      type: 'notify',
-      notice: { kind: 'verdict', iteration: s.iteration + 1, verdict: 'UNCLEAR', marker: false },
-    };
-    const logged: Effect = { type: 'log', title: `Reviewer answer unclear (${parsed.reason})` };
-    if (s.unclearCount === 0) {
-      // Re-ask once, at once: it is the same round.
-      return proceed({ ...s, unclearCount: 1 }, { kind: 'review', reask: true }, [notice, logged]);
-    }
-    return {
-      state: settle({
-        ...s,
-        inflight: null,
-        unclearCount: s.unclearCount + 1,
-        awaiting: { kind: 'unclear_verdict', text, action: { kind: 'review', reask: true } },
-      }),
-      effects: [notice, logged],
-    };
-  }
-  return applyVerdict(
-    s,
-    parsed.kind === 'approved' ? 'APPROVED' : 'CHANGES_REQUIRED',
-    text,
-    parsed.kind === 'approved' || parsed.marker,
-  );
-}
-
-function applyVerdict(
-  s: WorkflowState,
-  verdict: 'APPROVED' | 'CHANGES_REQUIRED',
-  text: string,
-  marker: boolean,
-): TransitionResult {
-  const iteration = s.iteration + 1;
-  const next: WorkflowState = { ...s, iteration, lastVerdict: verdict, unclearCount: 0, inflight: null };
-  const effects: Effect[] = [
-    { type: 'write_comments', text, verdict, iteration },
-    { type: 'notify', notice: { kind: 'verdict', iteration, verdict, marker } },
-  ];
-  if (verdict === 'APPROVED') return approve(next, effects, `Reviewer approved the plan (iteration ${iteration})`);
-  effects.push({ type: 'log', title: `Reviewer requested changes (iteration ${iteration}/${s.maxIterations})` });
-  if (iteration >= next.maxIterations) {
-    return {
-      state: settle({ ...next, phase: 'REVIEW', awaiting: { kind: 'arbitration', iteration } }),
-      effects: [
-        ...effects,
-        { type: 'log', title: `Iteration cap reached (${iteration}); waiting for the person to decide` },
-      ],
-    };
-  }
-  return schedule({ ...next, phase: 'RESPOND' }, { kind: 'respond' }, effects);
-}
+export { InvalidEventError, isTerminal, type TransitionOptions, type TransitionResult } from './transition-rules.js';
 
 function onAgentDone(s: WorkflowState, e: Extract<EngineEvent, { type: 'agent_done' }>): TransitionResult {
   requireInflight(s, e);
@@ -204,25 +81,6 @@ function onAgentDone(s: WorkflowState, e: Extract<EngineEvent, { type: 'agent_do
   }
 }
 
-function failed(
-  s: WorkflowState,
-  role: Role | null,
-  action: Action | null,
-  failure: FailureKindOrEngine,
-  message: string,
-): TransitionResult {
-  return {
-    state: {
-      ...s,
-      inflight: null,
-      pauseRequested: false,
-      mode: 'manual',
-      awaiting: { kind: 'failure', role, failure, message, action },
-    },
-    effects: [{ type: 'log', title: `${role ?? 'engine'} failed (${failure})`, lines: [message] }],
-  };
-}
-
 function onStepsLoaded(
   s: WorkflowState,
   e: Extract<EngineEvent, { type: 'steps_loaded' }>,
@@ -250,111 +108,6 @@ function onStepsLoaded(
   }
   // The person approves execution with their go.
   return { state: settle({ ...withSteps, inflight: null, awaiting: { kind: 'go', action } }), effects: [] };
-}
-
-function stopToGoal(s: WorkflowState, why: string): TransitionResult {
-  return {
-    state: {
-      ...s,
-      phase: 'REFINE_GOAL',
-      inflight: null,
-      awaiting: { kind: 'goal' },
-      mode: 'manual',
-      pauseRequested: false,
-      currentStep: null,
-      stepRun: null,
-      pendingCommand: null,
-      unclearCount: 0,
-    },
-    effects: [{ type: 'stop_agents' }, { type: 'set_plan_status', status: 'draft' }, { type: 'log', title: why }],
-  };
-}
-
-/** The person's choice at one of the questions of decisions.ts. */
-function onDecide(s: WorkflowState, e: DecideEvent, opts: TransitionOptions): TransitionResult {
-  if (e.on === 'command') return onCommandChoice(s, e.id, e.choice, execOpts(opts), (why) => reject(s, e, why));
-  switch (e.on) {
-    case 'arbitration': {
-      requireAwaiting(s, e, 'arbitration');
-      const cleared: WorkflowState = { ...s, awaiting: null };
-      switch (e.choice) {
-        case 'approve':
-          return approve(cleared, [], `Plan force-approved by the person at iteration ${s.iteration}`);
-        case 'continue': {
-          const rounds = e.rounds ?? 0;
-          if (!Number.isInteger(rounds) || rounds < 1) reject(s, e, 'continue needs a whole number of rounds ≥ 1');
-          const next: WorkflowState = { ...cleared, phase: 'RESPOND', maxIterations: s.iteration + rounds };
-          return schedule(next, { kind: 'respond' }, [
-            { type: 'log', title: `Person allowed ${rounds} more round(s)` },
-          ]);
-        }
-        case 'edit':
-          return {
-            state: { ...cleared, awaiting: { kind: 'manual_edit' } },
-            effects: [{ type: 'log', title: 'Person is editing the plan by hand' }],
-          };
-        case 'cancel':
-          return transition(cleared, { type: 'cancel' }, opts);
-      }
-      return reject(s, e, 'unknown choice');
-    }
-    case 'manual_edit': {
-      requireAwaiting(s, e, 'manual_edit');
-      const next: WorkflowState = {
-        ...s,
-        awaiting: null,
-        phase: 'REVIEW',
-        maxIterations: Math.max(s.maxIterations, s.iteration + 1),
-      };
-      return schedule(next, { kind: 'review' }, [
-        { type: 'accept_edit', file: 'plan' },
-        { type: 'log', title: 'Plan edited by the person; sent to review' },
-      ]);
-    }
-    case 'unclear_verdict': {
-      const w = requireAwaiting(s, e, 'unclear_verdict');
-      if (e.choice === 'retry') return runNow({ ...s, unclearCount: 1 }, w.action);
-      return applyVerdict({ ...s, awaiting: null }, 'CHANGES_REQUIRED', `[CHANGES_REQUIRED]\n\n${w.text}`, false);
-    }
-    case 'failure':
-      requireAwaiting(s, e, 'failure');
-      return transition(s, { type: 'go' }, opts);
-    case 'step_failed': {
-      const w = requireAwaiting(s, e, 'step_failed');
-      if (e.choice === 'stop')
-        return stopToGoal(s, `Stopped at step ${w.step} by the person; back to goal refinement (plan kept)`);
-      if (e.choice === 'rollback' && w.rolledBack) reject(s, e, 'the step is already rolled back');
-      return onStepChoice(s, e.choice, w);
-    }
-    case 'secret_found': {
-      const w = requireAwaiting(s, e, 'secret_found');
-      if (e.choice === 'stop')
-        return stopToGoal(
-          s,
-          `Stopped at step ${w.step} (possible secret); back to goal refinement (changes left uncommitted)`,
-        );
-      return onSecretChoice(s, e.choice, w);
-    }
-    case 'commit_failed': {
-      const w = requireAwaiting(s, e, 'commit_failed');
-      if (e.choice === 'stop')
-        return stopToGoal(
-          s,
-          `Stopped at step ${w.step} (commit failed); back to goal refinement (changes left uncommitted)`,
-        );
-      return onCommitChoice(s, e.choice, w);
-    }
-    case 'external_change': {
-      const w = requireAwaiting(s, e, 'external_change');
-      return {
-        state: { ...s, inflight: w.action, awaiting: null },
-        effects: [
-          { type: 'log', title: `Person chose to ${e.choice} (${w.file === 'plan' ? 'plan.md' : 'comments.md'})` },
-          { type: 'merge_external', role: w.role, action: w.action, file: w.file, text: w.text, choice: e.choice },
-        ],
-      };
-    }
-  }
 }
 
 /** Applies one event. Throws InvalidEventError when the event is not allowed now; the state is then unchanged. */
@@ -454,7 +207,7 @@ export function transition(s: WorkflowState, e: EngineEvent, opts: TransitionOpt
       ]);
     }
     case 'decide':
-      return onDecide(s, e, opts);
+      return onDecide(s, e, opts, (state, event) => transition(state, event, opts));
     case 'session': {
       if (s.sessions[e.role] === e.sessionId) return { state: s, effects: [] };
       return { state: { ...s, sessions: { ...s.sessions, [e.role]: e.sessionId } }, effects: [] };

@@ -1,0 +1,106 @@
+// The person's `decide` at a question (core/decisions.ts): what each choice does to the run.
+import { runNow, schedule } from './approval.js';
+import { onCommandChoice } from './command-hold.js';
+import type { DecideEvent } from './decisions.js';
+import type { EngineEvent } from './events.js';
+import { onCommitChoice, onSecretChoice, onStepChoice } from './execution.js';
+import { approve, applyVerdict } from './review-loop.js';
+import {
+  execOpts,
+  reject,
+  requireAwaiting,
+  stopToGoal,
+  type TransitionOptions,
+  type TransitionResult,
+} from './transition-rules.js';
+import type { WorkflowState } from './types.js';
+
+/** How the state machine goes on from here (the whole `transition`, for choices that are another event). */
+type Next = (s: WorkflowState, e: EngineEvent) => TransitionResult;
+
+/** The person's choice at one of the questions of decisions.ts. */
+export function onDecide(s: WorkflowState, e: DecideEvent, opts: TransitionOptions, next: Next): TransitionResult {
+  if (e.on === 'command') return onCommandChoice(s, e.id, e.choice, execOpts(opts), (why) => reject(s, e, why));
+  switch (e.on) {
+    case 'arbitration': {
+      requireAwaiting(s, e, 'arbitration');
+      const cleared: WorkflowState = { ...s, awaiting: null };
+      switch (e.choice) {
+        case 'approve':
+          return approve(cleared, [], `Plan force-approved by the person at iteration ${s.iteration}`);
+        case 'continue': {
+          const rounds = e.rounds ?? 0;
+          if (!Number.isInteger(rounds) || rounds < 1) reject(s, e, 'continue needs a whole number of rounds ≥ 1');
+          const next: WorkflowState = { ...cleared, phase: 'RESPOND', maxIterations: s.iteration + rounds };
+          return schedule(next, { kind: 'respond' }, [
+            { type: 'log', title: `Person allowed ${rounds} more round(s)` },
+          ]);
+        }
+        case 'edit':
+          return {
+            state: { ...cleared, awaiting: { kind: 'manual_edit' } },
+            effects: [{ type: 'log', title: 'Person is editing the plan by hand' }],
+          };
+        case 'cancel':
+          return next(cleared, { type: 'cancel' });
+      }
+      return reject(s, e, 'unknown choice');
+    }
+    case 'manual_edit': {
+      requireAwaiting(s, e, 'manual_edit');
+      const next: WorkflowState = {
+        ...s,
+        awaiting: null,
+        phase: 'REVIEW',
+        maxIterations: Math.max(s.maxIterations, s.iteration + 1),
+      };
+      return schedule(next, { kind: 'review' }, [
+        { type: 'accept_edit', file: 'plan' },
+        { type: 'log', title: 'Plan edited by the person; sent to review' },
+      ]);
+    }
+    case 'unclear_verdict': {
+      const w = requireAwaiting(s, e, 'unclear_verdict');
+      if (e.choice === 'retry') return runNow({ ...s, unclearCount: 1 }, w.action);
+      return applyVerdict({ ...s, awaiting: null }, 'CHANGES_REQUIRED', `[CHANGES_REQUIRED]\n\n${w.text}`, false);
+    }
+    case 'failure':
+      requireAwaiting(s, e, 'failure');
+      return next(s, { type: 'go' });
+    case 'step_failed': {
+      const w = requireAwaiting(s, e, 'step_failed');
+      if (e.choice === 'stop')
+        return stopToGoal(s, `Stopped at step ${w.step} by the person; back to goal refinement (plan kept)`);
+      if (e.choice === 'rollback' && w.rolledBack) reject(s, e, 'the step is already rolled back');
+      return onStepChoice(s, e.choice, w);
+    }
+    case 'secret_found': {
+      const w = requireAwaiting(s, e, 'secret_found');
+      if (e.choice === 'stop')
+        return stopToGoal(
+          s,
+          `Stopped at step ${w.step} (possible secret); back to goal refinement (changes left uncommitted)`,
+        );
+      return onSecretChoice(s, e.choice, w);
+    }
+    case 'commit_failed': {
+      const w = requireAwaiting(s, e, 'commit_failed');
+      if (e.choice === 'stop')
+        return stopToGoal(
+          s,
+          `Stopped at step ${w.step} (commit failed); back to goal refinement (changes left uncommitted)`,
+        );
+      return onCommitChoice(s, e.choice, w);
+    }
+    case 'external_change': {
+      const w = requireAwaiting(s, e, 'external_change');
+      return {
+        state: { ...s, inflight: w.action, awaiting: null },
+        effects: [
+          { type: 'log', title: `Person chose to ${e.choice} (${w.file === 'plan' ? 'plan.md' : 'comments.md'})` },
+          { type: 'merge_external', role: w.role, action: w.action, file: w.file, text: w.text, choice: e.choice },
+        ],
+      };
+    }
+  }
+}

@@ -1,0 +1,115 @@
+// What every transition shares: its options and result, the checks that reject an event the state does not allow,
+// and the two outcomes many events end in (a failure that waits for the person, a stop back to goal refinement).
+import type { Effect, EngineEvent } from './events.js';
+import type { ExecutionOptions } from './execution.js';
+import type { Action, Awaiting, Phase, Role, WorkflowState } from './types.js';
+
+export type FailureKindOrEngine = Extract<Awaiting, { kind: 'failure' }>['failure'];
+
+export interface TransitionOptions {
+  /** Base iteration cap (`workflow.max_iterations`). */
+  maxIterations: number;
+  /** `workflow.auto_approve`: in auto mode, an approved plan goes to execution without the person's go. */
+  autoApprove: boolean;
+  /** Execution settings; defaults: 3 retries, ask the planner for a test command, 3 denials per step. */
+  execution?: Partial<ExecutionOptions>;
+}
+
+export const EXECUTION_DEFAULTS: ExecutionOptions = { maxRetries: 3, testFallbackToAgent: true, maxDenials: 3 };
+
+export function execOpts(opts: TransitionOptions): ExecutionOptions {
+  return { ...EXECUTION_DEFAULTS, ...opts.execution };
+}
+
+export interface TransitionResult {
+  state: WorkflowState;
+  effects: Effect[];
+}
+
+/** An event that is not allowed in the current phase. The state is unchanged. */
+export class InvalidEventError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidEventError';
+  }
+}
+
+export const TERMINAL: ReadonlySet<Phase> = new Set(['DONE', 'CANCELLED']);
+export const RUNNING: ReadonlySet<Phase> = new Set([
+  'REFINE_GOAL',
+  'WRITE_PLAN',
+  'REVIEW',
+  'RESPOND',
+  'APPROVED',
+  'EXECUTE',
+]);
+
+export function isTerminal(phase: Phase): boolean {
+  return TERMINAL.has(phase);
+}
+
+export function reject(state: WorkflowState, event: EngineEvent, why: string): never {
+  throw new InvalidEventError(`"${event.type}" is not allowed in phase ${state.phase}: ${why}`);
+}
+
+export function requireIdle(s: WorkflowState, e: EngineEvent): void {
+  if (s.inflight) reject(s, e, `an agent round (${s.inflight.kind}) is still running; wait for it, or stop it`);
+}
+
+export function requireAwaiting<K extends NonNullable<WorkflowState['awaiting']>['kind']>(
+  s: WorkflowState,
+  e: EngineEvent,
+  kind: K,
+): Extract<NonNullable<WorkflowState['awaiting']>, { kind: K }> {
+  requireIdle(s, e);
+  if (s.awaiting?.kind !== kind)
+    reject(
+      s,
+      e,
+      s.awaiting ? `the workflow is waiting for ${s.awaiting.kind}, not ${kind}` : 'nothing is waiting for it',
+    );
+  return s.awaiting as Extract<NonNullable<WorkflowState['awaiting']>, { kind: K }>;
+}
+
+export function requireInflight(s: WorkflowState, e: Extract<EngineEvent, { action: Action }>): void {
+  if (!s.inflight || s.inflight.kind !== e.action.kind) {
+    reject(s, e, `no ${e.action.kind} round is running (stale result ignored)`);
+  }
+}
+
+export function failed(
+  s: WorkflowState,
+  role: Role | null,
+  action: Action | null,
+  failure: FailureKindOrEngine,
+  message: string,
+): TransitionResult {
+  return {
+    state: {
+      ...s,
+      inflight: null,
+      pauseRequested: false,
+      mode: 'manual',
+      awaiting: { kind: 'failure', role, failure, message, action },
+    },
+    effects: [{ type: 'log', title: `${role ?? 'engine'} failed (${failure})`, lines: [message] }],
+  };
+}
+
+export function stopToGoal(s: WorkflowState, why: string): TransitionResult {
+  return {
+    state: {
+      ...s,
+      phase: 'REFINE_GOAL',
+      inflight: null,
+      awaiting: { kind: 'goal' },
+      mode: 'manual',
+      pauseRequested: false,
+      currentStep: null,
+      stepRun: null,
+      pendingCommand: null,
+      unclearCount: 0,
+    },
+    effects: [{ type: 'stop_agents' }, { type: 'set_plan_status', status: 'draft' }, { type: 'log', title: why }],
+  };
+}
