@@ -5,6 +5,9 @@ import { DECISIONS, type Choice } from '../core/decisions.js';
 import { noticeText } from '../core/notice-text.js';
 import type { EngineEvent, EngineOutput, Notice } from '../core/events.js';
 import { appendItems, emptyList, replaceLast, toArray, type ChunkedList } from './entry-list.js';
+import { appendedEntry, joinDetail, oneLine } from './agent-entries.js';
+
+export { appendedEntry, oneLine } from './agent-entries.js';
 import {
   isAgentAction,
   type Action,
@@ -199,85 +202,6 @@ function updateLast(
 ): ViewState | null {
   const entries = replaceLast(v.entries, match, update);
   return entries ? { ...v, entries } : null;
-}
-
-export function oneLine(text: string, max = 160): string {
-  const t = text.replace(/\s+/g, ' ').trim();
-  return t.length <= max ? t : `${t.slice(0, max - 1)}…`;
-}
-
-function briefInput(input: unknown): string {
-  if (input === undefined || input === null) return '';
-  if (typeof input === 'string') return oneLine(input, 80);
-  try {
-    return oneLine(JSON.stringify(input), 80);
-  } catch {
-    return '';
-  }
-}
-
-function prettyInput(input: unknown): string | null {
-  if (input === undefined || input === null) return null;
-  if (typeof input === 'string') return input;
-  try {
-    return JSON.stringify(input, null, 2);
-  } catch {
-    return String(input);
-  }
-}
-
-function joinDetail(a: string | null, b: string | null | undefined): string | null {
-  if (!b) return a;
-  return a ? `${a}\n── output ──\n${b}` : b;
-}
-
-/**
- * The entry an agent event adds when it only adds one (null: it adds nothing); undefined when it may change an
- * earlier entry (a tool result, a finished command), which needs the full reducer.
- */
-export function appendedEntry(role: Role, ev: AgentEvent): NewEntry | null | undefined {
-  switch (ev.type) {
-    case 'text': {
-      const text = ev.text.trimEnd();
-      return text ? { who: role, kind: 'message', text, detail: null } : null;
-    }
-    case 'reasoning':
-      return { who: role, kind: 'reasoning', text: `thinking: ${oneLine(ev.text)}`, detail: ev.text };
-    case 'tool_call': {
-      const brief = briefInput(ev.input);
-      return {
-        who: role,
-        kind: 'tool',
-        text: `${ev.name}${brief ? ` ${brief}` : ''}`,
-        detail: prettyInput(ev.input),
-        ref: ev.id,
-        status: 'running',
-      };
-    }
-    case 'command':
-      return ev.status === 'started'
-        ? {
-            who: role,
-            kind: 'command',
-            text: `$ ${oneLine(ev.command, 140)}`,
-            detail: null,
-            ref: ev.id ?? ev.command,
-            status: 'running',
-          }
-        : undefined;
-    case 'file_change':
-      return { who: role, kind: 'file', text: `${ev.kind} ${ev.path}`, detail: null };
-    case 'question':
-      return { who: role, kind: 'question', text: ev.text, detail: null, tone: 'warn' };
-    case 'error':
-      return { who: role, kind: 'error', text: `${ev.kind}: ${ev.message}`, detail: null, tone: 'error' };
-    case 'session':
-    case 'usage':
-    case 'done':
-      return null;
-    case 'tool_result':
-      return undefined;
-  }
 }
 
 function onAgentEvent(v: ViewState, role: Role, ev: AgentEvent): ViewState {
