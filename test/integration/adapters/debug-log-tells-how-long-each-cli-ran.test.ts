@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -18,12 +18,21 @@ describe("debug.log records each CLI's start and exit", () => {
     dirs.push(dir);
     const log = new DebugLog(path.join(dir, 'debug.log'), 1024 * 1024);
     const debug = (source: string, line: string): void => log.write(source, line);
-    // The first CLI outlives the start of the second (as a CLI that saves its session after answering does).
-    const slow = runProcess(nodeScript('setTimeout(() => {}, 400);', { source: 'planner/codex', debug }));
+    // The first CLI outlives the second (as a CLI that saves its session after answering does): it runs until the
+    // test says the second has ended, however slowly the machine starts processes.
+    const release = path.join(dir, 'second-ended');
+    const slow = runProcess(
+      nodeScript(
+        `import { existsSync } from 'node:fs'; const t = setInterval(() => { if (existsSync(${JSON.stringify(release)})) clearInterval(t); }, 10);`,
+        { source: 'planner/codex', debug },
+      ),
+    );
     const fast = runProcess(
       nodeScript('console.log(JSON.stringify({ type: "result" }));', { source: 'reviewer/claude', debug }),
     );
-    await Promise.all([slow.ended, fast.ended]);
+    await fast.ended;
+    writeFileSync(release, '');
+    await slow.ended;
     await log.flush();
     const text = readFileSync(path.join(dir, 'debug.log'), 'utf8');
     const [first, second, ...rest] = cliRunsInDebugLog(text);
