@@ -2,7 +2,7 @@
 // and the two outcomes many events end in (a failure that waits for the person, a stop back to goal refinement).
 import type { Effect, EngineEvent } from './events.js';
 import type { ExecutionOptions } from './execution.js';
-import type { Action, Awaiting, Phase, Role, WorkflowState } from './types.js';
+import { PHASES, type Action, type Awaiting, type Phase, type Role, type WorkflowState } from './types.js';
 
 export type FailureKindOrEngine = Extract<Awaiting, { kind: 'failure' }>['failure'];
 
@@ -35,14 +35,8 @@ export class InvalidEventError extends Error {
 }
 
 export const TERMINAL: ReadonlySet<Phase> = new Set(['DONE', 'CANCELLED']);
-export const RUNNING: ReadonlySet<Phase> = new Set([
-  'REFINE_GOAL',
-  'WRITE_PLAN',
-  'REVIEW',
-  'RESPOND',
-  'APPROVED',
-  'EXECUTE',
-]);
+/** Every phase between the start and the end of a run. */
+export const RUNNING: ReadonlySet<Phase> = new Set(PHASES.filter((p) => p !== 'INIT' && !TERMINAL.has(p)));
 
 export function isTerminal(phase: Phase): boolean {
   return TERMINAL.has(phase);
