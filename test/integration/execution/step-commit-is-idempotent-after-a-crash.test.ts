@@ -6,28 +6,20 @@ import { fixture, type Fixture } from './git-fixture.js';
 let fx: Fixture;
 afterEach(() => fx.cleanup());
 
+/** Step `step` of run `runId` committed against `baseTree`, as the engine commits it. */
+const commit = (runId: string, step: number, summary: string, baseTree: string | null) =>
+  fx.ws.commitStep({ runId, step, summary, baseTree, allowSecrets: false });
+
 describe('step commits are idempotent per run and step', () => {
   it('a second commitStep for the same run and step (state not saved before a crash) returns the first commit', async () => {
     fx = fixture();
     const base = await fx.ws.snapshot();
     fx.write('a.txt', 'step 1\n');
-    const first = await fx.ws.commitStep({
-      runId: 'run-9',
-      step: 1,
-      summary: 'A',
-      baseTree: base,
-      allowSecrets: false,
-    });
+    const first = await commit('run-9', 1, 'A', base);
     expect(first.kind).toBe('committed');
     // After the restart the engine runs the commit again, with the same base tree; the tree has moved on meanwhile.
     fx.write('b.txt', 'more work\n');
-    const again = await fx.ws.commitStep({
-      runId: 'run-9',
-      step: 1,
-      summary: 'A',
-      baseTree: base,
-      allowSecrets: false,
-    });
+    const again = await commit('run-9', 1, 'A', base);
     expect(again).toEqual({ kind: 'committed', hash: first.kind === 'committed' ? first.hash : '' });
     expect(fx.git('log', '--format=%s').trim().split('\n')).toEqual(['[Step 1] A', 'initial']);
     expect(fx.status()).toEqual(['?? b.txt']);
@@ -37,25 +29,13 @@ describe('step commits are idempotent per run and step', () => {
     fx = fixture();
     let base = await fx.ws.snapshot();
     fx.write('a.txt', 'run 1 step 1\n');
-    await fx.ws.commitStep({ runId: 'run-1', step: 1, summary: 'A', baseTree: base, allowSecrets: false });
+    await commit('run-1', 1, 'A', base);
     base = await fx.ws.snapshot();
     fx.write('b.txt', 'run 2 step 1\n');
-    const other = await fx.ws.commitStep({
-      runId: 'run-2',
-      step: 1,
-      summary: 'B',
-      baseTree: base,
-      allowSecrets: false,
-    });
+    const other = await commit('run-2', 1, 'B', base);
     base = await fx.ws.snapshot();
     fx.write('c.txt', 'run 2 step 12\n');
-    const twelve = await fx.ws.commitStep({
-      runId: 'run-2',
-      step: 12,
-      summary: 'C',
-      baseTree: base,
-      allowSecrets: false,
-    });
+    const twelve = await commit('run-2', 12, 'C', base);
     expect(other.kind).toBe('committed');
     expect(twelve.kind).toBe('committed');
     expect(fx.git('log', '--format=%s').trim().split('\n')).toEqual([
@@ -72,22 +52,10 @@ describe('finding a step commit', () => {
     fx = fixture();
     let base = await fx.ws.snapshot();
     fx.write('a.txt', 'run-10\n');
-    const ten = await fx.ws.commitStep({
-      runId: 'run-10',
-      step: 1,
-      summary: 'Ten',
-      baseTree: base,
-      allowSecrets: false,
-    });
+    const ten = await commit('run-10', 1, 'Ten', base);
     base = await fx.ws.snapshot();
     fx.write('b.txt', 'run-1\n');
-    const one = await fx.ws.commitStep({
-      runId: 'run-1',
-      step: 1,
-      summary: 'One',
-      baseTree: base,
-      allowSecrets: false,
-    });
+    const one = await commit('run-1', 1, 'One', base);
     expect(one.kind).toBe('committed');
     expect(one).not.toEqual(ten);
     expect(fx.commitFiles()).toEqual(['A\tb.txt']);
@@ -99,38 +67,20 @@ describe('a new plan in the same run (after Stop)', () => {
     fx = fixture();
     const oldBase = await fx.ws.snapshot();
     fx.write('old.txt', 'old plan step 1\n');
-    const old = await fx.ws.commitStep({
-      runId: 'run-1',
-      step: 1,
-      summary: 'Old',
-      baseTree: oldBase,
-      allowSecrets: false,
-    });
+    const old = await commit('run-1', 1, 'Old', oldBase);
     expect(old.kind).toBe('committed');
 
     // Stop → goal refinement → a new plan; its step 1 starts from the tree as it is now (another base).
     const newBase = await fx.ws.snapshot();
     fx.write('new.txt', 'new plan step 1\n');
-    const fresh = await fx.ws.commitStep({
-      runId: 'run-1',
-      step: 1,
-      summary: 'New',
-      baseTree: newBase,
-      allowSecrets: false,
-    });
+    const fresh = await commit('run-1', 1, 'New', newBase);
     expect(fresh.kind).toBe('committed');
     expect(fresh).not.toEqual({ kind: 'committed', hash: old.kind === 'committed' ? old.hash : '' });
     expect(fx.commitFiles()).toEqual(['A\tnew.txt']);
     expect(fx.git('log', '--format=%s').trim().split('\n')).toEqual(['[Step 1] New', '[Step 1] Old', 'initial']);
 
     // A crash after the new commit: the retried commit with the new plan's base finds it, and makes no other.
-    const again = await fx.ws.commitStep({
-      runId: 'run-1',
-      step: 1,
-      summary: 'New',
-      baseTree: newBase,
-      allowSecrets: false,
-    });
+    const again = await commit('run-1', 1, 'New', newBase);
     expect(again).toEqual({ kind: 'committed', hash: fresh.kind === 'committed' ? fresh.hash : '' });
     expect(fx.git('log', '--format=%s').trim().split('\n')).toEqual(['[Step 1] New', '[Step 1] Old', 'initial']);
   });
@@ -147,21 +97,9 @@ describe('finding a step commit in a repo whose log shows signatures', () => {
     fx.git('config', 'log.showSignature', 'true');
     const base = await fx.ws.snapshot();
     fx.write('a.txt', 'signed step\n');
-    const first = await fx.ws.commitStep({
-      runId: 'run-s',
-      step: 1,
-      summary: 'Signed',
-      baseTree: base,
-      allowSecrets: false,
-    });
+    const first = await commit('run-s', 1, 'Signed', base);
     expect(first.kind).toBe('committed');
-    const again = await fx.ws.commitStep({
-      runId: 'run-s',
-      step: 1,
-      summary: 'Signed',
-      baseTree: base,
-      allowSecrets: false,
-    });
+    const again = await commit('run-s', 1, 'Signed', base);
     expect(again).toEqual({ kind: 'committed', hash: fx.git('rev-parse', 'HEAD').trim() });
   });
 });
@@ -217,19 +155,11 @@ describe('a step commit made before base trailers existed', () => {
     fx.git('add', 'a.txt');
     fx.git('commit', '-q', '-m', '[Step 1] Old', '-m', 'Agent-Collab-Run: run-1');
     // The same step after an upgrade and a restart: its work is committed already, nothing new is made.
-    expect(
-      await fx.ws.commitStep({ runId: 'run-1', step: 1, summary: 'Old', baseTree: base, allowSecrets: false }),
-    ).toEqual({ kind: 'nothing' });
+    expect(await commit('run-1', 1, 'Old', base)).toEqual({ kind: 'nothing' });
     // A new plan's step 1 in the same run.
     const newBase = await fx.ws.snapshot();
     fx.write('b.txt', 'new plan step 1\n');
-    const fresh = await fx.ws.commitStep({
-      runId: 'run-1',
-      step: 1,
-      summary: 'New',
-      baseTree: newBase,
-      allowSecrets: false,
-    });
+    const fresh = await commit('run-1', 1, 'New', newBase);
     expect(fresh.kind).toBe('committed');
     expect(fx.commitFiles()).toEqual(['A\tb.txt']);
     expect(fx.git('log', '--format=%s').trim().split('\n')).toEqual(['[Step 1] New', '[Step 1] Old', 'initial']);
