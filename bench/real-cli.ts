@@ -20,7 +20,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { writeAgentCollabConfig } from '../test/e2e/agent-collab-run.js';
+import { plan, writeAgentCollabConfig } from '../test/e2e/agent-collab-run.js';
 import { makeCliEnv, type CliEnv } from '../test/e2e/cli-env.js';
 import { installE2eClis } from '../test/e2e/install.js';
 import { reply, startLlmServer, type LlmServer } from '../test/e2e/llm-server.js';
@@ -109,19 +109,6 @@ function sessionIdsInDebugLog(file: string): Map<string, string[]> {
     for (const json of jsonLines(m[2])) addId(ids, m[1], sessionIdOf(json));
   }
   return ids;
-}
-
-function plan(version: string): string {
-  const steps = ['Create a.txt with the text A', 'Create b.txt with the text B'];
-  return [
-    `# Plan ${version}`,
-    '',
-    `Files for the goal (${version}).`,
-    '',
-    '## Steps',
-    ...steps.map((s, i) => `${i + 1}. [ ] ${s}`),
-    '',
-  ].join('\n');
 }
 
 /**

@@ -9,23 +9,11 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { describe } from 'vitest';
 import { it } from './agent-collab-fixture.js';
-import { events, gitSubjects, processesOf, readState, readWork, writeState } from './agent-collab-run.js';
+import { events, gitSubjects, plan, processesOf, readState, readWork, writeState } from './agent-collab-run.js';
 import { describeRun, waitFor } from './harness.js';
 import { reply, type ModelRequest } from './llm-server.js';
 
 const GOAL = 'Add two text files a.txt and b.txt';
-
-function plan(version: string, steps = ['Create a.txt with the text A', 'Create b.txt with the text B']): string {
-  return [
-    `# Plan ${version}`,
-    '',
-    `Files for the goal (${version}).`,
-    '',
-    '## Steps',
-    ...steps.map((s, i) => `${i + 1}. [ ] ${s}`),
-    '',
-  ].join('\n');
-}
 
 /** Phrases only the first prompt of each kind contains (prompts/02_write_plan.md, 03_review_plan.md). */
 const WRITE_PLAN_PROMPT = 'Write the implementation plan for the goal below';

@@ -147,3 +147,19 @@ export function processesOf(root: string, home: string): Array<{ pid: number; cm
   }
   return found;
 }
+
+/** A two-step plan the scripted planner answers with (the e2e tests and the bench's loop). */
+export function plan(
+  version: string,
+  steps = ['Create a.txt with the text A', 'Create b.txt with the text B'],
+): string {
+  return [
+    `# Plan ${version}`,
+    '',
+    `Files for the goal (${version}).`,
+    '',
+    '## Steps',
+    ...steps.map((s, i) => `${i + 1}. [ ] ${s}`),
+    '',
+  ].join('\n');
+}
