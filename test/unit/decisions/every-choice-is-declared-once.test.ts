@@ -143,6 +143,30 @@ describe('the decisions table', () => {
     }
   });
 
+  it('needs_human for a failing step offers what a person types, cancel included, and not rollback once rolled back', () => {
+    const flagsAt = (w: Awaiting): string[] => {
+      const out = new PassThrough();
+      let text = '';
+      out.on('data', (b: Buffer) => (text += b.toString()));
+      createPrinter({ json: true, out, err: new PassThrough() }).needsHuman(w, 'EXECUTE', hintFor(w));
+      return (JSON.parse(text) as { choices: Array<{ flag: string }> }).choices.map((c) => c.flag);
+    };
+    const failing = { kind: 'step_failed', step: 1, attempt: 4, category: 'test_failure', message: 'x' } as const;
+    expect(flagsAt({ ...failing, rolledBack: false })).toEqual([
+      '--decide retry',
+      '--decide skip',
+      '--decide rollback',
+      '--decide stop',
+      '--decide cancel',
+    ]);
+    expect(flagsAt({ ...failing, rolledBack: true })).toEqual([
+      '--decide retry',
+      '--decide skip',
+      '--decide stop',
+      '--decide cancel',
+    ]);
+  });
+
   it('headless hints name the flags of every choice and never a key', () => {
     for (const { w } of WAITING) {
       const hint = hintFor(w);
