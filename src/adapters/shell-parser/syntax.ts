@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 import { fromPackageRoot } from '../../package-root.js';
 import type { Node, Parser } from 'web-tree-sitter';
-import type { Cmd, ParseScript, Script, ScriptPart, Stdin, WriteTarget } from '../../core/policy/types.js';
+import type { Arg, Cmd, ParseScript, Script, ScriptPart, Stdin, WriteTarget } from '../../core/policy/types.js';
 import { argOf, wordValue } from './words.js';
 
 let parser: Parser | null = null;
@@ -87,12 +87,29 @@ function walk(root: Node, source: string, parts: ScriptPart[]): void {
     if (node.type === 'command') {
       const cmd = simpleCommand(node, source);
       if (cmd.args.length > 0) parts.push({ kind: 'command', cmd, start: node.startIndex });
+    } else if (node.type === 'variable_assignment') {
+      const assign = assignment(node);
+      if (assign) parts.push({ kind: 'assign', ...assign, start: node.startIndex });
     } else if (node.type === 'file_redirect') {
       const write = writeTarget(node);
       if (write) parts.push({ kind: 'write', write, start: node.startIndex });
     }
     stack.push(...node.children.filter((c): c is Node => c !== null).reverse());
   }
+}
+
+/** `NAME=value` anywhere (alone, before a command, after `export`/`declare`/`local`); arrays count as computed. */
+function assignment(node: Node): { name: string; value: Arg } | null {
+  const name = node.childForFieldName('name');
+  if (!name) return null;
+  const base = name.type === 'subscript' ? name.childForFieldName('name') : name;
+  const value = node.childForFieldName('value');
+  const arg: Arg = value
+    ? value.type === 'array'
+      ? { value: value.text, dynamic: true, start: value.startIndex, end: value.endIndex }
+      : argOf(value)
+    : { value: '', dynamic: false, start: node.endIndex, end: node.endIndex };
+  return { name: base?.text ?? name.text, value: arg };
 }
 
 function simpleCommand(node: Node, source: string): Cmd {

@@ -122,6 +122,30 @@ export function wordValue(node: Node): Value {
   }
 }
 
+/** The unquoted text of a bare word or concatenation, escaped characters blanked out. */
+function bareText(node: Node): string {
+  if (node.type === 'command_name') return node.namedChildren[0] ? bareText(node.namedChildren[0]) : '';
+  if (node.type === 'word') return node.text.replace(/\\(\n|.)/gs, '_');
+  if (node.type !== 'concatenation') return '';
+  let text = '';
+  let pos = node.startIndex;
+  for (const child of node.namedChildren) {
+    if (!child) continue;
+    text += sliceOf(node, pos, child.startIndex).replace(/\\(\n|.)/gs, '_');
+    text += child.type === 'word' ? bareText(child) : '_';
+    pos = child.endIndex;
+  }
+  return text + sliceOf(node, pos, node.endIndex).replace(/\\(\n|.)/gs, '_');
+}
+
+/** Unquoted `*`, `?`, `[…]` or `{a,b}` / `{1..3}`: the shell expands the word into file names or several words. */
+const GLOB = /[*?]|\[[^\]]*\]|\{[^{}]*(?:,|\.\.)[^{}]*\}/;
+
 export function argOf(node: Node): Arg {
-  return { ...wordValue(node), start: node.startIndex, end: node.endIndex };
+  const arg: Arg = { ...wordValue(node), start: node.startIndex, end: node.endIndex };
+  if (node.type === 'brace_expression' || node.type === 'extglob_pattern' || GLOB.test(bareText(node))) {
+    arg.dynamic = true;
+    arg.glob = true;
+  }
+  return arg;
 }

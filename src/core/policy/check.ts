@@ -1,6 +1,10 @@
-// The decision: block beats confirm beats allow; the first matching rule (in config order) is reported.
+// The decision: block beats confirm beats allow. A command that matches a blocking rule only once some word
+// computed at run time expands (`rm $X /`) is held for a person, never allowed; so is anything whose program
+// cannot be known before it runs. Within a level, configured rules are reported first (in config order), then
+// the built-in ones.
 import { analyze, cmdText } from './analyze.js';
-import { matchesCommand, matchesWords, matchesWrite } from './match.js';
+import { BUILT_IN_RULES, type BuiltInRule } from './builtin-rules.js';
+import { matchesCommand, matchesWords, matchesWrite, type Match } from './match.js';
 import { programName } from './programs.js';
 import { compileRule, type Rule } from './rules.js';
 import type { Finding, ParseScript, PolicyResult, PolicyRules } from './types.js';
@@ -12,33 +16,86 @@ function oneLine(text: string): string {
 
 interface Hit {
   rule: string;
+  match: Exclude<Match, 'no'>;
   matched: string;
   finding: Finding | null;
+  builtIn: BuiltInRule | null;
+}
+
+function matchedText(f: Finding): string {
+  if (f.kind === 'command') return oneLine(cmdText(f.cmd));
+  return oneLine(f.kind === 'write' ? f.write.text : f.text);
 }
 
 function hitsOf(rule: Rule, findings: readonly Finding[], command: string): Hit[] {
   if (rule.kind === 'words') {
     const matched = matchesWords(rule, command);
-    return matched === null ? [] : [{ rule: rule.text, matched, finding: null }];
+    return matched === null ? [] : [{ rule: rule.text, match: 'yes', matched, finding: null, builtIn: null }];
   }
   const hits: Hit[] = [];
   for (const f of findings) {
-    if (rule.kind === 'command' && f.kind === 'command' && matchesCommand(rule, f.cmd))
-      hits.push({ rule: rule.text, matched: oneLine(cmdText(f.cmd)), finding: f });
-    if (rule.kind === 'write' && f.kind === 'write' && matchesWrite(rule, f.write))
-      hits.push({ rule: rule.text, matched: oneLine(f.write.text), finding: f });
+    let match: Match = 'no';
+    if (rule.kind === 'command' && f.kind === 'command') match = matchesCommand(rule, f.cmd);
+    else if (rule.kind === 'write' && f.kind === 'write' && matchesWrite(rule, f.write)) match = 'yes';
+    if (match !== 'no') hits.push({ rule: rule.text, match, matched: matchedText(f), finding: f, builtIn: null });
   }
   return hits;
 }
 
-function allHits(rules: readonly string[], findings: readonly Finding[], command: string, parse: ParseScript): Hit[] {
+function configHits(rules: readonly string[], findings: readonly Finding[], command: string, parse: ParseScript) {
   return rules.filter((r) => r.trim() !== '').flatMap((r) => hitsOf(compileRule(r, parse), findings, command));
+}
+
+function builtInHits(decision: BuiltInRule['decision'], findings: readonly Finding[]): Hit[] {
+  const hits: Hit[] = [];
+  for (const rule of BUILT_IN_RULES.filter((r) => r.decision === decision)) {
+    for (const f of findings) {
+      let match: Match = 'no';
+      if (f.kind === 'command' && rule.command) match = rule.command(f.cmd);
+      else if (f.kind === 'write' && rule.write?.(f.write)) match = 'yes';
+      if (match !== 'no') hits.push({ rule: rule.name, match, matched: matchedText(f), finding: f, builtIn: rule });
+    }
+  }
+  return hits;
+}
+
+/** " (a recursive deletion, checked as rm -r -f /)" after a stand-in's matched text. */
+function equivalentNote(hit: Hit): string {
+  return hit.finding?.kind === 'command' && hit.finding.equivalent ? ` (${hit.finding.equivalent})` : '';
+}
+
+/** The words of a matched command that are only known at run time, for the reason. */
+function computedWords(hit: Hit): string {
+  const f = hit.finding;
+  const words = f?.kind === 'command' ? f.cmd.args.filter((a) => a.dynamic).map((a) => a.value) : [];
+  return words.length > 0 ? words.slice(0, 3).join(' ') : 'a word computed at run time';
+}
+
+function blockReason(hit: Hit): string {
+  const where = hit.builtIn
+    ? `the built-in rule "${hit.rule}" (${hit.builtIn.explain}; always on, whatever [safety] says)`
+    : `the rule "${hit.rule}" in [safety] blocked_commands`;
+  return `blocked by ${where}: ${hit.matched}${equivalentNote(hit)}`;
+}
+
+function maybeBlockedReason(hit: Hit): string {
+  const words = computedWords(hit);
+  return `${words} is only known at run time and could make this match the blocking rule "${hit.rule}", so a person has to decide: ${hit.matched}${equivalentNote(hit)}`;
+}
+
+function confirmReason(hit: Hit): string {
+  const where = hit.builtIn
+    ? `built-in rule "${hit.rule}": ${hit.builtIn.explain}`
+    : `rule "${hit.rule}" in [safety] require_confirm_for`;
+  return `a person has to confirm it (${where}): ${hit.matched}${equivalentNote(hit)}`;
 }
 
 interface Evaluation {
   result: PolicyResult;
-  findings: Finding[];
+  /** Hits a prefix may cover ("allow for the rest of the run", --allow-cmd). */
   confirmHits: Hit[];
+  /** Something is held that no prefix can vouch for: unparseable, opaque, or possibly blocked. */
+  uncoverable: boolean;
 }
 
 /** Analysis of pathological input (thousands of nested `$(`) can exhaust the stack: a person decides then. */
@@ -51,71 +108,45 @@ function analyzeSafely(command: string, parse: ParseScript): Finding[] {
   }
 }
 
+const decided = (decision: PolicyResult['decision'], rule: string, matched: string, reason: string) => ({
+  decision,
+  rule,
+  matched,
+  reason,
+});
+
 function evaluate(command: string, rules: PolicyRules, parse: ParseScript): Evaluation {
   const findings = analyzeSafely(command, parse);
-  const blocked = allHits(rules.blocked, findings, command, parse)[0];
+  const blocking = [...configHits(rules.blocked, findings, command, parse), ...builtInHits('block', findings)];
+  const blocked = blocking.find((h) => h.match === 'yes');
   if (blocked) {
-    return {
-      findings,
-      confirmHits: [],
-      result: {
-        decision: 'block',
-        rule: blocked.rule,
-        matched: blocked.matched,
-        reason: `blocked by the rule "${blocked.rule}" in [safety] blocked_commands: ${blocked.matched}`,
-      },
-    };
+    const result = decided('block', blocked.rule, blocked.matched, blockReason(blocked));
+    return { result, confirmHits: [], uncoverable: true };
   }
   const interactive = findings.find((f) => f.kind === 'interactive');
-  if (interactive) {
-    return {
-      findings,
-      confirmHits: [],
-      result: {
-        decision: 'block',
-        rule: 'interactive shell',
-        matched: oneLine(interactive.text),
-        reason: `${oneLine(interactive.why)}; commands typed into it later would not be checked`,
-      },
-    };
+  if (interactive?.kind === 'interactive') {
+    const reason = `${oneLine(interactive.why)}; commands typed into it later would not be checked`;
+    return { result: decided('block', 'interactive shell', oneLine(interactive.text), reason), confirmHits: [], uncoverable: true };
   }
-  const confirmHits = allHits(rules.confirm, findings, command, parse);
-  const confirm = confirmHits[0];
-  if (confirm) {
-    return {
-      findings,
-      confirmHits,
-      result: {
-        decision: 'confirm',
-        rule: confirm.rule,
-        matched: confirm.matched,
-        reason: `a person has to confirm it (rule "${confirm.rule}" in [safety] require_confirm_for): ${confirm.matched}`,
-      },
-    };
-  }
+  const confirmHits = [...configHits(rules.confirm, findings, command, parse), ...builtInHits('confirm', findings)];
+  const maybeBlocked = blocking[0];
+  const opaque = findings.find((f) => f.kind === 'opaque');
   const unparseable = findings.find((f) => f.kind === 'unparseable');
-  if (unparseable) {
-    return {
-      findings,
-      confirmHits,
-      result: {
-        decision: 'confirm',
-        rule: 'unparseable',
-        matched: oneLine(unparseable.text),
-        reason: `cannot be checked, so a person has to decide: ${oneLine(unparseable.why)}`,
-      },
-    };
+  const uncoverable = maybeBlocked !== undefined || opaque !== undefined || unparseable !== undefined;
+  const held = (result: PolicyResult): Evaluation => ({ result, confirmHits, uncoverable });
+  if (maybeBlocked) return held(decided('confirm', maybeBlocked.rule, maybeBlocked.matched, maybeBlockedReason(maybeBlocked)));
+  const confirm = confirmHits[0];
+  if (confirm) return held(decided('confirm', confirm.rule, confirm.matched, confirmReason(confirm)));
+  if (opaque?.kind === 'opaque') {
+    const reason = `cannot tell what will run, so a person has to decide: ${oneLine(opaque.why)}`;
+    return held(decided('confirm', 'cannot tell what runs', oneLine(opaque.text), reason));
   }
-  return {
-    findings,
-    confirmHits,
-    result: {
-      decision: 'allow',
-      rule: null,
-      matched: null,
-      reason: command.trim() === '' ? 'empty command' : 'no rule matched',
-    },
-  };
+  if (unparseable?.kind === 'unparseable') {
+    const reason = `cannot be checked, so a person has to decide: ${oneLine(unparseable.why)}`;
+    return held(decided('confirm', 'unparseable', oneLine(unparseable.text), reason));
+  }
+  const reason = command.trim() === '' ? 'empty command' : 'no rule matched';
+  return { result: { decision: 'allow', rule: null, matched: null, reason }, confirmHits, uncoverable: false };
 }
 
 export function checkCommand(command: string, rules: PolicyRules, parse: ParseScript): PolicyResult {
@@ -154,7 +185,8 @@ function covered(hit: Hit, prefixes: readonly string[], command: string, parse: 
 /**
  * For "allow for the rest of the run" and headless `--allow-cmd <prefix>`: true when every sub-command that
  * needs confirmation starts (word-wise, normalized: program basename, quotes removed) with one of the prefixes.
- * Never true for a blocked command, nor for one that cannot be parsed (a prefix cannot vouch for it).
+ * Never true for a blocked command, nor for one a prefix cannot vouch for: unparseable, whose program is only
+ * known at run time, or that could turn into a blocked one (`rm $X /`, `git push origin "$REF"`).
  * True for a command that needs no confirmation at all.
  */
 export function allowedByPrefix(
@@ -163,8 +195,7 @@ export function allowedByPrefix(
   rules: PolicyRules,
   parse: ParseScript,
 ): boolean {
-  const { result, findings, confirmHits } = evaluate(command, rules, parse);
-  if (result.decision === 'block') return false;
-  if (findings.some((f) => f.kind === 'unparseable')) return false;
+  const { result, confirmHits, uncoverable } = evaluate(command, rules, parse);
+  if (result.decision === 'block' || uncoverable) return false;
   return confirmHits.every((hit) => covered(hit, prefixes, command, parse));
 }

@@ -2,28 +2,50 @@
 import { readOptions } from './options.js';
 import { normalizeOperand, optionsOf, programMatches, programName } from './programs.js';
 import type { Rule } from './rules.js';
-import type { Cmd, WriteTarget } from './types.js';
+import type { Arg, Cmd, WriteTarget } from './types.js';
 
-export function matchesCommand(rule: Extract<Rule, { kind: 'command' }>, cmd: Cmd): boolean {
+/** "yes": the command matches as written; "maybe": it matches once some word computed at run time expands so. */
+export type Match = 'yes' | 'maybe' | 'no';
+
+/**
+ * A word computed at run time could expand into options (`rm $X /` with X=-rf). An unquoted glob can only when
+ * it could name a file that looks like an option cluster: it starts with `-` or a wildcard and ends with one
+ * (`*`, `-*`), not `*.log` (`-rf.log` is an invalid option to rm, not -r -f).
+ */
+export function couldBeOptions(arg: Arg): boolean {
+  if (!arg.dynamic) return false;
+  return !arg.glob || (/^[-*?[]/.test(arg.value) && /[*?\]]$/.test(arg.value));
+}
+
+export function matchesCommand(rule: Extract<Rule, { kind: 'command' }>, cmd: Cmd): Match {
   const [first, ...rest] = cmd.args;
-  if (!first) return false;
+  if (!first) return 'no';
   const program = programName(first.value);
-  if (!programMatches(rule.program, program)) return false;
+  if (!programMatches(rule.program, program)) return 'no';
   const read = readOptions(rest, optionsOf(program));
-  if (!rule.options.every((o) => read.options.has(o))) return false;
+  let maybe = false;
+  if (!rule.options.every((o) => read.options.has(o))) {
+    if (!rest.some((a, i) => i < read.dashDash && couldBeOptions(a))) return 'no';
+    maybe = true;
+  }
   // The rule's operands must be the command's leading operands, in order. A word right after an option
   // might be that option's value (`git -C dir push`), so it may be skipped when it does not match.
+  // A word computed at run time might be the operand the rule names.
   let k = 0;
   for (const { arg, afterOption } of read.operands) {
     if (k === rule.operands.length) break;
     if (!arg.dynamic && normalizeOperand(program, arg.value) === rule.operands[k]) k++;
-    else if (!afterOption) return false;
+    else if (arg.dynamic) {
+      k++;
+      maybe = true;
+    } else if (!afterOption) return 'no';
   }
-  return k === rule.operands.length;
+  if (k < rule.operands.length) return 'no';
+  return maybe ? 'maybe' : 'yes';
 }
 
 /** `a//b/./c/../d` → `a/b/d`, like path.posix.normalize (kept here: the core does no I/O and imports no node: modules). */
-function normalizePosix(p: string): string {
+export function normalizePosix(p: string): string {
   const absolute = p.startsWith('/');
   const out: string[] = [];
   for (const part of p.split('/')) {

@@ -35,6 +35,8 @@ export interface ReadOptions {
   options: Set<string>;
   /** The operands, with `afterOption` set when the word right before was an option that might take it as value. */
   operands: Array<{ arg: Arg; index: number; afterOption: boolean }>;
+  /** Index of `--` in `args`, or `args.length` when there is none: words before it may still be options. */
+  dashDash: number;
 }
 
 /** Reads all of `args` (GNU style: options may follow operands) until `--`. */
@@ -44,7 +46,14 @@ export function readOptions(args: readonly Arg[], table: OptionTable): ReadOptio
   let pendingValue = false;
   let maybeValue = false;
   let rest = false;
+  let dashDash = args.length;
   args.forEach((arg, index) => {
+    // `-rf${IFS}/`: whatever the expansion, the first word starts with the option cluster `-rf`.
+    const fixed = !rest && arg.dynamic && !arg.glob ? /^-([A-Za-z]+)[$`]/.exec(arg.value) : null;
+    if (fixed) {
+      for (const letter of fixed[1]!) options.add(canonical(`-${letter}`, table));
+      return;
+    }
     if (rest || !isOption(arg)) {
       if (pendingValue) {
         pendingValue = false;
@@ -58,6 +67,7 @@ export function readOptions(args: readonly Arg[], table: OptionTable): ReadOptio
     maybeValue = false;
     if (arg.value === '--') {
       rest = true;
+      dashDash = index;
       return;
     }
     if (arg.value.startsWith('--')) {
@@ -80,7 +90,7 @@ export function readOptions(args: readonly Arg[], table: OptionTable): ReadOptio
     }
     maybeValue = true;
   });
-  return { options, operands };
+  return { options, operands, dashDash };
 }
 
 function splitLong(text: string): [string, string | undefined] {
@@ -98,18 +108,22 @@ export function skipOptions(
   from: number,
   table: OptionTable,
   stops: readonly string[] = [],
-): { index: number; stopped: boolean; seen: Set<string> } {
+): { index: number; stopped: boolean; seen: Set<string>; values: Array<{ option: string; value: Arg }> } {
   const seen = new Set<string>();
+  const values: Array<{ option: string; value: Arg }> = [];
+  const valueOf = (arg: Arg, text: string): Arg => ({ ...arg, value: text });
   let i = from;
   while (i < args.length) {
     const arg = args[i]!;
     if (!isOption(arg)) break;
-    if (arg.value === '--') return { index: i + 1, stopped: false, seen };
+    if (arg.value === '--') return { index: i + 1, stopped: false, seen, values };
     if (arg.value.startsWith('--')) {
       const [name = '', value] = splitLong(arg.value);
       const c = canonical(name, table);
       seen.add(c);
-      if (stops.includes(c)) return { index: i, stopped: true, seen };
+      if (stops.includes(c)) return { index: i, stopped: true, seen, values };
+      if (value !== undefined) values.push({ option: c, value: valueOf(arg, value) });
+      else if (takesValue(name, table) && args[i + 1]) values.push({ option: c, value: args[i + 1]! });
       i += value === undefined && takesValue(name, table) ? 2 : 1;
       continue;
     }
@@ -119,13 +133,16 @@ export function skipOptions(
       const opt = `-${letters[k]}`;
       const c = canonical(opt, table);
       seen.add(c);
-      if (stops.includes(c)) return { index: i, stopped: true, seen };
+      if (stops.includes(c)) return { index: i, stopped: true, seen, values };
       if (takesValue(opt, table)) {
-        if (k === letters.length - 1) skip = 2;
+        if (k === letters.length - 1) {
+          skip = 2;
+          if (args[i + 1]) values.push({ option: c, value: args[i + 1]! });
+        } else values.push({ option: c, value: valueOf(arg, letters.slice(k + 1)) });
         break;
       }
     }
     i += skip;
   }
-  return { index: Math.min(i, args.length), stopped: false, seen };
+  return { index: Math.min(i, args.length), stopped: false, seen, values };
 }

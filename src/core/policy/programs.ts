@@ -160,15 +160,35 @@ export function optionsOf(program: string): OptionTable {
   return PROGRAM_OPTIONS[program] ?? {};
 }
 
-/** `chmod` modes: `0777` and `1777` (special bits aside) are `777`; `a+rwx` / `ugo=rwx` are `777` too. */
+/** `chmod` modes: `0777` and `1777` (special bits aside) are `777`; so is any symbolic mode giving everyone rwx. */
 export function normalizeOperand(program: string, value: string): string {
   if (program !== 'chmod') return value;
-  if (/^0*[0-7]{1,4}$/.test(value)) return value.replace(/^0+/, '').padStart(4, '0').slice(-3);
-  const m = /^([ugoa]*)[+=]([rwxXst]+)$/.exec(value);
-  if (m) {
-    const who = m[1] ?? '';
-    const everyone = who === '' || who.includes('a') || ['u', 'g', 'o'].every((w) => who.includes(w));
-    if (everyone && ['r', 'w', 'x'].every((p) => m[2]!.includes(p))) return '777';
+  if (modeIs777(value)) return '777';
+  return /^0*[0-7]{1,4}$/.test(value) ? value.replace(/^0+/, '').padStart(4, '0').slice(-3) : value;
+}
+
+/**
+ * `777`, `0777`, `2777`, `a+rwx`, `ugo=rwx`, `u=rwx,g=rwx,o=rwx`, `+rwx`, `a=rwX`, `u=rwx,go=u`: every class ends
+ * with read, write and execute. Symbolic clauses are applied in order (`-` takes away, `=` sets, `g=u` copies).
+ */
+export function modeIs777(mode: string): boolean {
+  if (/^0*[0-7]{1,4}$/.test(mode)) return mode.replace(/^0+/, '').padStart(4, '0').slice(-3) === '777';
+  const perms: Record<string, Set<string>> = { u: new Set(), g: new Set(), o: new Set() };
+  for (const clause of mode.split(',')) {
+    const m = /^([ugoa]*)((?:[-+=](?:[rwxXst]*|[ugo]))+)$/.exec(clause);
+    if (!m) return false;
+    const who = m[1] === '' || m[1]!.includes('a') ? 'ugo' : m[1]!;
+    for (const [, op, given] of m[2]!.matchAll(/([-+=])([rwxXst]*|[ugo])/g)) {
+      for (const w of who) {
+        const set = perms[w]!;
+        const letters = /^[ugo]$/.test(given!) ? [...perms[given!]!] : [...given!].map((p) => (p === 'X' ? 'x' : p));
+        if (op === '=') set.clear();
+        for (const p of letters) {
+          if (op === '-') set.delete(p);
+          else set.add(p);
+        }
+      }
+    }
   }
-  return value;
+  return Object.values(perms).every((set) => ['r', 'w', 'x'].every((p) => set.has(p)));
 }

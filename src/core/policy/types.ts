@@ -23,6 +23,8 @@ export interface Arg {
   value: string;
   /** True when the word contains `$x`, `${…}`, `$(…)`, backticks or `$((…))`: its run-time value is unknown. */
   dynamic: boolean;
+  /** An unquoted glob or brace expansion (`*.o`, `r?`, `{a,b}`): also `dynamic`, it becomes file names or words. */
+  glob?: boolean;
   /** Offsets of the word in `Cmd.source`. */
   start: number;
   end: number;
@@ -51,14 +53,20 @@ export interface WriteTarget {
 
 /** What the analysis of a command line found, in source order. */
 export type Finding =
-  | { kind: 'command'; cmd: Cmd }
+  /** `equivalent` names what a stand-in command means (`find / -delete` is checked as `rm -r -f /`). */
+  | { kind: 'command'; cmd: Cmd; equivalent?: string }
   | { kind: 'write'; write: WriteTarget }
   | { kind: 'interactive'; text: string; why: string }
-  | { kind: 'unparseable'; text: string; why: string };
+  | { kind: 'unparseable'; text: string; why: string }
+  /** Valid shell, but what it runs is only known at run time (`$CMD x`, `source f`, `bash <(…)`, `alias`…). */
+  | { kind: 'opaque'; text: string; why: string };
 
 /** A shell command line parsed into its parts (the parser itself is an adapter: tree-sitter-bash, WASM). */
 export type ScriptPart =
-  { kind: 'command'; cmd: Cmd; start: number } | { kind: 'write'; write: WriteTarget; start: number };
+  | { kind: 'command'; cmd: Cmd; start: number }
+  | { kind: 'write'; write: WriteTarget; start: number }
+  /** `NAME=value`, alone, before a command or after `export`/`declare`/`local`. */
+  | { kind: 'assign'; name: string; value: Arg; start: number };
 
 export interface Script {
   /** Simple commands and redirect targets, in source order. Nested `$(…)`, `(…)`, `{ …; }` included. */

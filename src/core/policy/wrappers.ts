@@ -1,37 +1,23 @@
 // Commands that run another command: `sudo rm …`, `env X=1 rm …`, `xargs rm …`, `find … -exec rm … +`,
 // `timeout 5 rm …`, `eval "…"`, `watch "…"`. `unwrap` returns what each one runs.
+import { EMBEDDED } from './embedded.js';
 import { skipOptions, type OptionTable } from './options.js';
 import { programName } from './programs.js';
-import type { Arg, Cmd, WriteTarget } from './types.js';
+import { RUNNERS } from './runners.js';
+import { assignments, code, inner, simple, type Step } from './steps.js';
+import type { Arg, Cmd } from './types.js';
 
-export type Step =
-  | { kind: 'inner'; cmd: Cmd }
-  /** Shell code given as a string (`eval "…"`, `watch "…"`, `su -c "…"`): parsed and checked like the command. */
-  | { kind: 'code'; text: string; dynamic: boolean; via: string }
-  | { kind: 'interactive'; via: string }
-  | { kind: 'write'; write: WriteTarget };
+export type { Step } from './steps.js';
 
-function inner(cmd: Cmd, index: number): Step[] {
-  return index < cmd.args.length ? [{ kind: 'inner', cmd: { ...cmd, args: cmd.args.slice(index) } }] : [];
+/** The words xargs adds to the command: known only at run time. */
+function input(cmd: Cmd): Arg {
+  const last = cmd.args[cmd.args.length - 1]!;
+  return { value: '<input>', dynamic: true, start: last.end, end: last.end };
 }
 
-function code(args: readonly Arg[], via: string): Step[] {
-  if (args.length === 0) return [];
-  return [{ kind: 'code', text: args.map((a) => a.value).join(' '), dynamic: args.some((a) => a.dynamic), via }];
-}
-
-function skipAssignments(args: readonly Arg[], from: number): number {
-  let i = from;
-  while (i < args.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(args[i]!.value)) i++;
-  return i;
-}
-
-/** A wrapper whose options are `table` and whose first operand is the command it runs. */
-function simple(table: OptionTable, operandsBefore = 0, stops: readonly string[] = []) {
-  return (cmd: Cmd): Step[] => {
-    const { index, stopped } = skipOptions(cmd.args, 1, table, stops);
-    return stopped ? [] : inner(cmd, index + operandsBefore);
-  };
+/** In `xargs -I{} cmd {}` and `find -exec cmd {} +` the placeholder stands for run-time input. */
+function withPlaceholder(args: readonly Arg[], placeholder: string): Arg[] {
+  return args.map((a) => (a.value.includes(placeholder) ? { ...a, dynamic: true } : a));
 }
 
 const SUDO: OptionTable = {
@@ -77,8 +63,8 @@ function sudo(cmd: Cmd): Step[] {
     '--help',
   ]);
   if (stopped) return [];
-  const at = skipAssignments(cmd.args, index);
-  if (at < cmd.args.length) return inner(cmd, at);
+  const { index: at, steps } = assignments(cmd.args, index);
+  if (at < cmd.args.length) return [...steps, ...inner(cmd, at)];
   return seen.has('-s') || seen.has('--shell') || seen.has('-i') || seen.has('--login')
     ? [{ kind: 'interactive', via: programName(cmd.args[0]!.value) }]
     : [];
@@ -110,7 +96,8 @@ function env(cmd: Cmd): Step[] {
     if (!v.startsWith('-') || v === '--') break;
   }
   const { index } = skipOptions(args, 1, ENV);
-  return inner(cmd, skipAssignments(args, index));
+  const { index: at, steps } = assignments(args, index);
+  return [...steps, ...inner(cmd, at)];
 }
 
 function find(cmd: Cmd): Step[] {
@@ -120,7 +107,7 @@ function find(cmd: Cmd): Step[] {
     if (!['-exec', '-execdir', '-ok', '-okdir'].includes(args[i]!.value)) continue;
     let end = i + 1;
     while (end < args.length && args[end]!.value !== ';' && args[end]!.value !== '+') end++;
-    if (end > i + 1) steps.push({ kind: 'inner', cmd: { ...cmd, args: args.slice(i + 1, end) } });
+    if (end > i + 1) steps.push({ kind: 'inner', cmd: { ...cmd, args: withPlaceholder(args.slice(i + 1, end), '{}') } });
     i = end;
   }
   return steps;
@@ -139,24 +126,34 @@ function flock(cmd: Cmd): Step[] {
   return inner(cmd, index + 1);
 }
 
-function tee(cmd: Cmd): Step[] {
-  const { index } = skipOptions(cmd.args, 1, { withValue: ['--output-error'] });
-  return cmd.args
-    .slice(index)
-    .map((a) => ({ kind: 'write', write: { op: 'tee', target: a.value, dynamic: a.dynamic, text: `tee ${a.value}` } }));
-}
+const XARGS: OptionTable = {
+  withValue: [
+    '-a',
+    '--arg-file',
+    '-d',
+    '--delimiter',
+    '-E',
+    '-I',
+    '-L',
+    '-n',
+    '--max-args',
+    '-P',
+    '--max-procs',
+    '-s',
+    '--max-chars',
+    '--process-slot-var',
+    '--replace',
+  ],
+};
 
-function dd(cmd: Cmd): Step[] {
-  return cmd.args.slice(1).flatMap((a): Step[] =>
-    a.value.startsWith('of=')
-      ? [
-          {
-            kind: 'write',
-            write: { op: 'dd of=', target: a.value.slice(3), dynamic: a.dynamic, text: `dd ${a.value}` },
-          },
-        ]
-      : [],
-  );
+/** xargs runs its command with words read from its input: appended, or in place of `-I {}`. */
+function xargs(cmd: Cmd): Step[] {
+  const { index, values, seen } = skipOptions(cmd.args, 1, XARGS);
+  const replace = values.find((v) => v.option === '-I' || v.option === '--replace')?.value.value;
+  const placeholder = replace ?? (seen.has('-i') ? '{}' : null);
+  if (index >= cmd.args.length) return [];
+  if (placeholder === null) return inner(cmd, index, [input(cmd)]);
+  return [{ kind: 'inner', cmd: { ...cmd, args: withPlaceholder(cmd.args.slice(index), placeholder) } }];
 }
 
 const WRAPPERS: Readonly<Record<string, (cmd: Cmd) => Step[]>> = {
@@ -219,34 +216,17 @@ const WRAPPERS: Readonly<Record<string, (cmd: Cmd) => Step[]>> = {
     const { index } = skipOptions(cmd.args, 1, { withValue: ['--groups', '--userspec'] });
     return index + 1 < cmd.args.length ? inner(cmd, index + 1) : [{ kind: 'interactive', via: 'chroot' }];
   },
-  xargs: simple({
-    withValue: [
-      '-a',
-      '--arg-file',
-      '-d',
-      '--delimiter',
-      '-E',
-      '-I',
-      '-L',
-      '-n',
-      '--max-args',
-      '-P',
-      '--max-procs',
-      '-s',
-      '--max-chars',
-      '--process-slot-var',
-    ],
-  }),
+  xargs,
   find,
   eval: (cmd) => code(cmd.args.slice(1), 'eval'),
   watch,
   flock,
-  tee,
-  dd,
+  ...RUNNERS,
 };
 
 /** What `cmd` runs besides itself; empty for an ordinary command. */
 export function unwrap(cmd: Cmd): Step[] {
   const program = programName(cmd.args[0]?.value ?? '');
-  return Object.hasOwn(WRAPPERS, program) ? WRAPPERS[program]!(cmd) : [];
+  if (Object.hasOwn(WRAPPERS, program)) return WRAPPERS[program]!(cmd);
+  return Object.hasOwn(EMBEDDED, program) ? EMBEDDED[program]!(cmd) : [];
 }

@@ -8,7 +8,11 @@ describe('the shell parser', () => {
     expect(script.syntaxError).toBeNull();
     expect(
       script.parts.map((p) =>
-        p.kind === 'command' ? p.cmd.args.map((a) => a.value).join(' ') : `> ${p.write.target}`,
+        p.kind === 'command'
+          ? p.cmd.args.map((a) => a.value).join(' ')
+          : p.kind === 'write'
+            ? `> ${p.write.target}`
+            : `${p.name}=${p.value.value}`,
       ),
     ).toEqual(['ls -l', '> out', 'echo $(rm -rf x)', 'rm -rf x']);
   });
