@@ -44,7 +44,7 @@ export function analyze(text: string, parse: ParseScript, depth = 0): Finding[] 
 function codeFindings(code: string, dynamic: boolean, via: string, outer: string, parse: ParseScript, depth: number) {
   const findings = analyze(code, parse, depth + 1);
   if (dynamic)
-    findings.push({ kind: 'opaque', text: outer, why: `the shell code given to ${via} is computed at run time (${code})` });
+    findings.unshift({ kind: 'opaque', text: outer, why: `the shell code given to ${via} is computed at run time (${code})` });
   return findings;
 }
 
@@ -71,7 +71,7 @@ const STDIN_SCRIPT = /^(-|\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/;
 function scriptOperand(cmd: Cmd): Arg | null {
   const withValue = ['-o', '-O', '+O', '--rcfile', '--init-file'];
   const rest = cmd.args.slice(1);
-  return rest.find((a, i) => (a.dynamic || !/^[-+]/.test(a.value)) && !withValue.includes(rest[i - 1]?.value ?? '')) ?? null;
+  return rest.find((a, i) => (a.dynamic || !/^[-+]./.test(a.value)) && !withValue.includes(rest[i - 1]?.value ?? '')) ?? null;
 }
 
 function shellFindings(cmd: Cmd, name: string, text: string, parse: ParseScript, depth: number): Finding[] {

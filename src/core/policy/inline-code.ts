@@ -68,7 +68,7 @@ const asWord = (item: Item | undefined): Word =>
 /** Inline backticks and `qx{…}` / `%x(…)`. */
 function backticks(code: string, via: string): Step[] {
   const steps: Step[] = [];
-  for (const m of code.matchAll(/`([^`]*)`|\b(?:qx|%x)\s*([({[<\/|!])/g)) {
+  for (const m of code.matchAll(/`([^`]*)`|(?:\bqx|%x)\s*([({[<\/|!])/g)) {
     if (m[1] !== undefined) {
       steps.push({ kind: 'code', text: m[1], dynamic: /\$|#\{/.test(m[1]), via });
       continue;

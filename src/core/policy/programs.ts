@@ -175,10 +175,10 @@ export function modeIs777(mode: string): boolean {
   if (/^0*[0-7]{1,4}$/.test(mode)) return mode.replace(/^0+/, '').padStart(4, '0').slice(-3) === '777';
   const perms: Record<string, Set<string>> = { u: new Set(), g: new Set(), o: new Set() };
   for (const clause of mode.split(',')) {
-    const m = /^([ugoa]*)((?:[-+=](?:[rwxXst]*|[ugo]))+)$/.exec(clause);
+    const m = /^([ugoa]*)((?:[-+=](?:[ugo]|[rwxXst]*))+)$/.exec(clause);
     if (!m) return false;
     const who = m[1] === '' || m[1]!.includes('a') ? 'ugo' : m[1]!;
-    for (const [, op, given] of m[2]!.matchAll(/([-+=])([rwxXst]*|[ugo])/g)) {
+    for (const [, op, given] of m[2]!.matchAll(/([-+=])([ugo]|[rwxXst]*)/g)) {
       for (const w of who) {
         const set = perms[w]!;
         const letters = /^[ugo]$/.test(given!) ? [...perms[given!]!] : [...given!].map((p) => (p === 'X' ? 'x' : p));
