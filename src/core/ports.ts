@@ -114,6 +114,11 @@ export interface CommandCheck {
   role: Role | 'agent-collab';
   command: string;
   cwd: string;
+  /**
+   * agent-collab's own step commit or rollback, done because the person decided so: the built-in confirmation
+   * rule ("discards work") does not hold it; the configured rules and every blocking rule still apply.
+   */
+  own?: boolean;
 }
 
 export type CommandVerdict = { allow: true } | { allow: false; reason: string };

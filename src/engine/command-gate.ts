@@ -17,7 +17,8 @@ export interface PolicyVerdict {
 export interface CommandPolicy {
   /** Resolves once `evaluate` can run (the shell parser is loaded); rejects with what to do when it cannot load. */
   ready(): Promise<void>;
-  evaluate(command: string): PolicyVerdict;
+  /** `own`: agent-collab's own commit or rollback (see CommandCheck.own). */
+  evaluate(command: string, options?: { own?: boolean }): PolicyVerdict;
   /** True when every part of `command` that needs confirmation starts with one of `prefixes`. */
   allowedByPrefix(command: string, prefixes: readonly string[]): boolean;
   /** A person is there to ask (the TUI). Headless: blocked is denied, confirm is denied unless `allowPrefixes` allow it. */
@@ -106,7 +107,7 @@ export class EngineCommandGate {
     const policy = this.ctx.deps.commands;
     if (!policy) return { allow: false, reason: 'no command policy is loaded, so agent-collab denies every command' };
     await policy.ready();
-    const v = policy.evaluate(check.command);
+    const v = policy.evaluate(check.command, { own: check.own === true });
     this.ctx.deps.files.debug(
       'policy',
       `${check.role}: ${v.decision} ${JSON.stringify(check.command)}${v.rule ? ` (rule "${v.rule}")` : ''}`,

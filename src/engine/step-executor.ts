@@ -93,6 +93,7 @@ export class StepExecutor {
       role: 'agent-collab',
       command: `git commit -m ${shellQuote(stepSubject(step, summary))}`,
       cwd: repoRoot,
+      own: true,
     });
     if (signal.aborted) return;
     if (!allowed.allow) {
@@ -165,6 +166,7 @@ export class StepExecutor {
       role: 'agent-collab',
       command: `git restore --source=${base} --worktree -- .`,
       cwd: repoRoot,
+      own: true,
     });
     if (signal.aborted) return;
     if (!allowed.allow)

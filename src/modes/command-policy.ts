@@ -22,7 +22,8 @@ export function commandPolicy(
     ready: async () => {
       parse = await loadShellParser();
     },
-    evaluate: (command) => checkCommand(command, rules, parser()),
+    evaluate: (command, options) =>
+      checkCommand(command, rules, parser(), { builtInConfirm: options?.own !== true }),
     allowedByPrefix: (command, prefixes) => allowedByPrefix(command, prefixes, rules, parser()),
     interactive: run.interactive,
     allowPrefixes: run.allowCmd,

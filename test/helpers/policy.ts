@@ -1,7 +1,7 @@
 // The pure command policy bound to the real shell parser, as the policy tests call it.
 import { loadShellParser } from '../../src/adapters/shell-parser/syntax.js';
 import * as policy from '../../src/core/policy/index.js';
-import type { ParseScript, PolicyResult, PolicyRules } from '../../src/core/policy/index.js';
+import type { CheckOptions, ParseScript, PolicyResult, PolicyRules } from '../../src/core/policy/index.js';
 
 export type { PolicyRules } from '../../src/core/policy/index.js';
 
@@ -17,8 +17,8 @@ function parser(): ParseScript {
   return parse;
 }
 
-export function checkCommand(command: string, rules: PolicyRules): PolicyResult {
-  return policy.checkCommand(command, rules, parser());
+export function checkCommand(command: string, rules: PolicyRules, options?: CheckOptions): PolicyResult {
+  return policy.checkCommand(command, rules, parser(), options);
 }
 
 export function allowedByPrefix(command: string, prefixes: readonly string[], rules: PolicyRules): boolean {

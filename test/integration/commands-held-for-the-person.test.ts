@@ -147,7 +147,7 @@ describe('commands held for the person', () => {
 describe('commands without a person (headless)', () => {
   it('blocked is always denied, even with a matching --allow-cmd', async () => {
     const { engine, outputs } = await executing({ interactive: false, allowCmd: ['sudo'] });
-    const v = await engine.checkCommand(check('sudo rm -r /tmp/x'));
+    const v = await engine.checkCommand(check('sudo ls /root'));
     expect(v.allow).toBe(false);
     const notice = outputs.find((o) => o.type === 'notice' && o.notice.kind === 'command');
     expect(notice).toMatchObject({ notice: { decision: 'deny', rule: 'sudo' } });
@@ -156,9 +156,13 @@ describe('commands without a person (headless)', () => {
   it('confirm is denied unless --allow-cmd covers it', async () => {
     const { engine } = await executing({ interactive: false, allowCmd: ['git push origin'] });
     expect((await engine.checkCommand(check('git push origin main'))).allow).toBe(true);
-    const other = await engine.checkCommand(check('git push --force upstream main'));
+    const other = await engine.checkCommand(check('git push upstream main'));
     expect(other.allow).toBe(false);
     expect(other.allow ? '' : other.reason).toMatch(/--allow-cmd/);
+    // A force push is blocked: no --allow-cmd prefix covers it, not even one it starts with.
+    const forced = await engine.checkCommand(check('git push origin main --force'));
+    expect(forced.allow).toBe(false);
+    expect(forced.allow ? '' : forced.reason).toMatch(/built-in rule "force push"/);
     expect((await engine.checkCommand(check('git status'))).allow).toBe(true);
   });
 });

@@ -66,6 +66,33 @@ describe('agent-collab policy check', () => {
     expect(deploy.code).toBe(2);
   });
 
+  it('built-in rules hold when the project lists replace the defaults; computed commands are held', async () => {
+    const r = repo('[safety]\nblocked_commands = ["make deploy"]\nrequire_confirm_for = []\n');
+    const check = (command: string) => runCli(['policy', 'check', command], { cwd: r.dir, home: r.home }).done;
+
+    const push = await check('git push origin +main');
+    expect(push.stdout).toBe(
+      'block  rule "force push" matched "git push origin +main"\n' +
+        '       blocked by the built-in rule "force push" (it rewrites or deletes history on a remote; always on, whatever [safety] says): git push origin +main\n',
+    );
+    expect(push.code).toBe(2);
+
+    const reset = await check('git reset --hard HEAD~1');
+    expect(reset.stdout.split('\n')[0]).toBe('confirm rule "discards work" matched "git reset --hard HEAD~1"');
+    expect(reset.code).toBe(1);
+
+    const glob = await check('/bin/r? -rf /');
+    expect(glob.stdout).toBe(
+      'confirm rule "cannot tell what runs" matched "/bin/r? -rf /"\n' +
+        '       cannot tell what will run, so a person has to decide: the program name /bin/r? is a pattern the shell expands at run time\n',
+    );
+    expect(glob.code).toBe(1);
+
+    const computed = await runCli(['policy', 'check', 'X=-rf; rm $X /'], { cwd: r.home, home: r.home }).done;
+    expect(computed.stdout.split('\n')[0]).toBe('confirm rule "rm -rf" matched "rm $X /"');
+    expect(computed.code).toBe(1);
+  });
+
   it('outside a git repo, the user config and the defaults apply', async () => {
     const r = repo();
     const userFile = path.join(r.home, '.config', 'agent-collab', 'config.toml');

@@ -115,7 +115,12 @@ const decided = (decision: PolicyResult['decision'], rule: string, matched: stri
   reason,
 });
 
-function evaluate(command: string, rules: PolicyRules, parse: ParseScript): Evaluation {
+/** `builtInConfirm: false` for agent-collab's own commit and rollback: the person asked for them. */
+export interface CheckOptions {
+  builtInConfirm?: boolean;
+}
+
+function evaluate(command: string, rules: PolicyRules, parse: ParseScript, options: CheckOptions = {}): Evaluation {
   const findings = analyzeSafely(command, parse);
   const blocking = [...configHits(rules.blocked, findings, command, parse), ...builtInHits('block', findings)];
   const blocked = blocking.find((h) => h.match === 'yes');
@@ -128,7 +133,8 @@ function evaluate(command: string, rules: PolicyRules, parse: ParseScript): Eval
     const reason = `${oneLine(interactive.why)}; commands typed into it later would not be checked`;
     return { result: decided('block', 'interactive shell', oneLine(interactive.text), reason), confirmHits: [], uncoverable: true };
   }
-  const confirmHits = [...configHits(rules.confirm, findings, command, parse), ...builtInHits('confirm', findings)];
+  const builtInConfirm = options.builtInConfirm === false ? [] : builtInHits('confirm', findings);
+  const confirmHits = [...configHits(rules.confirm, findings, command, parse), ...builtInConfirm];
   const maybeBlocked = blocking[0];
   const opaque = findings.find((f) => f.kind === 'opaque');
   const unparseable = findings.find((f) => f.kind === 'unparseable');
@@ -149,8 +155,13 @@ function evaluate(command: string, rules: PolicyRules, parse: ParseScript): Eval
   return { result: { decision: 'allow', rule: null, matched: null, reason }, confirmHits, uncoverable: false };
 }
 
-export function checkCommand(command: string, rules: PolicyRules, parse: ParseScript): PolicyResult {
-  return evaluate(command, rules, parse).result;
+export function checkCommand(
+  command: string,
+  rules: PolicyRules,
+  parse: ParseScript,
+  options: CheckOptions = {},
+): PolicyResult {
+  return evaluate(command, rules, parse, options).result;
 }
 
 /** The words a prefix stands for, normalized like a command: `/usr/bin/git 'push'` → ["git", "push"]. */

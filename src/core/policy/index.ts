@@ -3,4 +3,5 @@
 // (src/adapters/shell-parser), so `rm -r -f`, `/bin/rm -fr`, `bash -c "rm -rf x"`, `$(…)`, `sudo`/`env`/`xargs`/
 // `find -exec` all count.
 export type { ParseScript, PolicyDecision, PolicyResult, PolicyRules, Script } from './types.js';
-export { allowedByPrefix, checkCommand } from './check.js';
+export { allowedByPrefix, checkCommand, type CheckOptions } from './check.js';
+export { BUILT_IN_RULES } from './builtin-rules.js';
