@@ -22,8 +22,7 @@ export function commandPolicy(
     ready: async () => {
       parse = await loadShellParser();
     },
-    evaluate: (command, options) =>
-      checkCommand(command, rules, parser(), { builtInConfirm: options?.own !== true }),
+    evaluate: (command, options) => checkCommand(command, rules, parser(), { builtInConfirm: options?.own !== true }),
     allowedByPrefix: (command, prefixes) => allowedByPrefix(command, prefixes, rules, parser()),
     interactive: run.interactive,
     allowPrefixes: run.allowCmd,

@@ -44,7 +44,11 @@ export function analyze(text: string, parse: ParseScript, depth = 0): Finding[] 
 function codeFindings(code: string, dynamic: boolean, via: string, outer: string, parse: ParseScript, depth: number) {
   const findings = analyze(code, parse, depth + 1);
   if (dynamic)
-    findings.unshift({ kind: 'opaque', text: outer, why: `the shell code given to ${via} is computed at run time (${code})` });
+    findings.unshift({
+      kind: 'opaque',
+      text: outer,
+      why: `the shell code given to ${via} is computed at run time (${code})`,
+    });
   return findings;
 }
 
@@ -52,14 +56,19 @@ function stepFindings(steps: readonly Step[], text: string, parse: ParseScript, 
   const findings: Finding[] = [];
   for (const step of steps) {
     if (step.kind === 'inner') findings.push(...commandFindings(step.cmd, parse, depth, wrappers + 1));
-    else if (step.kind === 'code') findings.push(...codeFindings(step.text, step.dynamic, step.via, text, parse, depth));
+    else if (step.kind === 'code')
+      findings.push(...codeFindings(step.text, step.dynamic, step.via, text, parse, depth));
     else if (step.kind === 'write') findings.push({ kind: 'write', write: step.write });
     else if (step.kind === 'opaque') findings.push({ kind: 'opaque', text, why: step.why });
     else if (step.kind === 'standin') findings.push({ kind: 'command', cmd: step.cmd, equivalent: step.equivalent });
     else if (step.kind === 'assign')
       findings.push(...stepFindings(assignmentSteps(step.name, step.value), text, parse, depth, wrappers));
     else
-      findings.push({ kind: 'interactive', text, why: `"${text}" starts an interactive shell (${step.via} with no command)` });
+      findings.push({
+        kind: 'interactive',
+        text,
+        why: `"${text}" starts an interactive shell (${step.via} with no command)`,
+      });
   }
   return findings;
 }
@@ -71,17 +80,21 @@ const STDIN_SCRIPT = /^(-|\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/;
 function scriptOperand(cmd: Cmd): Arg | null {
   const withValue = ['-o', '-O', '+O', '--rcfile', '--init-file'];
   const rest = cmd.args.slice(1);
-  return rest.find((a, i) => (a.dynamic || !/^[-+]./.test(a.value)) && !withValue.includes(rest[i - 1]?.value ?? '')) ?? null;
+  return (
+    rest.find((a, i) => (a.dynamic || !/^[-+]./.test(a.value)) && !withValue.includes(rest[i - 1]?.value ?? '')) ?? null
+  );
 }
 
 function shellFindings(cmd: Cmd, name: string, text: string, parse: ParseScript, depth: number): Finding[] {
   const use = interpreterUse(name, cmd.args);
   if (use?.kind === 'interactive')
     return [{ kind: 'interactive', text, why: `"${text}" starts an interactive ${describe(name)}` }];
-  if (use?.kind === 'shell-code') return codeFindings(use.code.value, use.code.dynamic, `${name} -c`, text, parse, depth);
+  if (use?.kind === 'shell-code')
+    return codeFindings(use.code.value, use.code.dynamic, `${name} -c`, text, parse, depth);
   const script = use?.kind === 'runs' && isShell(name) ? scriptOperand(cmd) : null;
   // `bash <(curl …)`, `sh "$SCRIPT"`: the script itself is only known at run time.
-  if (script?.dynamic) return [{ kind: 'opaque', text, why: `${name} runs a script computed at run time (${script.value})` }];
+  if (script?.dynamic)
+    return [{ kind: 'opaque', text, why: `${name} runs a script computed at run time (${script.value})` }];
   if (use?.kind !== 'reads-stdin' && !(script && STDIN_SCRIPT.test(script.value))) return [];
   const stdin = cmd.stdin;
   if (stdin === null) {

@@ -21,7 +21,9 @@ export function assignmentSteps(name: string, value: Arg): Step[] {
     if (!value.dynamic && /^(|0|false|no)$/.test(value.value)) return [];
     if (/^PS\d$/.test(name) && !value.dynamic && !/\$\(|`/.test(value.value)) return [];
     if (OPTION_VARS.test(name) && !value.dynamic && !LOADS_MODULE.test(value.value)) return [];
-    return [{ kind: 'opaque', why: `${name}=${value.value} makes programs load or run code that cannot be checked here` }];
+    return [
+      { kind: 'opaque', why: `${name}=${value.value} makes programs load or run code that cannot be checked here` },
+    ];
   }
   if (RUNS_COMMAND.test(name) && value.value !== '') {
     const text = /^LESS(OPEN|CLOSE)$/.test(name) ? value.value.replace(/^\|+/, '').replace(/%s/g, 'file') : value.value;

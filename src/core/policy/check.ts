@@ -131,7 +131,11 @@ function evaluate(command: string, rules: PolicyRules, parse: ParseScript, optio
   const interactive = findings.find((f) => f.kind === 'interactive');
   if (interactive?.kind === 'interactive') {
     const reason = `${oneLine(interactive.why)}; commands typed into it later would not be checked`;
-    return { result: decided('block', 'interactive shell', oneLine(interactive.text), reason), confirmHits: [], uncoverable: true };
+    return {
+      result: decided('block', 'interactive shell', oneLine(interactive.text), reason),
+      confirmHits: [],
+      uncoverable: true,
+    };
   }
   const builtInConfirm = options.builtInConfirm === false ? [] : builtInHits('confirm', findings);
   const confirmHits = [...configHits(rules.confirm, findings, command, parse), ...builtInConfirm];
@@ -140,7 +144,8 @@ function evaluate(command: string, rules: PolicyRules, parse: ParseScript, optio
   const unparseable = findings.find((f) => f.kind === 'unparseable');
   const uncoverable = maybeBlocked !== undefined || opaque !== undefined || unparseable !== undefined;
   const held = (result: PolicyResult): Evaluation => ({ result, confirmHits, uncoverable });
-  if (maybeBlocked) return held(decided('confirm', maybeBlocked.rule, maybeBlocked.matched, maybeBlockedReason(maybeBlocked)));
+  if (maybeBlocked)
+    return held(decided('confirm', maybeBlocked.rule, maybeBlocked.matched, maybeBlockedReason(maybeBlocked)));
   const confirm = confirmHits[0];
   if (confirm) return held(decided('confirm', confirm.rule, confirm.matched, confirmReason(confirm)));
   if (opaque?.kind === 'opaque') {

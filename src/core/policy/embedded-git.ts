@@ -12,7 +12,8 @@ const COMMAND_KEYS =
 const FILE_KEYS = /^(core\.hookspath|include\.path|includeif\..+\.path)$/;
 
 export function gitConfigSteps(key: string, value: Arg, via: string): Step[] {
-  if (FILE_KEYS.test(key)) return opaque(`${via} points git at hooks or config files whose commands cannot be checked here`);
+  if (FILE_KEYS.test(key))
+    return opaque(`${via} points git at hooks or config files whose commands cannot be checked here`);
   if (/^alias\./.test(key)) {
     // `!cmd` is shell code; anything else is a git command line.
     return value.value.startsWith('!')
@@ -31,16 +32,23 @@ function subcommandSteps(cmd: Cmd, sub: string, rest: readonly Arg[]): Step[] {
   const steps: Step[] = [];
   rest.forEach((a, i) => {
     const m = COMMAND_OPTIONS.exec(a.value);
-    const short = (sub === 'rebase' && a.value === '-x') || (/^(clone|fetch|pull|ls-remote)$/.test(sub) && a.value === '-u');
+    const short =
+      (sub === 'rebase' && a.value === '-x') || (/^(clone|fetch|pull|ls-remote)$/.test(sub) && a.value === '-u');
     if (!m && !short) return;
     const value = m?.[2] !== undefined ? { ...a, value: m[2] } : rest[i + 1];
-    if (value) steps.push({ kind: 'code', text: value.value, dynamic: value.dynamic, via: `git ${sub} ${m?.[1] ?? a.value}` });
+    if (value)
+      steps.push({ kind: 'code', text: value.value, dynamic: value.dynamic, via: `git ${sub} ${m?.[1] ?? a.value}` });
   });
   if (sub === 'submodule') {
     const at = rest.findIndex((a) => a.value === 'foreach');
     const body = at < 0 ? [] : rest.slice(at + 1).filter((a) => !/^(--recursive|-q|--quiet)$/.test(a.value));
     if (body.length > 0)
-      steps.push({ kind: 'code', text: body.map((a) => a.value).join(' '), dynamic: body.some((a) => a.dynamic), via: 'git submodule foreach' });
+      steps.push({
+        kind: 'code',
+        text: body.map((a) => a.value).join(' '),
+        dynamic: body.some((a) => a.dynamic),
+        via: 'git submodule foreach',
+      });
   }
   if (sub === 'bisect' && rest[0]?.value === 'run') steps.push(...inner({ ...cmd, args: rest.slice(1) }, 0));
   if (sub === 'config') {
@@ -55,7 +63,8 @@ export function gitSteps(cmd: Cmd): Step[] {
   const call = readGit(cmd);
   if (!call) return [];
   const steps = call.configs.flatMap(({ key, value }) => gitConfigSteps(key, value, `git -c ${key}`));
-  if (call.execPath) steps.push(...opaque("git --exec-path runs git commands from a directory of the caller's choosing"));
+  if (call.execPath)
+    steps.push(...opaque("git --exec-path runs git commands from a directory of the caller's choosing"));
   if (call.sub) steps.push(...subcommandSteps(cmd, call.sub, call.rest));
   return steps;
 }

@@ -64,7 +64,8 @@ function vim(cmd: Cmd): Step[] {
 /** tar options that run a program: checkpoint actions, compressors, volume scripts, --to-command. */
 function tar(cmd: Cmd): Step[] {
   const steps: Step[] = [];
-  const RUNS = /^--(checkpoint-action|to-command|use-compress-program|info-script|new-volume-script|rsh-command|rmt-command)=(.*)$/s;
+  const RUNS =
+    /^--(checkpoint-action|to-command|use-compress-program|info-script|new-volume-script|rsh-command|rmt-command)=(.*)$/s;
   cmd.args.forEach((a, i) => {
     const m = RUNS.exec(a.value);
     if (m) {

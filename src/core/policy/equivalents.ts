@@ -59,7 +59,12 @@ function rm(cmd: Cmd): Equivalent[] {
   const read = readOptions(cmd.args.slice(1), optionsOf('rm'));
   // `rm -r` without -f: nobody is at a terminal to answer rm's questions, so it deletes the same.
   if (!read.options.has('--recursive') || read.options.has('--force')) return [];
-  return [deletion(cmd, read.operands.map((o) => o.arg))];
+  return [
+    deletion(
+      cmd,
+      read.operands.map((o) => o.arg),
+    ),
+  ];
 }
 
 /** `install -m 777 src dest`, `mkdir -m 777 dir`, `mkdir --mode=a+rwx dir`: a mode 777 set another way. */
@@ -68,11 +73,17 @@ function modeOption(cmd: Cmd): Equivalent[] {
   for (let i = 1; i < args.length; i++) {
     const v = args[i]!.value;
     const attached = /^(?:--mode=|-m)(.+)$/s.exec(v);
-    const valueArg = attached ? { ...args[i]!, value: attached[1]! } : v === '-m' || v === '--mode' ? args[i + 1] : null;
+    const valueArg = attached
+      ? { ...args[i]!, value: attached[1]! }
+      : v === '-m' || v === '--mode'
+        ? args[i + 1]
+        : null;
     if (!valueArg) continue;
     if (modeIs777(valueArg.value) || valueArg.dynamic) {
       const files = args.slice(i + (attached ? 1 : 2)).filter((a) => a.dynamic || !a.value.startsWith('-'));
-      return [standIn(cmd, ['chmod', valueArg.dynamic ? valueArg : '777', ...files.slice(-1)], 'a file mode set on creation')];
+      return [
+        standIn(cmd, ['chmod', valueArg.dynamic ? valueArg : '777', ...files.slice(-1)], 'a file mode set on creation'),
+      ];
     }
   }
   return [];
@@ -90,7 +101,12 @@ function rsyncChmod(cmd: Cmd): Equivalent[] {
 const TABLE: Readonly<Record<string, (cmd: Cmd) => Equivalent[]>> = {
   rm,
   find,
-  rimraf: (cmd) => [deletion(cmd, cmd.args.slice(1).filter((a) => a.dynamic || !a.value.startsWith('-')))],
+  rimraf: (cmd) => [
+    deletion(
+      cmd,
+      cmd.args.slice(1).filter((a) => a.dynamic || !a.value.startsWith('-')),
+    ),
+  ],
   srm: (cmd) => (cmd.args.some((a) => /^-\w*r/.test(a.value)) ? [deletion(cmd, cmd.args.slice(1))] : []),
   install: modeOption,
   mkdir: modeOption,

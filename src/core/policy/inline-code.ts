@@ -40,13 +40,20 @@ function awkPipes(code: string, via: string): Step[] {
 
 function callSteps(lang: Lang, name: string, args: Item[], via: string): Step[] {
   const [first, second] = args;
-  const argv = (words: Word[]): Step => ({ kind: 'code', text: shellLine(words), dynamic: words.some((w) => w.dynamic), via });
+  const argv = (words: Word[]): Step => ({
+    kind: 'code',
+    text: shellLine(words),
+    dynamic: words.some((w) => w.dynamic),
+    via,
+  });
   if (first?.kind === 'list') return [argv(first.items)];
   if (first?.kind === 'string') {
-    if (second?.kind === 'list') return [argv(/exec[lv]p?e?$|spawn[lv]p?e?$/.test(name) ? second.items : [first, ...second.items])];
+    if (second?.kind === 'list')
+      return [argv(/exec[lv]p?e?$|spawn[lv]p?e?$/.test(name) ? second.items : [first, ...second.items])];
     const strings = args.filter((a): a is Extract<Item, { kind: 'string' }> => a.kind === 'string');
     // `system('rm', '-rf', '/')` in perl, ruby or php: a program and its arguments, no shell.
-    if (lang !== 'python' && lang !== 'node' && strings.length > 1 && strings.length === args.length) return [argv(strings)];
+    if (lang !== 'python' && lang !== 'node' && strings.length > 1 && strings.length === args.length)
+      return [argv(strings)];
     return [{ kind: 'code', text: first.text, dynamic: first.dynamic, via }];
   }
   const shown = first?.kind === 'other' ? first.text.slice(0, 40) : '';
@@ -68,7 +75,7 @@ const asWord = (item: Item | undefined): Word =>
 /** Inline backticks and `qx{…}` / `%x(…)`. */
 function backticks(code: string, via: string): Step[] {
   const steps: Step[] = [];
-  for (const m of code.matchAll(/`([^`]*)`|(?:\bqx|%x)\s*([({[<\/|!])/g)) {
+  for (const m of code.matchAll(/`([^`]*)`|(?:\bqx|%x)\s*([({[</|!])/g)) {
     if (m[1] !== undefined) {
       steps.push({ kind: 'code', text: m[1], dynamic: /\$|#\{/.test(m[1]), via });
       continue;
@@ -95,7 +102,13 @@ function chmodSteps(lang: Lang, cmd: Cmd, code: string, pattern: RegExp): Step[]
     const octal = /^(?:0o?)?([0-7]{3,4})$/.exec(text.trim());
     const known = octal ? octal[1]!.slice(-3) : text.trim() === '511' ? '777' : null;
     if (known === '777' || known === null)
-      steps.push(standIn(cmd, [fixed('chmod'), { text: known ?? text, dynamic: known === null }, asWord(path)], 'a file mode set in code'));
+      steps.push(
+        standIn(
+          cmd,
+          [fixed('chmod'), { text: known ?? text, dynamic: known === null }, asWord(path)],
+          'a file mode set in code',
+        ),
+      );
   }
   return steps;
 }

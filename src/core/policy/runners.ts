@@ -120,7 +120,29 @@ function parallel(cmd: Cmd): Step[] {
 }
 
 const SSH: OptionTable = {
-  withValue: ['-b', '-c', '-D', '-E', '-e', '-F', '-I', '-i', '-J', '-L', '-l', '-m', '-O', '-o', '-p', '-Q', '-R', '-S', '-W', '-w', '-B'],
+  withValue: [
+    '-b',
+    '-c',
+    '-D',
+    '-E',
+    '-e',
+    '-F',
+    '-I',
+    '-i',
+    '-J',
+    '-L',
+    '-l',
+    '-m',
+    '-O',
+    '-o',
+    '-p',
+    '-Q',
+    '-R',
+    '-S',
+    '-W',
+    '-w',
+    '-B',
+  ],
 };
 
 /** `ssh host cmd…`: the words after the host are shell code run there; `-o ProxyCommand=…` runs here. */
@@ -148,7 +170,9 @@ function coproc(cmd: Cmd): Step[] {
 
 /** `runuser -u user -- cmd`, `runuser user -c 'cmd'`. */
 function runuser(cmd: Cmd): Step[] {
-  const table = { withValue: ['-u', '--user', '-g', '--group', '-G', '--supp-group', '-c', '--command', '-s', '--shell'] };
+  const table = {
+    withValue: ['-u', '--user', '-g', '--group', '-G', '--supp-group', '-c', '--command', '-s', '--shell'],
+  };
   const { index, values } = skipOptions(cmd.args, 1, table);
   const c = values.find((v) => v.option === '-c' || v.option === '--command');
   if (c) return code([c.value], 'runuser -c');
@@ -229,7 +253,9 @@ export const RUNNERS: Readonly<Record<string, (cmd: Cmd) => Step[]>> = {
   proxychains: simple({ withValue: ['-f'] }),
   proxychains4: simple({ withValue: ['-f'] }),
   torsocks: simple({ withValue: ['-u', '-p', '-a', '-P'] }),
-  'xvfb-run': simple({ withValue: ['-n', '--server-num', '-f', '--auth-file', '-s', '--server-args', '-e', '-p', '-w'] }),
+  'xvfb-run': simple({
+    withValue: ['-n', '--server-num', '-f', '--auth-file', '-s', '--server-args', '-e', '-p', '-w'],
+  }),
   'dbus-run-session': simple({ withValue: ['--config-file', '--dbus-daemon'] }),
   numactl: simple({ withValue: ['-C', '--cpunodebind', '-N', '-m', '--membind', '-p', '--preferred', '-i', '-P'] }),
   cgexec: simple({ withValue: ['-g'] }),

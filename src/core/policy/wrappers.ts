@@ -107,7 +107,8 @@ function find(cmd: Cmd): Step[] {
     if (!['-exec', '-execdir', '-ok', '-okdir'].includes(args[i]!.value)) continue;
     let end = i + 1;
     while (end < args.length && args[end]!.value !== ';' && args[end]!.value !== '+') end++;
-    if (end > i + 1) steps.push({ kind: 'inner', cmd: { ...cmd, args: withPlaceholder(args.slice(i + 1, end), '{}') } });
+    if (end > i + 1)
+      steps.push({ kind: 'inner', cmd: { ...cmd, args: withPlaceholder(args.slice(i + 1, end), '{}') } });
     i = end;
   }
   return steps;

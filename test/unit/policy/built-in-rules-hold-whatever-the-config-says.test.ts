@@ -35,7 +35,7 @@ describe('built-in rules apply even when the config lists leave them out', () =>
     expect(checkCommand('git push origin main', EMPTY).decision).toBe('allow');
   });
 
-  it("agent-collab's own rollback, asked for by the person, is not held by \"discards work\"; blocks still hold", () => {
+  it('agent-collab\'s own rollback, asked for by the person, is not held by "discards work"; blocks still hold', () => {
     const rollback = 'git restore --source=4b825dc --worktree -- .';
     expect(checkCommand(rollback, DEFAULT_RULES)).toMatchObject({ decision: 'confirm', rule: 'discards work' });
     expect(checkCommand(rollback, DEFAULT_RULES, { builtInConfirm: false }).decision).toBe('allow');
@@ -68,7 +68,10 @@ describe('no --allow-cmd prefix allows a force push or a command that could beco
   });
 
   it('a push whose refspec is computed at run time is not vouched for by a prefix', () => {
-    expect(checkCommand('git push origin "$REF"', DEFAULT_RULES)).toMatchObject({ decision: 'confirm', rule: 'force push' });
+    expect(checkCommand('git push origin "$REF"', DEFAULT_RULES)).toMatchObject({
+      decision: 'confirm',
+      rule: 'force push',
+    });
     expect(allowedByPrefix('git push origin "$REF"', ['git push'], DEFAULT_RULES)).toBe(false);
     expect(allowedByPrefix('git push origin feature', ['git push'], DEFAULT_RULES)).toBe(true);
   });

@@ -93,7 +93,7 @@ export const BENIGN: string[] = [
   "python3 - <<'EOF'\nprint('hi')\nEOF",
   'node dist/cli.js --help',
   'node -e "console.log(1)"',
-  'node -e "console.log(require(\'fs\').readdirSync(\'.\').length)"',
+  "node -e \"console.log(require('fs').readdirSync('.').length)\"",
   'node --test',
   "perl -pi -e 's/foo/bar/g' file.txt",
   "perl -ne 'print if /TODO/' src/main.c",
