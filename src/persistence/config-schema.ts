@@ -43,6 +43,8 @@ export const configSchema = z.strictObject({
     confirm_enter: z._default(z.boolean(), false),
   }),
   safety: table({
+    // The person's own rules. The built-in rules of src/core/policy/builtin-rules.ts ("force push", "raw disk",
+    // "discards work") apply as well, whatever these lists say, so a config with its own lists keeps them.
     blocked_commands: z._default(z.array(z.string()), ['rm -rf', 'sudo', 'chmod 777', '> /dev/']),
     require_confirm_for: z._default(z.array(z.string()), ['git push', 'npm publish']),
     max_denials_per_step: intIn(1, 100, 3),
