@@ -4,7 +4,7 @@
 // builds code at run time (eval, exec, __import__…), cannot be checked: a person decides. Plain code such as
 // `python3 -c "print(1)"` runs nothing else and stays allowed.
 import { CODE_OPTIONS, LANGS, langOf, type Lang } from './inline-langs.js';
-import { readArguments, readString, shellLine, type Item } from './literals.js';
+import { maskStrings, readArguments, readString, shellLine, type Item } from './literals.js';
 import { skipOptions } from './options.js';
 import type { Step } from './steps.js';
 import type { Cmd } from './types.js';
@@ -90,9 +90,9 @@ function backticks(code: string, via: string): Step[] {
   return steps;
 }
 
-function chmodSteps(lang: Lang, cmd: Cmd, code: string, pattern: RegExp): Step[] {
+function chmodSteps(lang: Lang, cmd: Cmd, code: string, calls: string, pattern: RegExp): Step[] {
   const steps: Step[] = [];
-  for (const m of code.matchAll(pattern)) {
+  for (const m of calls.matchAll(pattern)) {
     const args = readArguments(code, m.index + m[0].length);
     const modeFirst = LANGS[lang].modeFirst === true;
     const mode = modeFirst ? args[0] : args[1];
@@ -127,12 +127,14 @@ export function inlineCode(cmd: Cmd, program: string): Step[] {
   if (lang === 'awk') steps.push(...awkPipes(code.text, via));
   if (rules.backticks) steps.push(...backticks(code.text, via));
   if (rules.needs && !rules.needs.test(code.text)) return steps;
-  for (const m of code.text.matchAll(rules.runs))
+  // Call names are looked for outside string literals (`print "system"` calls nothing); arguments are read as written.
+  const calls = maskStrings(code.text);
+  for (const m of calls.matchAll(rules.runs))
     steps.push(...callSteps(lang, m[0].trim(), readArguments(code.text, m.index + m[0].length), via));
-  for (const m of code.text.matchAll(rules.rmtree ?? /$^/g)) {
+  for (const m of calls.matchAll(rules.rmtree ?? /$^/g)) {
     const [path] = readArguments(code.text, m.index + m[0].length);
     steps.push(standIn(cmd, [fixed('rm'), fixed('-r'), fixed('-f'), asWord(path)], 'a recursive deletion'));
   }
-  if (rules.chmod) steps.push(...chmodSteps(lang, cmd, code.text, rules.chmod));
+  if (rules.chmod) steps.push(...chmodSteps(lang, cmd, code.text, calls, rules.chmod));
   return steps;
 }

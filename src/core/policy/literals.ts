@@ -110,6 +110,20 @@ export function readArguments(code: string, pos: number): Item[] {
   return items;
 }
 
+/** `code` with the inside of every string literal blanked (same length), so that call names are not found in text. */
+export function maskStrings(code: string): string {
+  let out = '';
+  let i = 0;
+  while (i < code.length) {
+    const s = /['"]/.test(code[i]!) ? readString(code, i) : null;
+    if (s) {
+      out += code[i] + ' '.repeat(s.end - i - 2) + code[s.end - 1];
+      i = s.end;
+    } else out += code[i++];
+  }
+  return out;
+}
+
 /** Words as one shell command line, each quoted when it needs to be. */
 export function shellLine(words: ReadonlyArray<{ text: string }>): string {
   return words.map((w) => (/^[\w./=:@%+,-]+$/.test(w.text) ? w.text : `'${w.text.replace(/'/g, `'\\''`)}'`)).join(' ');

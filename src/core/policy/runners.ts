@@ -156,7 +156,7 @@ function ssh(cmd: Cmd): Step[] {
   const remote = cmd.args.slice(index + 1);
   if (remote.length > 0) steps.push(...code(remote, 'ssh (on the remote host)'));
   else if (index < cmd.args.length && !['-N', '-O', '-V', '-G', '-Q'].some((o) => seen.has(o)))
-    steps.push({ kind: 'interactive', via: 'ssh with no command (a remote shell)' });
+    steps.push({ kind: 'interactive', via: 'ssh to a remote shell' });
   return steps;
 }
 

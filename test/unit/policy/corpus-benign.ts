@@ -105,6 +105,15 @@ export const BENIGN: string[] = [
   "sed -n '1,10p' file.txt",
   "sed 's/e/E/g' file.txt",
   "sed '/^$/d' file.txt",
+  'perl -e \'print "system\\n"\'',
+  "python -c \"import subprocess; subprocess.run(['ls', '-la'])\"",
+  // variables and globs where they cannot change what runs
+  'git -C "$repo" status',
+  'cd "$dir" && ls',
+  'ls *.ts',
+  'for f in *.ts; do echo $f; done',
+  '[ -f package.json ] && npm test',
+  'git diff --name-only | xargs npx prettier --check',
   // shells running a script or known code
   'bash scripts/build.sh',
   'bash -x ./run.sh',
