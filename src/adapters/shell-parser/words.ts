@@ -74,8 +74,16 @@ function spliced(node: Node, from: number, to: number, literal: (s: string) => s
   return { value, dynamic };
 }
 
+/** node.text is copied out of the source on every access: a long word with many parts would be quadratic. */
+const texts = new WeakMap<Node, string>();
+
 function sliceOf(node: Node, from: number, to: number): string {
-  return node.text.slice(from - node.startIndex, to - node.startIndex);
+  let text = texts.get(node);
+  if (text === undefined) {
+    text = node.text;
+    texts.set(node, text);
+  }
+  return text.slice(from - node.startIndex, to - node.startIndex);
 }
 
 export function wordValue(node: Node): Value {
@@ -127,15 +135,16 @@ function bareText(node: Node): string {
   if (node.type === 'command_name') return node.namedChildren[0] ? bareText(node.namedChildren[0]) : '';
   if (node.type === 'word') return node.text.replace(/\\(\n|.)/gs, '_');
   if (node.type !== 'concatenation') return '';
+  const slice = (from: number, to: number) => sliceOf(node, from, to);
   let text = '';
   let pos = node.startIndex;
   for (const child of node.namedChildren) {
     if (!child) continue;
-    text += sliceOf(node, pos, child.startIndex).replace(/\\(\n|.)/gs, '_');
-    text += child.type === 'word' ? bareText(child) : '_';
+    text += slice(pos, child.startIndex).replace(/\\(\n|.)/gs, '_');
+    text += child.type === 'word' ? child.text.replace(/\\(\n|.)/gs, '_') : '_';
     pos = child.endIndex;
   }
-  return text + sliceOf(node, pos, node.endIndex).replace(/\\(\n|.)/gs, '_');
+  return text + slice(pos, node.endIndex).replace(/\\(\n|.)/gs, '_');
 }
 
 /** Unquoted `*`, `?`, `[…]` or `{a,b}` / `{1..3}`: the shell expands the word into file names or several words. */

@@ -11,6 +11,8 @@ import type { Cmd } from './types.js';
 
 type Word = { text: string; dynamic: boolean };
 
+const MAX_CALLS = 64;
+
 /** The inline code of an interpreter call: its `-c`/`-e` values, its awk program, or a heredoc it reads. */
 function codeOf(lang: Lang, cmd: Cmd): Word | null {
   const table = CODE_OPTIONS[lang];
@@ -129,6 +131,12 @@ export function inlineCode(cmd: Cmd, program: string): Step[] {
   if (rules.needs && !rules.needs.test(code.text)) return steps;
   // Call names are looked for outside string literals (`print "system"` calls nothing); arguments are read as written.
   const calls = maskStrings(code.text);
+  // Reading each call's arguments is linear in the code; past this many calls, a person decides.
+  if ([...calls.matchAll(rules.runs)].length > MAX_CALLS)
+    return [
+      ...steps,
+      { kind: 'opaque', why: `the ${program} code makes more than ${MAX_CALLS} calls that can run programs` },
+    ];
   for (const m of calls.matchAll(rules.runs))
     steps.push(...callSteps(lang, m[0].trim(), readArguments(code.text, m.index + m[0].length), via));
   for (const m of calls.matchAll(rules.rmtree ?? /$^/g)) {
