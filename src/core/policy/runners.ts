@@ -145,9 +145,12 @@ const SSH: OptionTable = {
   ],
 };
 
-/** `ssh host cmd…`: the words after the host are shell code run there; `-o ProxyCommand=…` runs here. */
+/**
+ * `ssh host cmd…`: the words after the host are shell code run there; `-o ProxyCommand=…` runs here. A login
+ * with no command runs on the other host only, so it is left to the person's rules (`ssh -T git@github.com`).
+ */
 function ssh(cmd: Cmd): Step[] {
-  const { index, values, seen } = skipOptions(cmd.args, 1, SSH);
+  const { index, values } = skipOptions(cmd.args, 1, SSH);
   const steps: Step[] = [];
   for (const v of values.filter((x) => x.option === '-o')) {
     const m = /^\s*(ProxyCommand|LocalCommand|KnownHostsCommand|RemoteCommand)\s*[= ]\s*(.*)$/is.exec(v.value.value);
@@ -155,8 +158,6 @@ function ssh(cmd: Cmd): Step[] {
   }
   const remote = cmd.args.slice(index + 1);
   if (remote.length > 0) steps.push(...code(remote, 'ssh (on the remote host)'));
-  else if (index < cmd.args.length && !['-N', '-O', '-V', '-G', '-Q'].some((o) => seen.has(o)))
-    steps.push({ kind: 'interactive', via: 'ssh to a remote shell' });
   return steps;
 }
 

@@ -135,6 +135,7 @@ export const BENIGN: string[] = [
   'npx tsc --noEmit',
   'uv run pytest',
   'ssh host uptime',
+  'ssh -T git@github.com',
   "trap 'echo done' EXIT",
   'export PATH="$PATH:./node_modules/.bin"',
   'NODE_OPTIONS=--max-old-space-size=4096 npm run build',
