@@ -147,10 +147,9 @@ export class EngineCommandGate {
         rule,
         reason: v.reason,
       };
-      const held = await this.ctx.dispatch({ type: 'command_held', command: pending });
-      if (!held) return { allow: false, reason: 'the run is no longer at a point where a command can run' };
-      this.records.timeline(`held ${check.role}'s command \`${check.command}\` for the person (rule "${rule}")`);
-      const verdict = await this.holds.wait(id, policy.confirmTimeoutMs, () => {
+      // The wait (and its timeout) starts before the hold is shown, so an answer or a clock that moves right after
+      // the hold appears is never missed.
+      const answered = this.holds.wait(id, policy.confirmTimeoutMs, () => {
         void this.ctx.dispatch({
           type: 'command_denied',
           id,
@@ -158,6 +157,15 @@ export class EngineCommandGate {
           reason: 'nobody answered in time',
         });
       });
+      const held = await this.ctx.dispatch({ type: 'command_held', command: pending });
+      if (!held) {
+        const reason = 'the run is no longer at a point where a command can run';
+        this.holds.answer(id, { allow: false, reason });
+        await answered;
+        return { allow: false, reason };
+      }
+      this.records.timeline(`held ${check.role}'s command \`${check.command}\` for the person (rule "${rule}")`);
+      const verdict = await answered;
       notice(verdict.allow ? 'allow' : 'deny', verdict.allow ? 'the person allowed it' : verdict.reason);
       this.records.timeline(`${verdict.allow ? 'allowed' : 'denied'} \`${check.command}\``);
       return verdict;
