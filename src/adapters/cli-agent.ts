@@ -7,6 +7,7 @@ import {
   BWRAP,
   bwrapArgs,
   programDirs,
+  RefusalWatcher,
   resolveOnPath,
   type AgentConfinement,
   type ConfinedTurn,
@@ -160,6 +161,7 @@ export class CliAgent implements Agent {
       let done: AgentEvent | null = null;
       let failed = false;
       const audited = new Set<string>();
+      const refusals = confined === null ? null : new RefusalWatcher(confined);
       for await (const raw of proc.lines()) {
         // Once the answer is whole, the rest of the output (if any) only goes to debug.log.
         if (done) continue;
@@ -184,6 +186,8 @@ export class CliAgent implements Agent {
           }
           if (ev.type === 'error') failed = true;
           yield ev;
+          const refused = refusals?.see(ev);
+          if (refused) yield refused;
         }
       }
       const end = await proc.ended;

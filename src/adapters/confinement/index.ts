@@ -9,3 +9,4 @@ export {
 } from './probe.js';
 export { agentConfinement, checkConfinement, type AgentConfinement, type ConfinedTurn } from './turn.js';
 export { programDirs, resolveOnPath } from './which.js';
+export { REFUSAL_ID, REFUSAL_PREFIX, RefusalWatcher } from './refusals.js';
