@@ -3,7 +3,12 @@
 // proven with the real bwrap in test/integration/confinement/.)
 import { describe, expect, it } from 'vitest';
 import { buildClaudeArgs } from '../../../src/adapters/claude/claude-agent.js';
-import { bwrapArgs, confinementMounts } from '../../../src/adapters/confinement/index.js';
+import {
+  bwrapArgs,
+  confinementError,
+  confinementMounts,
+  probeConfinement,
+} from '../../../src/adapters/confinement/index.js';
 
 // Paths that do not exist: the builders fall back to the paths as given.
 const repo = '/nonexistent-ac/tmp-root/repo';
@@ -90,5 +95,17 @@ describe('claude write turn, confined', () => {
     const args = buildClaudeArgs({ prompt: 'Do', access: 'workspace-write' }, null, hook, null);
     expect(JSON.parse(args[args.indexOf('--settings') + 1]!)).not.toHaveProperty('sandbox');
     expect(args).not.toContain('--disallowedTools');
+  });
+});
+
+describe('availability', () => {
+  it('not Linux: unavailable, saying so; the error line names the install command and the opt-out', async () => {
+    const c = await probeConfinement('darwin');
+    expect(c).toEqual({ available: false, reason: 'confinement needs Linux with bubblewrap; this system is darwin' });
+    expect(confinementError('bubblewrap (bwrap) is not installed')).toBe(
+      "cannot confine the agents' write turns: bubblewrap (bwrap) is not installed. Install it (Debian/Ubuntu: " +
+        'apt-get install bubblewrap socat), or turn confinement off with [safety] sandbox = "off" in ' +
+        '.agent-collab/config.toml (not recommended)',
+    );
   });
 });
