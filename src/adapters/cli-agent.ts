@@ -2,6 +2,16 @@
 // how the process ended (missing binary, timeouts, exit codes) into the engine's events.
 import type { Agent, AgentEvent, AgentTurn } from '../core/types.js';
 import type { HookEndpoint, HookLaunch } from './command-hook/endpoint.js';
+import { mkdirSync } from 'node:fs';
+import {
+  BWRAP,
+  bwrapArgs,
+  programDirs,
+  RefusalWatcher,
+  resolveOnPath,
+  type AgentConfinement,
+  type ConfinedTurn,
+} from './confinement/index.js';
 import { classifyFailure } from './failure-kind.js';
 import { parseJsonLine, type Json } from './json-fields.js';
 import { runProcess, type DebugSink, type ProcessEnd, type RunningProcess } from './process-runner.js';
@@ -20,8 +30,16 @@ export interface CliFlavor {
   cli: string;
   /** How to install it, shown when the binary is missing. */
   installHint: string;
-  /** `hook`: the PreToolUse hook every shell command must pass (null: none). */
-  args(turn: AgentTurn, sessionId: string | null, hook: HookLaunch | null): string[];
+  /**
+   * `hook`: the PreToolUse hook every shell command must pass (null: none). `confined`: the turn runs confined
+   * (null: `[safety] sandbox = "off"`); a CLI with a sandbox of its own turns it on here.
+   */
+  args(turn: AgentTurn, sessionId: string | null, hook: HookLaunch | null, confined?: ConfinedTurn | null): string[];
+  /**
+   * When set, the CLI process itself runs inside agent-collab's bubblewrap box on every turn (write turns: only the
+   * repo's working tree writable; read-only turns: the repo read-only too), with these dirs of its own writable.
+   */
+  outerBox?(turn: AgentTurn, env: NodeJS.ProcessEnv): { stateDirs: string[] };
   /** Whether this turn's CLI gets the hook (default: every turn); a turn whose CLI cannot run commands need not. */
   needsHook?(turn: AgentTurn): boolean;
   translator(): LineTranslator;
@@ -52,6 +70,8 @@ export interface CliAgentOptions {
   answerGraceMs?: number;
   /** agent-collab's command hook; every turn passes it to the CLI. */
   hook?: HookEndpoint;
+  /** `[safety] sandbox = "on"`: write turns (and boxed CLIs' every turn) run confined; absent: "off". */
+  confinement?: AgentConfinement;
 }
 
 /** A CLI saves its session and exits right after its answer; one still running this much later is stopped. */
@@ -113,13 +133,24 @@ export class CliAgent implements Agent {
         yield { type: 'error', kind: 'agent_error', message: hook };
         return;
       }
+      const confined = await this.confine(turn);
+      if (typeof confined === 'string') {
+        yield { type: 'error', kind: 'missing_binary', message: confined };
+        return;
+      }
       if (run.stopped) return;
+      // The hook's variables (its token) ride in the CLI's environment, which both CLIs pass on to the hook.
+      const env = hook === null ? this.flavor.env?.() : { ...(this.flavor.env?.() ?? process.env), ...hook.env };
+      const launch = this.launchCommand(turn, binary, this.flavor.args(turn, sessionId, hook, confined), env, confined);
+      if (launch === null) {
+        yield this.endFailure({ kind: 'missing_binary', command: binary }, binary);
+        return;
+      }
       const proc = runProcess({
-        command: binary,
-        args: this.flavor.args(turn, sessionId, hook),
+        command: launch.command,
+        args: launch.args,
         cwd: turn.cwd,
-        // The hook's variables (its token) ride in the CLI's environment, which both CLIs pass on to the hook.
-        env: hook === null ? this.flavor.env?.() : { ...(this.flavor.env?.() ?? process.env), ...hook.env },
+        env,
         debug: this.opts.debug,
         source: this.opts.debugSource,
         wallTimeoutMs: this.opts.wallTimeoutMs,
@@ -130,6 +161,7 @@ export class CliAgent implements Agent {
       let done: AgentEvent | null = null;
       let failed = false;
       const audited = new Set<string>();
+      const refusals = confined === null ? null : new RefusalWatcher(confined);
       for await (const raw of proc.lines()) {
         // Once the answer is whole, the rest of the output (if any) only goes to debug.log.
         if (done) continue;
@@ -154,6 +186,8 @@ export class CliAgent implements Agent {
           }
           if (ev.type === 'error') failed = true;
           yield ev;
+          const refused = refusals?.see(ev);
+          if (refused) yield refused;
         }
       }
       const end = await proc.ended;
@@ -198,6 +232,50 @@ export class CliAgent implements Agent {
             ? `was still running after its answer and was stopped (${end.kind === 'idle' ? 'no output' : 'turn time limit'}: ${duration(end.afterMs)})`
             : `ended after its answer: ${end.kind}`;
     if (how) this.opts.debug(this.opts.debugSource, `agent-collab: ${cli} ${how}`);
+  }
+
+  /**
+   * The confined turn (null: not confined), or why it cannot run: with the sandbox on, a write turn (and every turn
+   * of a CLI that runs boxed) starts only after confinement was found to work, checked right before it.
+   */
+  private async confine(turn: AgentTurn): Promise<ConfinedTurn | null | string> {
+    const confinement = this.opts.confinement;
+    if (!confinement || (turn.access !== 'workspace-write' && !this.flavor.outerBox)) return null;
+    const problem = await confinement.check();
+    return problem ?? { repo: turn.cwd, workdir: confinement.workdir };
+  }
+
+  /** The CLI's command line, wrapped in bwrap for a boxed CLI; null when the CLI is not installed. */
+  private launchCommand(
+    turn: AgentTurn,
+    binary: string,
+    args: string[],
+    env: NodeJS.ProcessEnv | undefined,
+    confined: ConfinedTurn | null,
+  ): { command: string; args: string[] } | null {
+    if (confined === null || !this.flavor.outerBox) return { command: binary, args };
+    const childEnv = env ?? process.env;
+    const program = resolveOnPath(binary, childEnv.PATH);
+    if (program === null) return null;
+    const { stateDirs } = this.flavor.outerBox(turn, childEnv);
+    // The CLI creates its state dir on first use; inside the box its parent (HOME) is read-only.
+    for (const dir of stateDirs) {
+      try {
+        mkdirSync(dir, { recursive: true });
+      } catch {
+        // the CLI says what is wrong with its own dir
+      }
+    }
+    const spec = {
+      repo: confined.repo,
+      workdir: confined.workdir,
+      stateDirs,
+      visible: programDirs(program),
+      repoReadOnly: turn.access !== 'workspace-write',
+      ...(childEnv.HOME ? { home: childEnv.HOME } : {}),
+      ...(childEnv.TMPDIR ? { tmpDir: childEnv.TMPDIR } : {}),
+    };
+    return { command: BWRAP, args: bwrapArgs(spec, program, args) };
   }
 
   /** The turn's hook (null: no hook for this turn), or why it cannot be had. */

@@ -7,6 +7,7 @@ import { createClaudeAgent } from './claude/claude-agent.js';
 import { createCodexAgent } from './codex/codex-agent.js';
 import type { CliAgentOptions } from './cli-agent.js';
 import type { HookEndpoint } from './command-hook/endpoint.js';
+import { agentConfinement } from './confinement/index.js';
 import { FakeAgent } from './fake/fake-agent.js';
 import type { DebugSink } from './process-runner.js';
 import { DEMO_SCRIPT, loadFakeScript } from './fake/script.js';
@@ -31,6 +32,7 @@ function cliOptions(cli: 'codex' | 'claude', ctx: AgentContext): CliAgentOptions
     wallTimeoutMs: t.wall_seconds * 1000,
     idleTimeoutMs: t.idle_seconds * 1000,
     ...(ctx.hook ? { hook: ctx.hook } : {}),
+    ...(ctx.config.safety.sandbox === 'on' ? { confinement: agentConfinement(ctx.paths.workdir) } : {}),
   };
 }
 

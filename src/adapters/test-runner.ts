@@ -9,6 +9,7 @@ import type { TestRunner, TestRunResult } from '../core/ports.js';
 import { detectTestCommand } from './test-command.js';
 import { runProcess, type DebugSink, type ProcessEnd, type RunningProcess } from './process-runner.js';
 import { HeadTailBuffer } from './truncate.js';
+import { BWRAP, bwrapArgs, type AgentConfinement } from './confinement/index.js';
 
 /** How much of the test output the result carries (prompts, UI); the rest is only in the full output file. */
 export const TEST_OUTPUT_MAX_BYTES = 16 * 1024;
@@ -76,7 +77,23 @@ export class ShellTestRunner implements TestRunner {
     private readonly repoRoot: string,
     private readonly settings: TestSettings,
     private readonly debug: DebugSink,
+    /** `[safety] sandbox = "on"`: the test command runs in the same bubblewrap box as a write turn. */
+    private readonly confinement: AgentConfinement | null = null,
   ) {}
+
+  /** `sh -c <command>`, wrapped in bubblewrap when confined; a string says why it cannot run. */
+  private async launch(script: string): Promise<{ command: string; args: string[] } | string> {
+    const args = ['-c', script];
+    if (this.confinement === null) return { command: 'sh', args };
+    const problem = await this.confinement.check();
+    if (problem !== null) return problem;
+    const spec = {
+      repo: this.repoRoot,
+      workdir: this.confinement.workdir,
+      ...(process.env.HOME ? { home: process.env.HOME } : {}),
+    };
+    return { command: BWRAP, args: bwrapArgs(spec, 'sh', args) };
+  }
 
   async resolve(): Promise<{ command: string; source: 'config' | 'detected' } | null> {
     const configured = this.settings.default_command.trim();
@@ -98,11 +115,19 @@ export class ShellTestRunner implements TestRunner {
       this.debug(SOURCE, `\`${command}\` not started: stopped`);
       return { passed: false, exitCode: null, timedOut: false, durationMs: Date.now() - started, output: note };
     }
-    this.debug(SOURCE, `running \`${command}\` in ${this.repoRoot}`);
+    // stderr joins stdout inside the shell, so the output keeps the order in which it was written.
+    const launch = await this.launch(`exec 2>&1\n${command}`);
+    if (typeof launch === 'string') {
+      const note = `[agent-collab] the test command was not run: ${launch}\n`;
+      await out.write(note);
+      await out.close();
+      this.debug(SOURCE, `\`${command}\` not started: ${launch}`);
+      return { passed: false, exitCode: null, timedOut: false, durationMs: Date.now() - started, output: note };
+    }
+    this.debug(SOURCE, `running \`${command}\` in ${this.repoRoot}${this.confinement ? ' (confined)' : ''}`);
     const proc = runProcess({
-      command: 'sh',
-      // stderr joins stdout inside the shell, so the output keeps the order in which it was written.
-      args: ['-c', `exec 2>&1\n${command}`],
+      command: launch.command,
+      args: launch.args,
       cwd: this.repoRoot,
       env: { ...process.env, CI: '1' },
       debug: () => undefined, // the output goes to its own file, not debug.log

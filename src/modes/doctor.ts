@@ -8,6 +8,12 @@ import type { AgentName, Config } from '../persistence/config-schema.js';
 import { loadConfig } from '../persistence/config.js';
 import { UserError } from '../core/errors.js';
 import { resolvePaths } from '../persistence/paths.js';
+import {
+  CONFINEMENT_INSTALL_HINT,
+  SANDBOX_OFF_HINT,
+  probeConfinement,
+  type Confinement,
+} from '../adapters/confinement/index.js';
 
 export interface Check {
   name: string;
@@ -119,7 +125,34 @@ async function checkGitVersion(): Promise<Check> {
   return gitVersionCheck(String((await execa('git', ['--version'], { reject: false, stdin: 'ignore' })).stdout));
 }
 
-export async function runChecks(cwd: string, homeDir?: string): Promise<Check[]> {
+/** `[safety] sandbox`: on and working, on but missing (the fix), or off by choice (said plainly). */
+export async function checkConfinementSetup(
+  config: Config,
+  probe: () => Promise<Confinement> = probeConfinement,
+): Promise<Check> {
+  const name = 'confinement';
+  if (config.safety.sandbox === 'off')
+    return {
+      name,
+      ok: true,
+      detail: `OFF (${SANDBOX_OFF_HINT}): agents' write turns and the test command run unconfined`,
+    };
+  const c = await probe();
+  if (c.available)
+    return { name, ok: true, detail: 'bubblewrap and socat work: write turns and the test command run confined' };
+  return {
+    name,
+    ok: false,
+    detail: `${c.reason}: no write turn can start`,
+    fix: `${CONFINEMENT_INSTALL_HINT} (Debian/Ubuntu), or set ${SANDBOX_OFF_HINT} in .agent-collab/config.toml`,
+  };
+}
+
+export async function runChecks(
+  cwd: string,
+  homeDir?: string,
+  probe: () => Promise<Confinement> = probeConfinement,
+): Promise<Check[]> {
   let repoRoot: string;
   try {
     repoRoot = await findRepoRoot(cwd);
@@ -150,13 +183,19 @@ export async function runChecks(cwd: string, homeDir?: string): Promise<Check[]>
   }
   checks.push(await checkWritable(resolvePaths(repoRoot, config).workdir));
   checks.push(await checkGitIdentity(repoRoot));
+  checks.push(await checkConfinementSetup(config, probe));
   checks.push(...(await checkAgents(config, repoRoot)));
   return checks;
 }
 
-export async function runDoctor(opts: { cwd: string; out?: Writable; homeDir?: string }): Promise<number> {
+export async function runDoctor(opts: {
+  cwd: string;
+  out?: Writable;
+  homeDir?: string;
+  probe?: () => Promise<Confinement>;
+}): Promise<number> {
   const out = opts.out ?? process.stdout;
-  const checks = await runChecks(opts.cwd, opts.homeDir);
+  const checks = await runChecks(opts.cwd, opts.homeDir, opts.probe);
   for (const c of checks) {
     out.write(`${c.ok ? 'ok     ' : 'PROBLEM'} ${c.name}: ${c.detail}\n`);
     if (!c.ok && c.fix) out.write(`        fix: ${c.fix}\n`);

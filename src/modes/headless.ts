@@ -7,7 +7,7 @@ import { flagsFor } from '../core/decisions.js';
 import { askYesNo } from './ask.js';
 import { decisionEvent, type Decision } from './decisions.js';
 import { createPrinter } from './printer.js';
-import { openSession, type Session } from './session.js';
+import { confinementAtStart, openSession, type Session } from './session.js';
 
 export interface HeadlessOptions {
   cwd: string;
@@ -49,6 +49,9 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
         `state.json could not be read (${session.corrupt.reason}); it was moved to ${session.corrupt.movedTo} and a new run starts`,
       );
     }
+    const confinement = await confinementAtStart(session.config);
+    if (confinement && 'error' in confinement) throw new UserError(confinement.error);
+    if (confinement) print.notice(`warning: ${confinement.warning}`);
     const state = await chooseState(session, opts, print.notice);
     if (typeof state === 'number') return state;
     return await drive(session, state, opts, print);

@@ -6,7 +6,7 @@ import type { Engine } from '../engine/runner.js';
 import type { Agent, Mode, Role, WorkflowState } from '../core/types.js';
 import type { Config } from '../persistence/config-schema.js';
 import type { DeepPartial } from '../persistence/config.js';
-import { EXIT } from '../core/errors.js';
+import { EXIT, UserError } from '../core/errors.js';
 import { attentionSequence } from '../ui/attention.js';
 import { loadUi, type Ui } from '../ui/load-ui.js';
 import type { EditableFile, FilesReader, WatchedFile } from '../ui/ports.js';
@@ -168,6 +168,13 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
   }
   try {
     const notices: string[] = [];
+    const { confinementAtStart } = await import('./session.js');
+    const confinement = await confinementAtStart(session.config);
+    if (confinement && 'error' in confinement) {
+      closeOpening();
+      throw new UserError(confinement.error);
+    }
+    if (confinement) notices.push(`warning: ${confinement.warning}`);
     if (session.corrupt)
       notices.push(
         `state.json could not be read (${session.corrupt.reason}); it was moved to ${session.corrupt.movedTo}`,
@@ -256,6 +263,7 @@ function runApp(
         onAttention: (what: string) => attention(io, what),
         onReady: () => void start().catch((err: unknown) => session.files.debug('ui', `start failed: ${String(err)}`)),
         notice: o.notice,
+        sandboxOff: session.config.safety.sandbox === 'off',
         history: o.history,
       }),
       renderOptions(io),

@@ -3,6 +3,7 @@ import type { Writable } from 'node:stream';
 import type { EngineOutput } from '../core/events.js';
 import { CANCEL, choicesFor } from '../core/decisions.js';
 import { noticeText } from '../core/notice-text.js';
+import { REFUSAL_ID } from '../adapters/confinement/refusals.js';
 import type { AgentEvent, Awaiting, Phase, WorkflowState } from '../core/types.js';
 
 export interface Printer {
@@ -40,6 +41,9 @@ function describeAgentEvent(e: AgentEvent): string | null {
       return `asks: ${clip(e.text)}`;
     case 'error':
       return `error (${e.kind}): ${clip(e.message)}`;
+    case 'tool_result':
+      // What confinement refused (adapters/confinement/refusals.ts); other tool results stay in debug.log.
+      return e.id === REFUSAL_ID ? e.output : null;
     default:
       return null;
   }

@@ -7,6 +7,7 @@ import { startCommandHookServer, type CommandHookServer } from '../adapters/comm
 import type { CommandGate } from '../core/ports.js';
 import path from 'node:path';
 import { ShellTestRunner } from '../adapters/test-runner.js';
+import { agentConfinement, checkConfinement } from '../adapters/confinement/index.js';
 import { excludeWorkdir, locateRepo } from '../adapters/git/git.js';
 import { GitStepWorkspace } from '../adapters/git/step-workspace.js';
 import { RunArtifacts } from '../persistence/artifacts.js';
@@ -121,7 +122,12 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
       },
     };
     const workspace = new GitStepWorkspace(repoRoot, relativeWorkdir(config));
-    const tests = new ShellTestRunner(repoRoot, config.test, (source, line) => files.debug(source, line));
+    const tests = new ShellTestRunner(
+      repoRoot,
+      config.test,
+      (source, line) => files.debug(source, line),
+      config.safety.sandbox === 'on' ? agentConfinement(paths.workdir) : null,
+    );
     const prompts = {
       render: (name: Parameters<typeof renderPrompt>[0], vars: Record<string, string | number>) =>
         renderPrompt(name, vars, { overrideDir: paths.promptsOverride }),
@@ -166,6 +172,23 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
     await release();
     throw err;
   }
+}
+
+/** Shown at every start (and in the TUI status bar) while `[safety] sandbox = "off"`. */
+export const SANDBOX_OFF_WARNING =
+  'confinement is off ([safety] sandbox = "off"): agents\' write turns and the test command can change anything your user can, .git and .agent-collab included';
+
+/**
+ * Checked before a run starts (before the planner spends a round: the run will need write turns). `error`: no
+ * confinement although it is on — the run must not start; `warning`: it is off.
+ */
+export async function confinementAtStart(
+  config: Config,
+  check: () => Promise<string | null> = checkConfinement,
+): Promise<{ error: string } | { warning: string } | null> {
+  if (config.safety.sandbox === 'off') return { warning: SANDBOX_OFF_WARNING };
+  const problem = await check();
+  return problem === null ? null : { error: problem };
 }
 
 function relativeWorkdir(config: Config): string {

@@ -49,6 +49,8 @@ export const configSchema = z.strictObject({
     require_confirm_for: z._default(z.array(z.string()), ['git push', 'npm publish']),
     max_denials_per_step: intIn(1, 100, 3),
     confirm_timeout_seconds: intIn(5, 86_400, 600),
+    /** Operating-system confinement of write turns and the test command (bubblewrap); "off" only with a warning. */
+    sandbox: z._default(z.enum(['on', 'off']), 'on'),
   }),
   paths: table({
     workdir: nonEmpty('.agent-collab'),

@@ -52,6 +52,8 @@ export interface AppProps {
   onReady?: () => void;
   /** A line to show at start (e.g. state.json was corrupt and moved aside). */
   notice?: string;
+  /** `[safety] sandbox = "off"`: the status bar says UNCONFINED. */
+  sandboxOff?: boolean;
   /** A resumed run's conversation so far (read back from debug.log), shown before anything new. */
   history?: readonly ViewAction[];
   now?: () => number;
@@ -410,6 +412,7 @@ export function App(props: AppProps) {
             startedAt={startedAt}
             now={now}
             tickMs={props.tickMs}
+            sandboxOff={props.sandboxOff ?? false}
           />
         </Box>
       </KeyRouterContext.Provider>

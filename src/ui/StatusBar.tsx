@@ -23,10 +23,12 @@ export interface StatusBarProps {
   startedAt: number;
   now: () => number;
   tickMs?: number;
+  /** `[safety] sandbox = "off"`: the bar says so for as long as the run lasts. */
+  sandboxOff?: boolean;
 }
 
 /** Always visible: phase, iteration, mode, who works on what, elapsed, tokens/cost; then the keys that apply now. */
-export function StatusBar({ view, hints, startedAt, now, tickMs = 1000 }: StatusBarProps) {
+export function StatusBar({ view, hints, startedAt, now, tickMs = 1000, sandboxOff = false }: StatusBarProps) {
   const t = useNow(now, tickMs);
   const w = view.working;
   return (
@@ -40,6 +42,11 @@ export function StatusBar({ view, hints, startedAt, now, tickMs = 1000 }: Status
           <Text color={MODE_COLOR[view.modeLabel]} bold>
             {view.modeLabel}
           </Text>
+          {sandboxOff ? (
+            <Text color="red" bold>
+              UNCONFINED
+            </Text>
+          ) : null}
         </Box>
         <Box flexGrow={1} flexShrink={1} flexBasis={0}>
           <Text wrap="truncate" color={w ? 'cyan' : undefined} dimColor={!w}>

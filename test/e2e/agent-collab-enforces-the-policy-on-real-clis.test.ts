@@ -5,7 +5,7 @@
  * it. Run `npm run build` first (`npm test` does).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe } from 'vitest';
@@ -60,6 +60,9 @@ for (const planner of ['codex', 'claude'] as const) {
     it('git push needs confirmation: denied without a person, allowed with --allow-cmd', async ({ ac, expect }) => {
       const { server, repo } = ac;
       ac.config({ planner, reviewer });
+      // This test is about the policy. The remote is a local dir outside the repo, which confinement (on by
+      // default) rightly keeps the agent from writing, so the push could never land: confinement is off here.
+      appendFileSync(path.join(repo, '.agent-collab', 'config.toml'), '\n[safety]\nsandbox = "off"\n');
       const remote = mkdtempSync(path.join(os.tmpdir(), 'ac-remote-'));
       try {
         execFileSync('git', ['init', '-q', '--bare', remote]);

@@ -196,7 +196,7 @@ describe('claude read-only turns', () => {
     };
     const events = await collect(e2e.agent('claude', recordArgs).start(readOnly));
     expect(events.at(-1), describeEvents(events, e2e.debug)).toMatchObject({ type: 'done', text: 'finished' });
-    expect(argv).toContain('--disallowedTools');
+    expect(argv.slice(-2)).toEqual(['--tools', 'Read,Grep,Glob']); // an allowlist without Bash
     expect(argv).not.toContain('--settings');
     expect(existsSync(path.join(e2e.repo, 'marker.txt'))).toBe(false);
     expect(e2e.hooks.checkedCommands).toEqual([]);

@@ -3,6 +3,8 @@ import type { AgentEvent, AgentTurn } from '../../core/types.js';
 import type { HookLaunch } from '../command-hook/endpoint.js';
 import { CliAgent, type CliAgentOptions, type CliFlavor } from '../cli-agent.js';
 import { promptArg } from '../cli-args.js';
+import type { ConfinedTurn } from '../confinement/index.js';
+import { claudeProtectedEditRules, claudeSandbox } from './sandbox-settings.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_WALL_TIMEOUT_MS } from '../process-runner.js';
 import { newClaudeState, translateClaudeLine } from './translate.js';
 
@@ -11,8 +13,13 @@ export const CLAUDE_INSTALL_HINT = 'npm install -g @anthropic-ai/claude-code';
 export const CLAUDE_WALL_TIMEOUT_MS = DEFAULT_WALL_TIMEOUT_MS;
 export const CLAUDE_IDLE_TIMEOUT_MS = DEFAULT_IDLE_TIMEOUT_MS;
 
-/** Removed from read-only turns' tool list, so the model does not even try to change anything. */
-export const READ_ONLY_DISALLOWED_TOOLS = ['Bash', 'Write', 'Edit', 'NotebookEdit'];
+/**
+ * The only tools of a read-only turn (`--tools`, an allowlist): a denylist would leave tools that change the repo or
+ * the machine, e.g. EnterWorktree (a branch and a checkout under .claude/worktrees/) and CronCreate. Measured on
+ * 2.1.197: with `--tools Read,Grep,Glob` the init line lists exactly these, and a call to EnterWorktree, CronCreate,
+ * Write or Bash gets "No such tool available".
+ */
+export const READ_ONLY_TOOLS = ['Read', 'Grep', 'Glob'];
 
 /**
  * What a workspace-write turn may do without asking: edit files under the turn's cwd (an `Edit` rule covers every
@@ -21,14 +28,29 @@ export const READ_ONLY_DISALLOWED_TOOLS = ['Bash', 'Write', 'Edit', 'NotebookEdi
  */
 export const WRITE_ALLOWED_TOOLS = ['Edit(./**)'];
 
+/** The `hooks` part of `--settings` that makes claude run agent-collab's hook before every Bash call. */
+function hookSettings(hook: Pick<HookLaunch, 'command' | 'timeoutSeconds'>): Record<string, unknown> {
+  return {
+    PreToolUse: [
+      { matcher: 'Bash', hooks: [{ type: 'command', command: hook.command, timeout: hook.timeoutSeconds }] },
+    ],
+  };
+}
+
 /** `--settings` JSON that makes claude run agent-collab's hook before every Bash call. */
 export function claudeHookSettings(hook: Pick<HookLaunch, 'command' | 'timeoutSeconds'>): string {
+  return JSON.stringify({ hooks: hookSettings(hook) });
+}
+
+/** `--settings` JSON for a turn: the hook, the sandbox, or both (null: neither). */
+export function claudeSettings(
+  hook: Pick<HookLaunch, 'command' | 'timeoutSeconds'> | null,
+  confined: ConfinedTurn | null,
+): string | null {
+  if (hook === null && confined === null) return null;
   return JSON.stringify({
-    hooks: {
-      PreToolUse: [
-        { matcher: 'Bash', hooks: [{ type: 'command', command: hook.command, timeout: hook.timeoutSeconds }] },
-      ],
-    },
+    ...(hook !== null ? { hooks: hookSettings(hook) } : {}),
+    ...(confined !== null ? { sandbox: claudeSandbox(confined) } : {}),
   });
 }
 
@@ -54,13 +76,17 @@ export function buildClaudeArgs(
   turn: Pick<AgentTurn, 'prompt' | 'access'>,
   sessionId: string | null,
   hook: HookLaunch | null = null,
+  confined: ConfinedTurn | null = null,
 ): string[] {
+  const write = turn.access === 'workspace-write';
   const args = ['-p', promptArg(turn.prompt), '--output-format', 'stream-json', '--verbose'];
   if (sessionId !== null) args.push('--resume', sessionId);
-  if (hook !== null && claudeNeedsHook(turn)) args.push('--settings', claudeHookSettings(hook));
+  const settings = claudeSettings(hook !== null && claudeNeedsHook(turn) ? hook : null, write ? confined : null);
+  if (settings !== null) args.push('--settings', settings);
   args.push('--permission-mode', 'default');
-  if (turn.access === 'workspace-write') args.push('--allowedTools', ...WRITE_ALLOWED_TOOLS);
-  else args.push('--disallowedTools', ...READ_ONLY_DISALLOWED_TOOLS);
+  if (!write) return [...args, '--tools', READ_ONLY_TOOLS.join(',')];
+  args.push('--allowedTools', ...WRITE_ALLOWED_TOOLS);
+  if (confined !== null) args.push('--disallowedTools', ...claudeProtectedEditRules(confined));
   return args;
 }
 

@@ -1,4 +1,6 @@
 // Codex CLI adapter: `codex exec --json`, continued with `codex exec resume --json <thread_id>`.
+import os from 'node:os';
+import path from 'node:path';
 import type { AgentEvent, AgentTurn } from '../../core/types.js';
 import { unwrapShellCommand } from '../command-hook/approvals.js';
 import type { HookLaunch } from '../command-hook/endpoint.js';
@@ -45,10 +47,20 @@ export function codexCommandThatRan(event: AgentEvent): string | null {
   return event.type === 'command' ? unwrapShellCommand(event.command) : null;
 }
 
+/**
+ * codex runs whole under agent-collab's bubblewrap box (its own sandbox nests inside and still works, measured on
+ * 0.169 as root): the box makes `.agent-collab/` and `.git` read-only to apply_patch, which codex applies itself,
+ * and to its commands. codex must still write its CODEX_HOME (sessions, logs).
+ */
+export function codexStateDirs(env: NodeJS.ProcessEnv): string[] {
+  return [env.CODEX_HOME ?? path.join(env.HOME ?? os.homedir(), '.codex')];
+}
+
 export const codexFlavor: CliFlavor = {
   cli: 'codex',
   installHint: CODEX_INSTALL_HINT,
   args: buildCodexArgs,
+  outerBox: (_turn, env) => ({ stateDirs: codexStateDirs(env) }),
   translator() {
     const state = newCodexState();
     return { line: (json) => translateCodexLine(json, state), finish: () => finishCodex(state) };

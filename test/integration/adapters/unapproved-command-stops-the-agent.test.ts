@@ -102,16 +102,10 @@ describe('a command that ran without the hook approving it', () => {
     expect(second.argv.join(' ')).not.toMatch(/tok-1|key-1/);
   });
 
-  it('claude read-only turn: no hook is passed (Bash is not available there), yet a command that ran anyway stops the CLI and fails the round', async () => {
+  it('claude read-only turn: no hook is passed (Bash is not among its tools), yet a command that ran anyway stops the CLI and fails the round', async () => {
     const r = await run('claude', { transcript: 'claude-tools.stream.jsonl' }, [], 'read-only');
     expect(r.argv).not.toContain('--settings');
-    expect(r.argv.slice(r.argv.indexOf('--disallowedTools'))).toEqual([
-      '--disallowedTools',
-      'Bash',
-      'Write',
-      'Edit',
-      'NotebookEdit',
-    ]);
+    expect(r.argv.slice(r.argv.indexOf('--tools'))).toEqual(['--tools', 'Read,Grep,Glob']);
     expect(r.launches).toBe(0);
     expect(r.hookEnv).toEqual({ token: null, replyKey: null });
     expect(r.events.some((e) => e.type === 'done')).toBe(false);

@@ -55,7 +55,7 @@ describe('codex argv', () => {
 });
 
 describe('claude argv', () => {
-  it('read-only turn: prompt right after -p, stream-json, then the variadic tool list last', () => {
+  it('read-only turn: prompt right after -p, stream-json, then an allowlist of read-only tools last', () => {
     expect(buildClaudeArgs({ prompt: 'Review the plan', access: 'read-only' }, null)).toEqual([
       '-p',
       'Review the plan',
@@ -64,11 +64,8 @@ describe('claude argv', () => {
       '--verbose',
       '--permission-mode',
       'default',
-      '--disallowedTools',
-      'Bash',
-      'Write',
-      'Edit',
-      'NotebookEdit',
+      '--tools',
+      'Read,Grep,Glob',
     ]);
   });
 
@@ -97,7 +94,7 @@ describe('claude argv', () => {
       '--resume',
       'sess-9',
     ]);
-    expect(args.at(-1)).toBe('NotebookEdit');
+    expect(args.at(-1)).toBe('Read,Grep,Glob');
   });
 
   it('drops the variables that make claude think it runs nested inside Claude Code', () => {

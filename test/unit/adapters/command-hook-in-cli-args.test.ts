@@ -45,18 +45,15 @@ describe('claude with the hook', () => {
     expect(args.join(' ')).not.toMatch(/secret-/); // the hook's token and reply key stay in the environment
   });
 
-  it('read-only turn: no --settings (Bash is disallowed, the hook could never fire) and the adapter does not even ask for it', () => {
+  it('read-only turn: no --settings (Bash is not among its tools, the hook could never fire) and the adapter does not even ask for it', () => {
     const args = buildClaudeArgs({ prompt: 'Go', access: 'read-only' }, 'sess-1', hook);
     expect(args).not.toContain('--settings');
     expect(args.join(' ')).not.toContain('hook');
     expect(args.slice(args.indexOf('--permission-mode'))).toEqual([
       '--permission-mode',
       'default',
-      '--disallowedTools',
-      'Bash',
-      'Write',
-      'Edit',
-      'NotebookEdit',
+      '--tools',
+      'Read,Grep,Glob',
     ]);
     expect(claudeFlavor.needsHook?.(turn('read-only'))).toBe(false);
     expect(claudeFlavor.needsHook?.(turn('workspace-write'))).toBe(true);

@@ -1,0 +1,98 @@
+// bubblewrap argv that confines a process to writing the repo's working tree (and temp dirs, and whatever state
+// dirs its own CLI needs), with `.git`, the git dirs it points at and `.agent-collab/` read-only, and the rest of the
+// file system read-only.
+import { realpathSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gitDirsOf } from './git-dirs.js';
+
+export const BWRAP = 'bwrap';
+
+export interface ConfinementSpec {
+  /** The repo's working tree (root): writable. */
+  repo: string;
+  /** agent-collab's work dir inside the repo (`.agent-collab`): read-only. */
+  workdir: string;
+  /** Other dirs the confined program itself must write (e.g. codex's CODEX_HOME): writable. */
+  stateDirs?: string[];
+  /** The user's home: read-only even when it lies inside a temp dir (as in tests). */
+  home?: string;
+  /** Paths the program must see that may lie under a temp dir (its binary, its config): read-only. */
+  visible?: string[];
+  /** The process's TMPDIR when it is not /tmp: writable (the real dir, so programs can share files through it). */
+  tmpDir?: string;
+  /** Makes the repo read-only as well (read-only turns). */
+  repoReadOnly?: boolean;
+}
+
+type Mode = 'rw' | 'ro' | 'tmpfs';
+
+/** Temp dirs get an empty private file system: writable, and nothing written there reaches the disk. */
+export const PRIVATE_TEMP_DIRS = ['/tmp', '/var/tmp', '/dev/shm'];
+
+function real(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
+function depth(p: string): number {
+  return p.split('/').filter(Boolean).length;
+}
+
+/**
+ * The mounts in the order bwrap must apply them: a later mount covers an earlier one at or under its path, so
+ * shallower paths come first (e.g. a private /tmp, then a read-only HOME under it, then a writable repo under
+ * that, then its read-only `.git`). A bind's source is always the real path on the host, so a repo under /tmp stays
+ * reachable once /tmp is private. At equal depth the later entry in the list wins.
+ */
+export function confinementMounts(spec: ConfinementSpec): { path: string; mode: Mode }[] {
+  const repo = real(spec.repo);
+  const tmpDir = real(spec.tmpDir ?? os.tmpdir());
+  const entries: { path: string; mode: Mode }[] = [
+    ...PRIVATE_TEMP_DIRS.map((p) => ({ path: p, mode: 'tmpfs' as Mode })),
+    ...(PRIVATE_TEMP_DIRS.includes(tmpDir) ? [] : [{ path: tmpDir, mode: 'rw' as Mode }]),
+    ...(spec.visible ?? []).map((p) => ({ path: real(p), mode: 'ro' as Mode })),
+    ...(spec.home ? [{ path: real(spec.home), mode: 'ro' as Mode }] : []),
+    { path: repo, mode: spec.repoReadOnly ? 'ro' : 'rw' },
+    ...gitDirsOf(repo).map((p) => ({ path: real(p), mode: 'ro' as Mode })),
+    { path: path.resolve(repo, spec.workdir), mode: 'ro' },
+    ...(spec.stateDirs ?? []).map((p) => ({ path: real(p), mode: 'rw' as Mode })),
+  ];
+  const seen = new Map<string, Mode>();
+  for (const e of entries) {
+    if (e.path === '/') continue;
+    // The same path twice: the later entry wins (state dirs come last: the program cannot run without them).
+    seen.delete(e.path);
+    seen.set(e.path, e.mode);
+  }
+  return [...seen.entries()].map(([p, mode]) => ({ path: p, mode })).sort((a, b) => depth(a.path) - depth(b.path));
+}
+
+/** `bwrap … -- command args…`: `command` runs with only the mounts above writable. */
+export function bwrapArgs(spec: ConfinementSpec, command: string, args: string[]): string[] {
+  const mounts = confinementMounts(spec).flatMap((m) =>
+    m.mode === 'tmpfs'
+      ? ['--tmpfs', m.path]
+      : m.mode === 'rw'
+        ? ['--bind-try', m.path, m.path]
+        : ['--ro-bind-try', m.path, m.path],
+  );
+  return [
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    ...mounts,
+    // A confined program must not outlive agent-collab (bwrap kills it when its parent dies).
+    '--die-with-parent',
+    '--',
+    command,
+    ...args,
+  ];
+}
