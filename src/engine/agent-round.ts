@@ -84,7 +84,13 @@ export class AgentRounds {
     }
     const started = Date.now();
     const outcome = await this.withRetries(play, turn);
-    if (signal.aborted || outcome.kind === 'stopped') return;
+    if (signal.aborted || outcome.kind === 'stopped') {
+      if (action.kind === 'execute_step')
+        await this.steps
+          .undoAfterStop(role, action.step, attempt)
+          .catch((err: unknown) => deps.files.debug('engine', `undo after a stopped turn: ${String(err)}`));
+      return;
+    }
     this.ctx.emit({
       type: 'notice',
       notice: {

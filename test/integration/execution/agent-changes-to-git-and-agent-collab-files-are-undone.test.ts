@@ -217,6 +217,28 @@ describe('what an agent changed that it must not is undone, and the step is not 
   });
 });
 
+describe('a write turn stopped before its end', () => {
+  it('stopped after too many denied commands: its branch switch is undone all the same, and log.md says so', async () => {
+    const repo = repoWhereTheAgentRuns([
+      'git checkout -q -b sneaky',
+      'sudo true',
+      'sudo true',
+      'sudo true',
+      'sudo true',
+    ]);
+    cleanup = repo.cleanup;
+    const head = git(repo, 'rev-parse', 'HEAD');
+    const { code, events } = await run(repo);
+    expect(code).toBe(3);
+    expect(needsHuman(events)).toMatchObject({ kind: 'step_failed', category: 'policy_block' });
+    expectBackOnMain(repo, head);
+    expect(git(repo, 'branch', '--list', 'sneaky')).toBe('');
+    expect(readFileSync(path.join(repo.dir, '.agent-collab', 'log.md'), 'utf8')).toMatch(
+      /was stopped; what the agent changed that it must not is undone\n\n- branch 'sneaky' checked out/,
+    );
+  });
+});
+
 describe('the person decides after a forbidden change', () => {
   it('--decide retry runs the step again and commits it', async () => {
     // Each run starts a new fake agent: the marker outside the repo makes it tag only once.
