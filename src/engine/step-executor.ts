@@ -76,6 +76,7 @@ export class StepExecutor {
     if (!guard || !g || g.step !== step) return;
     this.guarded = null;
     await this.ctx.deps.agents[role].stop(); // nothing of the agent may run on while its changes are undone
+    // agent-collab's files are left out; git's config and hooks are not (they would run code in agent-collab's git).
     const gitOnly = (b: RepoBaselineOf): RepoBaselineOf => ({ ...b, snapshot: { ...b.snapshot, files: {} } });
     const before = gitOnly(g.baseline);
     const after = gitOnly((await guard.compare(g.baseline)).after);

@@ -44,16 +44,16 @@ function sha(data: Buffer): string {
 
 export class GitRepoState {
   private indexPath: string | null = null;
+  private gitPaths: Promise<{ config: string; hooks: string }> | null = null;
 
   constructor(private readonly paths: RepoStatePaths) {}
 
   /** Records what the turn must leave alone. */
   async take(signal?: AbortSignal): Promise<RepoBaseline> {
     const [git, files, index] = await Promise.all([this.gitState(signal), this.readFiles(), this.readIndex()]);
-    const hashes: Record<string, string> = {};
-    for (const [abs, data] of files) hashes[this.shown(abs)] = sha(data);
+    const hashes = this.hashed(files, () => null);
     return {
-      snapshot: { ...git.snapshot, files: hashes },
+      snapshot: { ...git.snapshot, ...hashes },
       contents: files,
       stash: git.stash,
       index,
@@ -64,15 +64,13 @@ export class GitRepoState {
   async compare(before: RepoBaseline, signal?: AbortSignal): Promise<{ after: RepoBaseline; changes: string[] }> {
     const git = await this.gitState(signal);
     const files = await this.readFiles();
-    const hashes: Record<string, string> = {};
-    for (const [abs, data] of files) {
+    const hashes = this.hashed(files, (abs, data) => {
       const was = before.contents.get(abs);
       // Only appended to by agent-collab: its entries written during the turn are no change; anything else is.
-      const appendedTo = abs === this.paths.log && was !== undefined && data.subarray(0, was.length).equals(was);
-      hashes[this.shown(abs)] = appendedTo ? sha(was) : sha(data);
-    }
+      return abs === this.paths.log && was !== undefined && data.subarray(0, was.length).equals(was) ? sha(was) : null;
+    });
     const after: RepoBaseline = {
-      snapshot: { ...git.snapshot, files: hashes },
+      snapshot: { ...git.snapshot, ...hashes },
       contents: files,
       stash: git.stash,
       index: null,
@@ -89,6 +87,9 @@ export class GitRepoState {
     const notes: string[] = [];
     const b = before.snapshot;
     const a = after.snapshot;
+    // Files first: a hook or a git config the agent planted (core.fsmonitor, core.hooksPath) must be gone before
+    // git runs anything that would start it.
+    await this.restoreFiles(before, after, notes);
     const keptWorktreeBranches = await this.removeNewWorktrees(b, a, notes);
     await this.restoreRefs(b, a, keptWorktreeBranches, notes);
     await this.restoreHead(b, a, notes);
@@ -97,15 +98,28 @@ export class GitRepoState {
       notes.push('the index (staged changes) put back as it was before the turn');
     }
     await this.restoreStash(before, after, notes);
-    await this.restoreFiles(before, after, notes);
     return notes;
+  }
+
+  /** The files' hashes by the path shown, agent-collab's apart from git's; `same` may say a file counts as unchanged. */
+  private hashed(
+    files: Map<string, Buffer>,
+    same: (abs: string, data: Buffer) => string | null,
+  ): Pick<RepoSnapshot, 'files' | 'gitFiles'> {
+    const out: Pick<RepoSnapshot, 'files' | 'gitFiles'> = { files: {}, gitFiles: {} };
+    const ours = [this.paths.workdir, this.paths.configDir].map((d) => d + path.sep);
+    for (const [abs, data] of files) {
+      const kind = ours.some((d) => abs.startsWith(d)) ? 'files' : 'gitFiles';
+      out[kind][this.shown(abs)] = same(abs, data) ?? sha(data);
+    }
+    return out;
   }
 
   // ── git ──────────────────────────────────────────────────────────────────────────────────────────────────
 
   private async gitState(
     signal?: AbortSignal,
-  ): Promise<{ snapshot: Omit<RepoSnapshot, 'files'>; stash: RepoBaseline['stash'] }> {
+  ): Promise<{ snapshot: Omit<RepoSnapshot, 'files' | 'gitFiles'>; stash: RepoBaseline['stash'] }> {
     const [symref, head, refs, worktrees, stash] = await Promise.all([
       this.git(['symbolic-ref', '-q', 'HEAD'], signal),
       this.git(['rev-parse', '-q', '--verify', 'HEAD'], signal),
@@ -255,11 +269,28 @@ export class GitRepoState {
 
   // ── agent-collab's files ─────────────────────────────────────────────────────────────────────────────────
 
-  /** Every file in the workdir (and config dir) the turn must not touch, by absolute path. */
+  /**
+   * Every file the turn must not touch, by absolute path: agent-collab's (workdir and config dir), and git's own
+   * config and hooks — both name commands that agent-collab's own git calls (snapshot, commit) would run.
+   */
   private async readFiles(): Promise<Map<string, Buffer>> {
     const out = new Map<string, Buffer>();
     const roots = [...new Set([this.paths.workdir, this.paths.configDir])];
     for (const root of roots) await this.walk(root, out);
+    this.gitPaths ??= this.must(['rev-parse', '--git-path', 'config', '--git-path', 'hooks']).then(
+      (stdout) => {
+        const [config = 'config', hooks = 'hooks'] = stdout.split('\n');
+        return { config: path.resolve(this.paths.repoRoot, config), hooks: path.resolve(this.paths.repoRoot, hooks) };
+      },
+      (err: unknown) => {
+        this.gitPaths = null;
+        throw err;
+      },
+    );
+    const git = await this.gitPaths;
+    const config = await readFile(git.config).catch(() => null);
+    if (config) out.set(git.config, config);
+    await this.walk(git.hooks, out);
     return out;
   }
 
@@ -303,13 +334,14 @@ export class GitRepoState {
     const all = new Set([...before.contents.keys(), ...after.contents.keys()]);
     for (const abs of [...all].sort()) {
       const shown = this.shown(abs);
-      if (before.snapshot.files[shown] === after.snapshot.files[shown]) continue;
+      const hashIn = (snap: RepoSnapshot): string | undefined => snap.files[shown] ?? snap.gitFiles[shown];
+      if (hashIn(before.snapshot) === hashIn(after.snapshot)) continue;
       const was = before.contents.get(abs);
       const now = after.contents.get(abs);
       let saved = '';
       if (now !== undefined) {
         // The changed version is kept, not deleted: agent-collab cannot tell the agent's edit from the person's.
-        const name = `${path.relative(this.paths.workdir, abs).replace(/[\\/]/g, '__')}.changed-${stamp}`;
+        const name = `${shown.replace(/^[./]+/, '').replace(/[\\/]/g, '__')}.changed-${stamp}`;
         await mkdir(backups, { recursive: true });
         await writeFile(path.join(backups, name), now);
         saved = `; the changed version is in ${this.shown(path.join(backups, name))}`;
