@@ -2,7 +2,7 @@
 // git: the edge cases the end-to-end tests do not reach (detached HEAD, a dirty worktree, a ref moved again, the
 // person's staging, agent-collab's own writes during the turn, a branch with no commits yet).
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GitRepoState } from '../../../src/adapters/git/repo-state.js';
@@ -51,6 +51,25 @@ describe('GitRepoState', () => {
       '.agent-collab/debug.log.bak created',
       '.agent-collab/log.md changed',
     ]);
+  });
+
+  it('the person’s own hook is put back as it was, still executable; a hook made executable is a change', async () => {
+    const { repo, state } = setup();
+    const hook = path.join(repo.dir, '.git', 'hooks', 'post-commit');
+    const sample = path.join(repo.dir, '.git', 'hooks', 'mine.sample');
+    writeFileSync(hook, '#!/bin/sh\necho mine\n', { mode: 0o755 });
+    writeFileSync(sample, '#!/bin/sh\n', { mode: 0o644 });
+    const before = await state.take();
+    writeFileSync(hook, '#!/bin/sh\ntouch PWNED\n');
+    chmodSync(sample, 0o755);
+    const cmp = await state.compare(before);
+    expect(cmp.changes).toEqual(['.git/hooks/mine.sample changed', '.git/hooks/post-commit changed']);
+    await state.restore(before, cmp.after);
+    expect(readFileSync(hook, 'utf8')).toBe('#!/bin/sh\necho mine\n');
+    expect(statSync(hook).mode & 0o777).toBe(0o755);
+    expect(statSync(sample).mode & 0o777).toBe(0o644);
+    // Only the backups of the changed versions are new now.
+    expect((await state.compare(before)).changes.filter((c) => !c.startsWith('.agent-collab/backups/'))).toEqual([]);
   });
 
   it('a detached HEAD goes back onto its branch; a HEAD that was detached is detached again', async () => {
