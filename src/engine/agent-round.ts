@@ -78,9 +78,19 @@ export class AgentRounds {
       this.records.timeline(`step ${action.step} attempt ${attempt}: ${role} at work`);
       play.record = (ev) => this.records.appendEvent(action.step, attempt, ev);
     }
+    if (turn.access === 'workspace-write' && action.kind === 'execute_step') {
+      await this.steps.guardTurn(action.step, signal);
+      if (signal.aborted) return;
+    }
     const started = Date.now();
     const outcome = await this.withRetries(play, turn);
-    if (signal.aborted || outcome.kind === 'stopped') return;
+    if (signal.aborted || outcome.kind === 'stopped') {
+      if (action.kind === 'execute_step')
+        await this.steps
+          .undoAfterStop(role, action.step, attempt)
+          .catch((err: unknown) => deps.files.debug('engine', `undo after a stopped turn: ${String(err)}`));
+      return;
+    }
     this.ctx.emit({
       type: 'notice',
       notice: {
@@ -91,6 +101,9 @@ export class AgentRounds {
         usage: { ...play.usage, durationMs: Date.now() - started },
       },
     });
+    // Whatever the turn ended in (an answer, a question, a failure), what it changed that it must not is undone
+    // first, before agent-collab runs git on the working tree again (a planted hook or git config would run there).
+    if (action.kind === 'execute_step' && (await this.steps.checkGuard(action.step, attempt, signal, false))) return;
     if (outcome.kind === 'failed' && action.kind === 'execute_step') {
       await this.records.attempt(action.step, attempt, this.ctx.state().stepRun?.baseTree, {
         result: 'fail',

@@ -5,11 +5,17 @@
 import path from 'node:path';
 import { stepSubject } from '../core/plan-steps.js';
 import type { EngineEvent } from '../core/events.js';
+import type { RepoBaselineOf } from '../core/ports.js';
+import { describeRepoChanges } from '../core/repo-invariants.js';
+import type { Role } from '../core/types.js';
 import { errorMessage, type EngineContext } from './context.js';
 import type { EngineCommandGate } from './command-gate.js';
 import type { RunRecords } from './run-records.js';
 
 export class StepExecutor {
+  /** What the step's last write turn had to leave alone, until it is checked before the step's commit. */
+  private guarded: { step: number; baseline: RepoBaselineOf } | null = null;
+
   constructor(
     private readonly ctx: EngineContext,
     private readonly records: RunRecords,
@@ -27,6 +33,70 @@ export class StepExecutor {
     this.records.timeline(`step ${step} started`);
     await this.ctx.dispatch({ type: 'step_started', step, baseTree, at: this.ctx.nowIso() });
     return !signal.aborted && this.ctx.state().stepRun?.step === step;
+  }
+
+  /** Right before a write turn: what it must leave alone (HEAD, branch, refs, worktrees, stash, agent-collab's files). */
+  async guardTurn(step: number, signal: AbortSignal): Promise<void> {
+    const guard = this.ctx.deps.repoGuard;
+    this.guarded = null;
+    if (!guard) return;
+    const baseline = await guard.take(signal);
+    if (!signal.aborted) this.guarded = { step, baseline };
+  }
+
+  /**
+   * After the write turn, after the tests, and again right before the commit: anything changed
+   * is put back, and the step stops uncommitted for the person. True when that happened (the caller goes no further).
+   * The check before the commit is the last use of the baseline: a commit the person retries later has no agent
+   * work since this check, and the person's own changes while the run waited for them are theirs to make.
+   */
+  async checkGuard(step: number, attempt: number, signal: AbortSignal, last: boolean): Promise<boolean> {
+    const guard = this.ctx.deps.repoGuard;
+    const g = this.guarded;
+    if (!guard || !g || g.step !== step) return false;
+    const { after, changes } = await guard.compare(g.baseline, signal);
+    if (signal.aborted) return false;
+    if (last) this.guarded = null;
+    if (changes.length === 0) return false;
+    this.guarded = null;
+    const undone = await guard.restore(g.baseline, after);
+    this.records.timeline(`step ${step} attempt ${attempt}: the agent changed what it must not: ${changes.join('; ')}`);
+    await this.ctx.dispatch({ type: 'forbidden_change', step, attempt, changes, undone });
+    return true;
+  }
+
+  /**
+   * A write turn stopped before its end (the person's Stop, too many denied commands, a shutdown) is not asked about
+   * — the run has moved on — but what it did to HEAD, the refs, the worktrees and the stash is undone all the same,
+   * and log.md says so. agent-collab's own files are not compared here: stopping writes plan.md's status itself.
+   */
+  async undoAfterStop(role: Role, step: number, attempt: number): Promise<void> {
+    const guard = this.ctx.deps.repoGuard;
+    const g = this.guarded;
+    if (!guard || !g || g.step !== step) return;
+    this.guarded = null;
+    await this.ctx.deps.agents[role].stop(); // nothing of the agent may run on while its changes are undone
+    // agent-collab's files are left out; git's config and hooks are not (they would run code in agent-collab's git).
+    const gitOnly = (b: RepoBaselineOf): RepoBaselineOf => ({ ...b, snapshot: { ...b.snapshot, files: {} } });
+    const before = gitOnly(g.baseline);
+    const after = gitOnly((await guard.compare(g.baseline)).after);
+    const changes = describeRepoChanges(before.snapshot, after.snapshot);
+    if (changes.length === 0) return;
+    const undone = await guard.restore(before, after);
+    this.records.timeline(
+      `step ${step} attempt ${attempt} (stopped): the agent changed what it must not: ${changes.join('; ')}`,
+    );
+    await this.records.logDone(
+      `Step ${step} attempt ${attempt} was stopped; what the agent changed that it must not is undone`,
+      [...changes, ...undone.map((u) => `agent-collab: ${u}`)],
+    );
+    this.ctx.emit({
+      type: 'notice',
+      notice: {
+        kind: 'info',
+        message: `The stopped step ${step} had changed what it must not (${changes.join('; ')}); undone.`,
+      },
+    });
   }
 
   async runTests(step: number, attempt: number, signal: AbortSignal): Promise<void> {
@@ -62,6 +132,9 @@ export class StepExecutor {
     if (signal.aborted) return;
     const r = await tests.run(command, { fullOutputFile: dir ? path.join(dir, 'test-output.txt') : null, signal });
     if (signal.aborted) return;
+    // The tests ran code the agent wrote: checked here too, or a failing run's changes would be taken for the
+    // starting point of the retry.
+    if (await this.checkGuard(step, attempt, signal, false)) return;
     const category = r.passed ? null : r.timedOut ? 'timeout' : 'test_failure';
     await this.records.attempt(step, attempt, base, {
       result: r.passed ? 'pass' : 'fail',
@@ -89,6 +162,8 @@ export class StepExecutor {
     const { workspace, repoRoot } = this.ctx.deps;
     const s = this.ctx.state();
     const run = s.stepRun?.step === step ? s.stepRun : null;
+    if (await this.checkGuard(step, run?.attempt ?? 1, signal, true)) return;
+    if (signal.aborted) return;
     const allowed = await this.gate.check({
       role: 'agent-collab',
       command: `git commit -m ${shellQuote(stepSubject(step, summary))}`,

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { ShellTestRunner } from '../adapters/test-runner.js';
 import { agentConfinement, checkConfinement } from '../adapters/confinement/index.js';
 import { excludeWorkdir, locateRepo } from '../adapters/git/git.js';
+import { GitRepoState } from '../adapters/git/repo-state.js';
 import { GitStepWorkspace } from '../adapters/git/step-workspace.js';
 import { RunArtifacts } from '../persistence/artifacts.js';
 import { commandPolicy } from './command-policy.js';
@@ -122,6 +123,7 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
       },
     };
     const workspace = new GitStepWorkspace(repoRoot, relativeWorkdir(config));
+    const repoGuard = new GitRepoState({ ...paths, configDir: path.dirname(paths.configFile) });
     const tests = new ShellTestRunner(
       repoRoot,
       config.test,
@@ -148,6 +150,7 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
           options,
           retry: { infraRetries: config.retry.infra_retries, backoffMs: config.retry.backoff_seconds * 1000 },
           workspace,
+          repoGuard,
           tests,
           artifacts: new RunArtifacts(path.join(paths.workdir, 'runs'), state.runId, (source, line) =>
             files.debug(source, line),
