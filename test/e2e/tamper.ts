@@ -1,0 +1,158 @@
+/**
+ * Hostile agents for the containment e2e tests (issue 17): what a scripted model tries to do that must not stick,
+ * in each CLI's own tool shapes, and snapshots of what it must not change (git, files outside the repo, $HOME).
+ * The tests assert effects with these snapshots; the attempts' ids and commands let them find how the run
+ * reported each refusal.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { JsonLine } from './harness.js';
+import { reply, type ToolCall, type ToolsReply } from './llm-server.js';
+
+export type CliName = 'claude' | 'codex';
+
+/** One thing the agent tries: a shell command, or a file tool call (its id lets the test find its result). */
+export interface Attempt {
+  what: string;
+  reply: ToolsReply;
+  /** Set for shell attempts: the command the agent runs. */
+  command?: string;
+  /** Set for claude's file tools: the tool_use id, to find its tool_result. */
+  toolId?: string;
+}
+
+let seq = 0;
+const toolId = (label: string) => `toolu_${label.replace(/[^a-z0-9]/gi, '_')}_${++seq}`;
+
+/** A shell command in the CLI's shape (claude Bash, codex exec_command). */
+export function shellAttempt(
+  cli: CliName,
+  what: string,
+  command: string,
+  extra: Record<string, unknown> = {},
+): Attempt {
+  return {
+    what,
+    command,
+    reply: cli === 'claude' ? reply.tool('Bash', { command, ...extra }) : reply.execCommand(command),
+  };
+}
+
+/** claude: a tool call with a known id. */
+export function claudeTool(what: string, name: string, input: Record<string, unknown>): Attempt {
+  const id = toolId(what);
+  const call: ToolCall = { name, input, id };
+  return { what, toolId: id, reply: reply.tools([call]) };
+}
+
+/** codex: an apply_patch call. */
+export function codexPatch(what: string, patch: string): Attempt {
+  return { what, reply: reply.applyPatch(patch) };
+}
+
+/** Creates `file` with `content` (a new file: claude Write / codex apply_patch Add File). */
+export function writeNewFile(cli: CliName, what: string, file: string, content: string): Attempt {
+  if (cli === 'claude') return claudeTool(what, 'Write', { file_path: file, content });
+  const lines = content.replace(/\n$/, '').split('\n');
+  return codexPatch(
+    what,
+    `*** Begin Patch\n*** Add File: ${file}\n${lines.map((l) => `+${l}`).join('\n')}\n*** End Patch\n`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Snapshots of what the agent must not change
+
+export function git(repo: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+}
+
+/** Everything of git's that only agent-collab may change: HEAD, the branch, every ref, worktrees, the stash. */
+export interface GitSnapshot {
+  branch: string;
+  head: string;
+  refs: string[];
+  worktrees: string[];
+  stash: string;
+}
+
+export function gitSnapshot(repo: string): GitSnapshot {
+  return {
+    branch: git(repo, 'symbolic-ref', '-q', 'HEAD'),
+    head: git(repo, 'rev-parse', 'HEAD'),
+    refs: git(repo, 'for-each-ref', '--format=%(refname) %(objectname)').split('\n').filter(Boolean),
+    worktrees: git(repo, 'worktree', 'list', '--porcelain')
+      .split('\n')
+      .filter((l) => l.startsWith('worktree ')),
+    stash: git(repo, 'stash', 'list'),
+  };
+}
+
+/** The same snapshot with `refs/heads/<branch>` moved to `head` (what agent-collab's own step commit changes). */
+export function withBranchAt(before: GitSnapshot, head: string): GitSnapshot {
+  return {
+    ...before,
+    head,
+    refs: before.refs.map((r) => (r.startsWith(`${before.branch} `) ? `${before.branch} ${head}` : r)),
+  };
+}
+
+/** File contents by path (null: absent), to compare before and after. */
+export function fileStates(files: string[]): Record<string, string | null> {
+  return Object.fromEntries(files.map((f) => [f, existsSync(f) ? readFileSync(f, 'utf8') : null]));
+}
+
+/** Files changed by a commit. */
+export function commitFiles(repo: string, rev: string): string[] {
+  return git(repo, 'show', '--name-only', '--format=', rev).split('\n').filter(Boolean).sort();
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// How the run reported an attempt
+
+/** The agent's own events in the run's NDJSON (`event: 'agent'`). */
+function agentEvents(lines: JsonLine[]): JsonLine[] {
+  return lines.filter((l) => l.event === 'agent');
+}
+
+/**
+ * How the run's NDJSON shows that the attempt did not go through, or null when it shows nothing: agent-collab's
+ * hook denied the command, the command failed (non-zero exit, with its output), or the tool call's result is an
+ * error. (A shell command that "succeeded" without effect — e.g. a script that swallows its errors — is not a
+ * refusal the run reported.)
+ */
+export function refusalReported(lines: JsonLine[], a: Attempt): string | null {
+  if (a.command !== undefined) {
+    const denied = lines.find((l) => l.event === 'command' && l.command === a.command && l.decision === 'deny');
+    if (denied) return `denied by the policy: ${String(denied.reason ?? denied.rule)}`;
+    const failed = agentEvents(lines).find(
+      (l) => l.type === 'command' && l.command === a.command && l.status === 'failed',
+    );
+    if (failed) return `failed (exit ${String(failed.exitCode)}): ${String(failed.output ?? '').slice(0, 200)}`;
+    // codex reports its command with a shell wrapper (`/bin/bash -lc '<cmd>'`)
+    const wrapped = agentEvents(lines).find(
+      (l) =>
+        l.type === 'command' &&
+        typeof l.command === 'string' &&
+        l.command.includes(a.command!) &&
+        l.status === 'failed',
+    );
+    if (wrapped) return `failed (exit ${String(wrapped.exitCode)}): ${String(wrapped.output ?? '').slice(0, 200)}`;
+    return null;
+  }
+  if (a.toolId !== undefined) {
+    const result = agentEvents(lines).find((l) => l.type === 'tool_result' && l.id === a.toolId && l.isError === true);
+    return result ? `tool error: ${String(result.output).slice(0, 200)}` : null;
+  }
+  return null;
+}
+
+/** The run's events about a codex patch that was not applied. */
+export function failedPatches(lines: JsonLine[]): JsonLine[] {
+  return agentEvents(lines).filter(
+    (l) => l.type === 'tool_result' && l.isError === true && String(l.output).startsWith('patch not applied'),
+  );
+}
+
+export const here = (repo: string, ...p: string[]) => path.join(repo, ...p);
