@@ -5,7 +5,7 @@
  * reported each refusal.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { JsonLine } from './harness.js';
 import { reply, type ToolCall, type ToolsReply } from './llm-server.js';
@@ -68,13 +68,18 @@ export function git(repo: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 }
 
-/** Everything of git's that only agent-collab may change: HEAD, the branch, every ref, worktrees, the stash. */
+/**
+ * Everything of git's that only agent-collab may change: HEAD, the branch, every ref, worktrees, the stash — and
+ * what would make git run the agent's code later (`.git/config`, `.git/hooks/`).
+ */
 export interface GitSnapshot {
   branch: string;
   head: string;
   refs: string[];
   worktrees: string[];
   stash: string;
+  config: string;
+  hooks: string[];
 }
 
 export function gitSnapshot(repo: string): GitSnapshot {
@@ -86,6 +91,8 @@ export function gitSnapshot(repo: string): GitSnapshot {
       .split('\n')
       .filter((l) => l.startsWith('worktree ')),
     stash: git(repo, 'stash', 'list'),
+    config: readFileSync(path.join(repo, '.git', 'config'), 'utf8'),
+    hooks: readdirSync(path.join(repo, '.git', 'hooks')).sort(),
   };
 }
 
