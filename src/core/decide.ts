@@ -4,6 +4,7 @@ import { onCommandChoice } from './command-hold.js';
 import type { DecideEvent } from './decisions.js';
 import type { EngineEvent } from './events.js';
 import { onCommitChoice, onSecretChoice, onStepChoice } from './execution.js';
+import { onForbiddenChoice } from './repo-invariants.js';
 import { approve, applyVerdict } from './review-loop.js';
 import {
   execOpts,
@@ -73,6 +74,15 @@ export function onDecide(s: WorkflowState, e: DecideEvent, opts: TransitionOptio
         return stopToGoal(s, `Stopped at step ${w.step} by the person; back to goal refinement (plan kept)`);
       if (e.choice === 'rollback' && w.rolledBack) reject(s, e, 'the step is already rolled back');
       return onStepChoice(s, e.choice, w);
+    }
+    case 'forbidden_change': {
+      const w = requireAwaiting(s, e, 'forbidden_change');
+      if (e.choice === 'stop')
+        return stopToGoal(
+          s,
+          `Stopped at step ${w.step} (the agent changed what it must not); back to goal refinement (plan kept)`,
+        );
+      return onForbiddenChoice(s, e.choice, w);
     }
     case 'secret_found': {
       const w = requireAwaiting(s, e, 'secret_found');

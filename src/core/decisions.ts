@@ -99,6 +99,22 @@ export const DECISIONS = {
       choice('stop', 'stop execution', 'stop execution and go back to goal refinement (plan kept)', ['s']),
     ],
   },
+  forbidden_change: {
+    about: 'the agent changed what it must not (HEAD, a branch, a ref, the stash, a worktree or agent-collab’s files)',
+    choices: [
+      choice(
+        'retry',
+        'retry the step',
+        'give the step another attempt (what it changed was undone; its edits are kept)',
+        ['r'],
+      ),
+      choice('skip', 'skip the step', 'skip the step; its file edits stay uncommitted', ['k']),
+      choice('rollback', 'roll back the step’s changes', 'restore the files the step changed (its patch is kept)', [
+        'b',
+      ]),
+      choice('stop', 'stop execution', 'stop execution and go back to goal refinement (plan kept)', ['s']),
+    ],
+  },
   secret_found: {
     about: 'a step’s changes may contain a secret',
     choices: [
@@ -182,6 +198,7 @@ export type DecideEvent =
   | { type: 'decide'; on: 'unclear_verdict'; choice: ChoiceId<'unclear_verdict'> }
   | { type: 'decide'; on: 'failure'; choice: ChoiceId<'failure'> }
   | { type: 'decide'; on: 'step_failed'; choice: ChoiceId<'step_failed'> }
+  | { type: 'decide'; on: 'forbidden_change'; choice: ChoiceId<'forbidden_change'> }
   | { type: 'decide'; on: 'secret_found'; choice: ChoiceId<'secret_found'> }
   | { type: 'decide'; on: 'commit_failed'; choice: ChoiceId<'commit_failed'> }
   | { type: 'decide'; on: 'external_change'; choice: ChoiceId<'external_change'> }

@@ -64,6 +64,8 @@ export type EngineEvent =
   /** A step attempt ended without passing (agent failure, policy, timeout…): counted like a failed test run. */
   | { type: 'attempt_failed'; step: number; attempt: number; category: StepFailureCategory; message: string }
   | { type: 'external_change'; role: Role; action: Action; file: 'plan' | 'comments'; text: string }
+  /** A write turn (or what ran up to the commit) changed what it must not; `undone`: what agent-collab restored. */
+  | { type: 'forbidden_change'; step: number; attempt: number; changes: string[]; undone: string[] }
   | { type: 'command_held'; command: PendingCommand }
   | { type: 'command_denied'; id: string | null; command: string; reason: string }
   | { type: 'engine_failed'; action: Action | null; message: string };

@@ -2,6 +2,7 @@
 // Implementations live in src/persistence (files, artifacts), src/adapters/git (the step workspace) and src/adapters
 // (agents, the test runner).
 import type { PromptName } from './prompt-template.js';
+import type { RepoSnapshot } from './repo-invariants.js';
 import type { ExternalChangeChoice, Role, SecretFinding, StepInfo, Verdict, WorkflowState } from './types.js';
 
 export interface WorkflowFiles {
@@ -120,3 +121,17 @@ export type CommandVerdict = { allow: true } | { allow: false; reason: string };
 
 /** Decides whether a command may run; may wait for the person. Never throws: a failure is a deny. */
 export type CommandGate = (check: CommandCheck) => Promise<CommandVerdict>;
+
+/** What a write turn must leave alone, as taken before it (the adapter keeps what it needs to restore it). */
+export interface RepoBaselineOf {
+  readonly snapshot: RepoSnapshot;
+}
+
+/** Takes the repository's state before a write turn, tells what changed since, and puts back what the agent changed. */
+export interface RepoGuard {
+  take(signal?: AbortSignal): Promise<RepoBaselineOf>;
+  /** `changes`: one line per difference (core/repo-invariants.ts), [] when nothing changed. */
+  compare(before: RepoBaselineOf, signal?: AbortSignal): Promise<{ after: RepoBaselineOf; changes: string[] }>;
+  /** Restores what changed between the two; resolves to what it did and what it left, one line each. */
+  restore(before: RepoBaselineOf, after: RepoBaselineOf): Promise<string[]>;
+}

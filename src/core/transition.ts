@@ -18,6 +18,7 @@ import {
 import { onCommandDenied, onCommandHeld } from './command-hold.js';
 import type { Action, Phase, WorkflowState } from './types.js';
 import { onDecide } from './decide.js';
+import { onForbiddenChange } from './repo-invariants.js';
 import { onReviewAnswer } from './review-loop.js';
 import {
   execOpts,
@@ -265,6 +266,8 @@ export function transition(s: WorkflowState, e: EngineEvent, opts: TransitionOpt
       return onStepRolledBack(s, e, (why) => reject(s, e, why));
     case 'attempt_failed':
       return onAttemptFailed(s, e, (why) => reject(s, e, why));
+    case 'forbidden_change':
+      return onForbiddenChange(s, e, (why) => reject(s, e, why));
     case 'external_change': {
       requireInflight(s, e);
       return {

@@ -88,7 +88,12 @@ export type Awaiting =
     }
   | { kind: 'secret_found'; step: number; summary: string; findings: SecretFinding[] }
   | { kind: 'commit_failed'; step: number; summary: string; message: string }
-  | { kind: 'external_change'; file: 'plan' | 'comments'; role: Role; action: Action; text: string };
+  | { kind: 'external_change'; file: 'plan' | 'comments'; role: Role; action: Action; text: string }
+  /**
+   * The agent changed what a write turn must leave alone (HEAD, a branch, a ref, the stash, a worktree, agent-collab's
+   * files): `changes` says what, `undone` what agent-collab restored or could not. The step is not committed.
+   */
+  | { kind: 'forbidden_change'; step: number; attempt: number; changes: string[]; undone: string[] };
 
 export interface StepInfo {
   n: number;

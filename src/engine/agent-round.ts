@@ -78,6 +78,10 @@ export class AgentRounds {
       this.records.timeline(`step ${action.step} attempt ${attempt}: ${role} at work`);
       play.record = (ev) => this.records.appendEvent(action.step, attempt, ev);
     }
+    if (turn.access === 'workspace-write' && action.kind === 'execute_step') {
+      await this.steps.guardTurn(action.step, signal);
+      if (signal.aborted) return;
+    }
     const started = Date.now();
     const outcome = await this.withRetries(play, turn);
     if (signal.aborted || outcome.kind === 'stopped') return;
@@ -99,6 +103,8 @@ export class AgentRounds {
         message: outcome.message,
       });
     }
+    // Whatever the turn ended in (an answer, a question, a failure), what it changed that it must not is undone first.
+    if (action.kind === 'execute_step' && (await this.steps.checkGuard(action.step, attempt, signal, false))) return;
     const changed = outcome.kind === 'done' ? await this.changedOutside(action) : null;
     if (signal.aborted) return;
     if (changed && outcome.kind === 'done')

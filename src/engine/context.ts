@@ -1,6 +1,6 @@
 // What the parts of the engine share: its ports, the state now, the event queue and the subscribers.
 import type { EngineEvent, EngineOutput } from '../core/events.js';
-import type { Artifacts, Prompts, StepWorkspace, TestRunner, WorkflowFiles } from '../core/ports.js';
+import type { Artifacts, Prompts, RepoGuard, StepWorkspace, TestRunner, WorkflowFiles } from '../core/ports.js';
 import type { TransitionOptions } from '../core/transition.js';
 import type { Agent, Role, WorkflowState } from '../core/types.js';
 import type { CommandPolicy } from './command-gate.js';
@@ -15,6 +15,11 @@ export interface EngineDeps {
   retry?: { infraRetries: number; backoffMs: number };
   /** Snapshots the work tree before a step, commits only the step's changes, rolls a step back. */
   workspace: StepWorkspace;
+  /**
+   * Checks after each write turn and before each step commit that the agent left HEAD, the branch, the refs, the
+   * worktrees, the stash and agent-collab's files alone; without it nothing is checked.
+   */
+  repoGuard?: RepoGuard;
   /** Runs the tests after each step; without it, steps are not tested. */
   tests?: TestRunner;
   /** Per step attempt artifacts under runs/<run id>/. */

@@ -5,11 +5,15 @@
 import path from 'node:path';
 import { stepSubject } from '../core/plan-steps.js';
 import type { EngineEvent } from '../core/events.js';
+import type { RepoBaselineOf } from '../core/ports.js';
 import { errorMessage, type EngineContext } from './context.js';
 import type { EngineCommandGate } from './command-gate.js';
 import type { RunRecords } from './run-records.js';
 
 export class StepExecutor {
+  /** What the step's last write turn had to leave alone, until it is checked before the step's commit. */
+  private guarded: { step: number; baseline: RepoBaselineOf } | null = null;
+
   constructor(
     private readonly ctx: EngineContext,
     private readonly records: RunRecords,
@@ -27,6 +31,36 @@ export class StepExecutor {
     this.records.timeline(`step ${step} started`);
     await this.ctx.dispatch({ type: 'step_started', step, baseTree, at: this.ctx.nowIso() });
     return !signal.aborted && this.ctx.state().stepRun?.step === step;
+  }
+
+  /** Right before a write turn: what it must leave alone (HEAD, branch, refs, worktrees, stash, agent-collab's files). */
+  async guardTurn(step: number, signal: AbortSignal): Promise<void> {
+    const guard = this.ctx.deps.repoGuard;
+    this.guarded = null;
+    if (!guard) return;
+    const baseline = await guard.take(signal);
+    if (!signal.aborted) this.guarded = { step, baseline };
+  }
+
+  /**
+   * After the write turn, and again right before the commit (the tests ran code the agent wrote): anything changed
+   * is put back, and the step stops uncommitted for the person. True when that happened (the caller goes no further).
+   * The check before the commit is the last use of the baseline: a commit the person retries later has no agent
+   * work since this check, and the person's own changes while the run waited for them are theirs to make.
+   */
+  async checkGuard(step: number, attempt: number, signal: AbortSignal, last: boolean): Promise<boolean> {
+    const guard = this.ctx.deps.repoGuard;
+    const g = this.guarded;
+    if (!guard || !g || g.step !== step) return false;
+    const { after, changes } = await guard.compare(g.baseline, signal);
+    if (signal.aborted) return false;
+    if (last) this.guarded = null;
+    if (changes.length === 0) return false;
+    this.guarded = null;
+    const undone = await guard.restore(g.baseline, after);
+    this.records.timeline(`step ${step} attempt ${attempt}: the agent changed what it must not: ${changes.join('; ')}`);
+    await this.ctx.dispatch({ type: 'forbidden_change', step, attempt, changes, undone });
+    return true;
   }
 
   async runTests(step: number, attempt: number, signal: AbortSignal): Promise<void> {
@@ -89,6 +123,8 @@ export class StepExecutor {
     const { workspace, repoRoot } = this.ctx.deps;
     const s = this.ctx.state();
     const run = s.stepRun?.step === step ? s.stepRun : null;
+    if (await this.checkGuard(step, run?.attempt ?? 1, signal, true)) return;
+    if (signal.aborted) return;
     const allowed = await this.gate.check({
       role: 'agent-collab',
       command: `git commit -m ${shellQuote(stepSubject(step, summary))}`,

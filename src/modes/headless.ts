@@ -118,6 +118,8 @@ export function hintFor(w: Awaiting): string {
       return `${w.message}; rerun with --resume to retry (the same as ${flagsFor(w)})`;
     case 'step_failed':
       return `step ${w.step} ${w.rolledBack ? 'was rolled back' : `still fails after ${w.attempt} attempt(s) (${w.category})`}: ${w.message.split('\n')[0]} — ${rerun}`;
+    case 'forbidden_change':
+      return `step ${w.step} was not committed: the agent changed what it must not (${w.changes.join('; ')}); agent-collab undid it (${w.undone.join('; ') || 'nothing to undo'}) — ${rerun}`;
     case 'secret_found':
       return `the changes of step ${w.step} look like they contain a secret (${w.findings.map((f) => `${f.file}:${f.line} ${f.kind}`).join(', ')}); remove it and ${rerun}`;
     case 'commit_failed':

@@ -8,6 +8,7 @@ import type { CommandGate } from '../core/ports.js';
 import path from 'node:path';
 import { ShellTestRunner } from '../adapters/test-runner.js';
 import { excludeWorkdir, locateRepo } from '../adapters/git/git.js';
+import { GitRepoState } from '../adapters/git/repo-state.js';
 import { GitStepWorkspace } from '../adapters/git/step-workspace.js';
 import { RunArtifacts } from '../persistence/artifacts.js';
 import { commandPolicy } from './command-policy.js';
@@ -121,6 +122,7 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
       },
     };
     const workspace = new GitStepWorkspace(repoRoot, relativeWorkdir(config));
+    const repoGuard = new GitRepoState({ ...paths, configDir: path.dirname(paths.configFile) });
     const tests = new ShellTestRunner(repoRoot, config.test, (source, line) => files.debug(source, line));
     const prompts = {
       render: (name: Parameters<typeof renderPrompt>[0], vars: Record<string, string | number>) =>
@@ -142,6 +144,7 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
           options,
           retry: { infraRetries: config.retry.infra_retries, backoffMs: config.retry.backoff_seconds * 1000 },
           workspace,
+          repoGuard,
           tests,
           artifacts: new RunArtifacts(path.join(paths.workdir, 'runs'), state.runId, (source, line) =>
             files.debug(source, line),

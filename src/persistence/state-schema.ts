@@ -64,6 +64,13 @@ export const awaitingSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('secret_found'), step: int, summary: z.string(), findings: z.array(secretFinding) }),
   z.object({ kind: z.literal('commit_failed'), step: int, summary: z.string(), message: z.string() }),
   z.object({
+    kind: z.literal('forbidden_change'),
+    step: int,
+    attempt: int,
+    changes: z.array(z.string()),
+    undone: z.array(z.string()),
+  }),
+  z.object({
     kind: z.literal('external_change'),
     file: z.enum(['plan', 'comments']),
     role,

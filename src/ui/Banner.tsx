@@ -14,6 +14,7 @@ const LETTERED: ReadonlySet<Modal> = new Set<Modal>([
   'command',
   'unclear_verdict',
   'step_failed',
+  'forbidden_change',
   'secret_found',
   'commit_failed',
   'external_change',

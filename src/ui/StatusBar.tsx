@@ -81,6 +81,8 @@ export function waitingText(view: ViewState): string {
       return 'waiting for you: a round failed';
     case 'step_failed':
       return a.rolledBack ? `step ${a.step} rolled back: what next?` : `waiting for you: step ${a.step} still fails`;
+    case 'forbidden_change':
+      return `waiting for you: step ${a.step} changed what it must not`;
     case 'secret_found':
       return `waiting for you: possible secret in step ${a.step}`;
     case 'commit_failed':

@@ -4,7 +4,13 @@ import type { EngineEvent } from '../../core/events.js';
 import type { Awaiting } from '../../core/types.js';
 import { decideEvent } from '../decision-keys.js';
 import { ArbitrationDialog } from './ArbitrationDialog.js';
-import { CommitFailedDialog, ExternalChangeDialog, SecretDialog, StepFailedDialog } from './ExecutionDialogs.js';
+import {
+  CommitFailedDialog,
+  ExternalChangeDialog,
+  ForbiddenChangeDialog,
+  SecretDialog,
+  StepFailedDialog,
+} from './ExecutionDialogs.js';
 import { QuestionDialog } from './QuestionDialog.js';
 import { ManualEditDialog, UnclearVerdictDialog } from './SmallDialogs.js';
 
@@ -38,6 +44,8 @@ export function AwaitingDialog({ awaiting: a, onEvent, onEditPlan }: AwaitingDia
       return <UnclearVerdictDialog awaiting={a} onChoose={decide} />;
     case 'step_failed':
       return <StepFailedDialog awaiting={a} onChoose={decide} />;
+    case 'forbidden_change':
+      return <ForbiddenChangeDialog awaiting={a} onChoose={decide} />;
     case 'secret_found':
       return <SecretDialog awaiting={a} onChoose={decide} />;
     case 'commit_failed':

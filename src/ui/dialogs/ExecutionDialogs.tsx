@@ -1,4 +1,4 @@
-// The dialogs of step execution: a held command, a step that still fails, a possible secret, a failed commit,
+// The dialogs of step execution: a held command, a step that still fails, a forbidden change, a possible secret, a failed commit,
 // and a workflow file changed outside while an agent wrote it. Their choices and keys come from the decisions
 // table (core/decisions.ts).
 import type { Awaiting, PendingCommand } from '../../core/types.js';
@@ -56,6 +56,37 @@ export function StepFailedDialog({ awaiting: a, onChoose }: { awaiting: Waiting<
     >
       <Text dimColor>category: {a.category}</Text>
       <Text wrap="wrap">{tailOf(a.message) || '(no output)'}</Text>
+    </ChoiceDialog>
+  );
+}
+
+export function ForbiddenChangeDialog({
+  awaiting: a,
+  onChoose,
+}: {
+  awaiting: Waiting<'forbidden_change'>;
+  onChoose: OnChoose;
+}) {
+  const shown = a.changes.slice(0, MAX_FINDINGS);
+  return (
+    <ChoiceDialog
+      key={`${a.step}:${a.attempt}`}
+      title={`Step ${a.step}: the agent changed what it must not; nothing was committed`}
+      options={tuiChoices(a)}
+      onChoose={onChoose}
+      color="red"
+    >
+      {shown.map((c) => (
+        <Text key={c} wrap="wrap">
+          • {c}
+        </Text>
+      ))}
+      {a.changes.length > shown.length ? <Text dimColor>… and {a.changes.length - shown.length} more</Text> : null}
+      {a.undone.length > 0 ? (
+        <Text dimColor wrap="wrap">
+          undone: {a.undone.join('; ')}
+        </Text>
+      ) : null}
     </ChoiceDialog>
   );
 }

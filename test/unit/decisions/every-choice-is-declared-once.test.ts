@@ -50,6 +50,16 @@ const WAITING: Array<{ w: Awaiting; state: Partial<WorkflowState> }> = [
   },
   {
     w: {
+      kind: 'forbidden_change',
+      step: 1,
+      attempt: 1,
+      changes: ["branch 'sneaky' created"],
+      undone: ["branch 'sneaky' deleted (it was at bbbbbbb)"],
+    },
+    state: { phase: 'EXECUTE', currentStep: 1 },
+  },
+  {
+    w: {
       kind: 'secret_found',
       step: 1,
       summary: 'add config',
@@ -162,6 +172,32 @@ describe('the decisions table', () => {
     expect(flagsAt({ ...failing, rolledBack: true })).toEqual([
       '--decide retry',
       '--decide skip',
+      '--decide stop',
+      '--decide cancel',
+    ]);
+  });
+
+  it('needs_human for a forbidden change names what changed and what was undone, and offers what a person types', () => {
+    const out = new PassThrough();
+    let text = '';
+    out.on('data', (b: Buffer) => (text += b.toString()));
+    const w: Awaiting = {
+      kind: 'forbidden_change',
+      step: 1,
+      attempt: 1,
+      changes: ['HEAD moved from aaaaaaa to bbbbbbb', "branch 'sneaky' created", '.agent-collab/plan.md changed'],
+      undone: ["branch 'sneaky' deleted (it was at bbbbbbb)"],
+    };
+    createPrinter({ json: true, out, err: new PassThrough() }).needsHuman(w, 'EXECUTE', hintFor(w));
+    const event = JSON.parse(text) as { changes: string[]; hint: string; choices: Array<{ flag: string }> };
+    expect(event.changes).toEqual(w.changes);
+    expect(event.hint).toContain(
+      "HEAD moved from aaaaaaa to bbbbbbb; branch 'sneaky' created; .agent-collab/plan.md changed",
+    );
+    expect(event.choices.map((c) => c.flag)).toEqual([
+      '--decide retry',
+      '--decide skip',
+      '--decide rollback',
       '--decide stop',
       '--decide cancel',
     ]);

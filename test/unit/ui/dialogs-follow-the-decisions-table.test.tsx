@@ -37,6 +37,10 @@ const DIALOGS: Array<{ w: Awaiting; phase: WorkflowState['phase'] }> = [
   },
   { w: { kind: 'commit_failed', step: 1, summary: 'add config', message: 'hook failed' }, phase: 'EXECUTE' },
   {
+    w: { kind: 'forbidden_change', step: 1, attempt: 1, changes: ["branch 'sneaky' created"], undone: [] },
+    phase: 'EXECUTE',
+  },
+  {
     w: { kind: 'external_change', file: 'plan', role: 'planner', action: { kind: 'respond' }, text: '# plan' },
     phase: 'RESPOND',
   },
