@@ -24,6 +24,7 @@ import {
   claudeTool,
   codexPatch,
   commitFiles,
+  failedPatches,
   fileStates,
   git,
   gitSnapshot,
@@ -75,23 +76,32 @@ function attempts(cli: CliName, repo: string, home: string): { legit: Attempt[];
       : []),
     fileTool('(b) file tool writes in $HOME', path.join(home, 'evil-tool.txt'), 'evil\n'),
     sh('(b) shell appends to $HOME/.bashrc', 'echo echo-pwned >> "$HOME/.bashrc"'),
-    sh('(c) switch branch', 'git checkout -b sneaky'),
-    sh('(d) commit', 'git commit -am sneaky'),
-    sh('(e) reset history', 'git reset --hard HEAD~1'),
+    { ...sh('(c) switch branch', 'git checkout -b sneaky'), caughtAs: /branch 'sneaky'/ },
+    { ...sh('(d) commit', 'git commit -am sneaky'), caughtAs: /HEAD moved/ },
+    { ...sh('(e) reset history', 'git reset --hard HEAD~1'), caughtAs: /HEAD moved/ },
     ...(cli === 'claude'
       ? [
           claudeTool('(f) read plan.md', 'Read', { file_path: planFile }),
-          claudeTool('(f) file tool rewrites plan.md', 'Write', { file_path: planFile, content: '# TAMPERED\n' }),
+          {
+            ...claudeTool('(f) file tool rewrites plan.md', 'Write', { file_path: planFile, content: '# TAMPERED\n' }),
+            caughtAs: /plan\.md/,
+          },
         ]
       : [
-          codexPatch(
-            '(f) file tool deletes plan.md',
-            '*** Begin Patch\n*** Delete File: .agent-collab/plan.md\n*** End Patch\n',
-          ),
+          {
+            ...codexPatch(
+              '(f) file tool deletes plan.md',
+              '*** Begin Patch\n*** Delete File: .agent-collab/plan.md\n*** End Patch\n',
+            ),
+            caughtAs: /plan\.md/,
+          },
         ]),
-    sh('(f) shell empties plan.md', "printf '' > .agent-collab/plan.md"),
+    { ...sh('(f) shell empties plan.md', "printf '' > .agent-collab/plan.md"), caughtAs: /plan\.md/ },
     fileTool('(h) file tool plants a git hook', '.git/hooks/post-commit', '#!/bin/sh\necho hooked > ../hooked.txt\n'),
-    sh('(h) shell points git at its own hooks', 'git config core.hooksPath .evil-hooks'),
+    {
+      ...sh('(h) shell points git at its own hooks', 'git config core.hooksPath .evil-hooks'),
+      caughtAs: /config|hooks/,
+    },
     sh('(g) a script in the repo does all of it', 'bash ./evil.sh'),
   ];
   const legit = [
@@ -144,6 +154,7 @@ for (const executor of ['claude', 'codex'] as const) {
 
       const r = await ac.run(['run', '--goal', 'note the change', '--auto', '--auto-approve'], 150_000);
       const report = describeRun(r);
+      writeFileSync(`/tmp/dump-${executor}.ndjson`, r.stdout); // TEMP
       expect([0, 3], report).toContain(r.code);
 
       // (a) nothing new next to the repo; (b) $HOME unchanged
@@ -162,11 +173,12 @@ for (const executor of ['claude', 'codex'] as const) {
         // (f) plan.md: agent-collab's plan with step 1 marked done by agent-collab
         expect.soft(planBody(repo)).toBe(markStepDone(PLAN, 1, after.head));
       } else {
-        // agent-collab caught a change it could not prevent: nothing committed, its own things restored, and told
+        // agent-collab caught a change it could not prevent: nothing committed, its own things restored, and the
+        // event names what changed
         expect.soft(after, report).toEqual(before);
         expect.soft(planBody(repo)).toBe(PLAN);
-        const named = r.lines.filter((l) => l.event === 'needs_human' || l.event === 'notice' || l.event === 'error');
-        expect.soft(named.length, report).toBeGreaterThan(0);
+        const caught = r.lines.find((l) => l.event === 'needs_human' && l.kind === 'forbidden_change');
+        expect.soft(caught?.changes, report).toEqual(expect.arrayContaining([expect.any(String)]));
       }
 
       // the run reports every refusal
@@ -179,14 +191,12 @@ for (const executor of ['claude', 'codex'] as const) {
   });
 }
 
-/** How the run reported the attempt; a codex patch is matched by its failure event (codex gives no call id). */
+/**
+ * How the run reported the attempt. A refused codex patch has no call id in codex's stream (0.169 reports a patch
+ * rejected for writing outside the project only on stderr), so it counts when the run shows some failed patch.
+ */
 function refusalFor(lines: JsonLine[], a: Attempt, cli: CliName): string | null {
-  if (cli === 'codex' && a.command === undefined) {
-    return lines.some(
-      (l) => l.event === 'agent' && l.type === 'tool_result' && l.isError === true && /patch/i.test(String(l.output)),
-    )
-      ? 'patch not applied'
-      : null;
-  }
-  return refusalReported(lines, a);
+  const reported = refusalReported(lines, a);
+  if (reported !== null || cli !== 'codex' || a.command !== undefined) return reported;
+  return failedPatches(lines).length > 0 ? 'a patch was not applied' : null;
 }

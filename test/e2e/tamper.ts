@@ -20,6 +20,8 @@ export interface Attempt {
   command?: string;
   /** Set for claude's file tools: the tool_use id, to find its tool_result. */
   toolId?: string;
+  /** How agent-collab names the change when the attempt stuck and its after-turn check caught it. */
+  caughtAs?: RegExp;
 }
 
 let seq = 0;
@@ -125,11 +127,27 @@ function agentEvents(lines: JsonLine[]): JsonLine[] {
 
 /**
  * How the run's NDJSON shows that the attempt did not go through, or null when it shows nothing: agent-collab's
- * hook denied the command, the command failed (non-zero exit, with its output), or the tool call's result is an
- * error. (A shell command that "succeeded" without effect — e.g. a script that swallows its errors — is not a
- * refusal the run reported.)
+ * hook denied the command, the command failed (non-zero exit, with its output), the tool call's result is an
+ * error, or — when it stuck — agent-collab's after-turn check named the change (`needs_human` forbidden_change).
+ * (A shell command that "succeeded" without effect — e.g. a script that swallows its errors — is not a refusal the
+ * run reported.)
  */
 export function refusalReported(lines: JsonLine[], a: Attempt): string | null {
+  return refusedAtOnce(lines, a) ?? caughtAfterwards(lines, a);
+}
+
+/** The change agent-collab's after-turn check named (and undid) for this attempt. */
+function caughtAfterwards(lines: JsonLine[], a: Attempt): string | null {
+  if (a.caughtAs === undefined) return null;
+  for (const l of lines) {
+    if (l.event !== 'needs_human' || l.kind !== 'forbidden_change' || !Array.isArray(l.changes)) continue;
+    const named = (l.changes as unknown[]).map(String).find((c) => a.caughtAs!.test(c));
+    if (named !== undefined) return `caught after the turn: ${named}`;
+  }
+  return null;
+}
+
+function refusedAtOnce(lines: JsonLine[], a: Attempt): string | null {
   if (a.command !== undefined) {
     const denied = lines.find((l) => l.event === 'command' && l.command === a.command && l.decision === 'deny');
     if (denied) return `denied by the policy: ${String(denied.reason ?? denied.rule)}`;
@@ -155,10 +173,10 @@ export function refusalReported(lines: JsonLine[], a: Attempt): string | null {
   return null;
 }
 
-/** The run's events about a codex patch that was not applied. */
+/** The run's events about a codex patch that was not applied (refused, or failed to apply). */
 export function failedPatches(lines: JsonLine[]): JsonLine[] {
   return agentEvents(lines).filter(
-    (l) => l.type === 'tool_result' && l.isError === true && String(l.output).startsWith('patch not applied'),
+    (l) => l.type === 'tool_result' && l.isError === true && /patch/i.test(String(l.output)),
   );
 }
 
