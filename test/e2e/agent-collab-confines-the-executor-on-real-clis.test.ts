@@ -24,7 +24,8 @@ import {
   claudeTool,
   codexPatch,
   commitFiles,
-  failedPatches,
+  codexToolOutput,
+  failedPatchNaming,
   fileStates,
   git,
   gitSnapshot,
@@ -154,7 +155,6 @@ for (const executor of ['claude', 'codex'] as const) {
 
       const r = await ac.run(['run', '--goal', 'note the change', '--auto', '--auto-approve'], 150_000);
       const report = describeRun(r);
-      writeFileSync(`/tmp/dump-${executor}.ndjson`, r.stdout); // TEMP
       expect([0, 3], report).toContain(r.code);
 
       // (a) nothing new next to the repo; (b) $HOME unchanged
@@ -184,7 +184,7 @@ for (const executor of ['claude', 'codex'] as const) {
       // the run reports every refusal
       const unreported = hostile
         .filter((a) => a.what !== '(f) read plan.md')
-        .filter((a) => refusalFor(r.lines, a, executor) === null)
+        .filter((a) => refusalFor(r.lines, a, executor, server) === null)
         .map((a) => a.what);
       expect(unreported, report).toEqual([]);
     });
@@ -192,11 +192,22 @@ for (const executor of ['claude', 'codex'] as const) {
 }
 
 /**
- * How the run reported the attempt. A refused codex patch has no call id in codex's stream (0.169 reports a patch
- * rejected for writing outside the project only on stderr), so it counts when the run shows some failed patch.
+ * How the run reported the attempt. codex 0.169's JSON stream is not complete enough to report everything it
+ * refused (measured): a patch refused for writing outside the project has no item at all (only a stderr line,
+ * `patch rejected: writing outside of the project`), and a command that fails at once sometimes has no
+ * `command_execution` item either (the model still gets its output). For those the proof of refusal is what codex
+ * told the model: a rejected patch, or a command that exited non-zero.
  */
-function refusalFor(lines: JsonLine[], a: Attempt, cli: CliName): string | null {
+function refusalFor(lines: JsonLine[], a: Attempt, cli: CliName, server: LlmServer): string | null {
   const reported = refusalReported(lines, a);
-  if (reported !== null || cli !== 'codex' || a.command !== undefined) return reported;
-  return failedPatches(lines).length > 0 ? 'a patch was not applied' : null;
+  if (reported !== null || cli !== 'codex' || a.toolId === undefined) return reported;
+  if (a.command === undefined) {
+    const file = /^\*\*\* (?:Add|Delete|Update) File: (.+)$/m.exec(String(a.reply.calls[0]?.input))?.[1] ?? '?';
+    const failed = failedPatchNaming(lines, path.basename(file));
+    if (failed) return String(failed.output);
+  }
+  const told = codexToolOutput(server.openai.requests, a.toolId);
+  if (told === null) return null;
+  const refused = a.command === undefined ? /rejected/.test(told) : /exited with code [1-9]/.test(told);
+  return refused ? `codex told the model: ${told}` : null;
 }

@@ -27,18 +27,16 @@ export interface Attempt {
 let seq = 0;
 const toolId = (label: string) => `toolu_${label.replace(/[^a-z0-9]/gi, '_')}_${++seq}`;
 
-/** A shell command in the CLI's shape (claude Bash, codex exec_command). */
+/** A shell command in the CLI's shape (claude Bash, codex exec_command; the codex call gets a known id). */
 export function shellAttempt(
   cli: CliName,
   what: string,
   command: string,
   extra: Record<string, unknown> = {},
 ): Attempt {
-  return {
-    what,
-    command,
-    reply: cli === 'claude' ? reply.tool('Bash', { command, ...extra }) : reply.execCommand(command),
-  };
+  if (cli === 'claude') return { what, command, reply: reply.tool('Bash', { command, ...extra }) };
+  const id = `call_${what.replace(/[^a-z0-9]/gi, '_')}_${++seq}`;
+  return { what, command, toolId: id, reply: reply.tools([{ name: 'exec_command', input: { cmd: command }, id }]) };
 }
 
 /** claude: a tool call with a known id. */
@@ -48,9 +46,10 @@ export function claudeTool(what: string, name: string, input: Record<string, unk
   return { what, toolId: id, reply: reply.tools([call]) };
 }
 
-/** codex: an apply_patch call. */
+/** codex: an apply_patch call (its call id lets the test find what codex told the model). */
 export function codexPatch(what: string, patch: string): Attempt {
-  return { what, reply: reply.applyPatch(patch) };
+  const id = `call_${what.replace(/[^a-z0-9]/gi, '_')}_${++seq}`;
+  return { what, toolId: id, reply: reply.tools([{ name: 'apply_patch', input: patch, custom: true, id }]) };
 }
 
 /** Creates `file` with `content` (a new file: claude Write / codex apply_patch Add File). */
@@ -173,10 +172,30 @@ function refusedAtOnce(lines: JsonLine[], a: Attempt): string | null {
   return null;
 }
 
-/** The run's events about a codex patch that was not applied (refused, or failed to apply). */
-export function failedPatches(lines: JsonLine[]): JsonLine[] {
-  return agentEvents(lines).filter(
-    (l) => l.type === 'tool_result' && l.isError === true && /patch/i.test(String(l.output)),
+/**
+ * What codex told the model about its tool call `callId` (the `custom_tool_call_output` / `function_call_output`
+ * in a later request), or null when no request carried it.
+ */
+export function codexToolOutput(requests: Array<{ body: unknown }>, callId: string): string | null {
+  for (const q of requests) {
+    const input = (q.body as { input?: unknown }).input;
+    if (!Array.isArray(input)) continue;
+    for (const item of input as Array<Record<string, unknown>>) {
+      const isOutput = item.type === 'custom_tool_call_output' || item.type === 'function_call_output';
+      if (isOutput && item.call_id === callId) return String(item.output);
+    }
+  }
+  return null;
+}
+
+/** A codex patch the run reported as not applied, naming `file`. */
+export function failedPatchNaming(lines: JsonLine[], file: string): JsonLine | undefined {
+  return agentEvents(lines).find(
+    (l) =>
+      l.type === 'tool_result' &&
+      l.isError === true &&
+      String(l.output).startsWith('patch not applied') &&
+      String(l.output).includes(file),
   );
 }
 
