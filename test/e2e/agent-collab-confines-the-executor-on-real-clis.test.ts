@@ -187,7 +187,7 @@ for (const executor of ['claude', 'codex'] as const) {
         .filter((a) => refusalFor(r.lines, a, executor, server) === null)
         .map((a) => a.what);
       expect(unreported, report).toEqual([]);
-    });
+    }, 180_000);
   });
 }
 

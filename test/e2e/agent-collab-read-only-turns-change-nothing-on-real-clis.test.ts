@@ -121,6 +121,6 @@ for (const reviewer of ['claude', 'codex'] as const) {
       // claude's durable CronCreate persists to `.claude/scheduled_tasks.json` (repo or $HOME)
       const scheduled = [repo, env.home].map((d) => path.join(d, '.claude', 'scheduled_tasks.json'));
       expect.soft(scheduled.filter((f) => existsSync(f))).toEqual([]);
-    });
+    }, 150_000);
   });
 }

@@ -74,7 +74,7 @@ for (const executor of ['codex', 'claude'] as const) {
       ).toEqual([]);
       expect(existsSync(path.join(repo, 'a.txt'))).toBe(false);
       expect(gitSubjects(repo)).toEqual(['initial']);
-    });
+    }, 120_000);
   });
 }
 
@@ -88,5 +88,5 @@ describe('doctor without bubblewrap', () => {
     const r = await agentCollab(['doctor'], { repo, env: noBwrap, timeoutMs: 30_000 });
     expect(r.code, describeRun(r)).toBe(1);
     expect(linesNaming(`${r.stdout}\n${r.stderr}`, FIX).length, describeRun(r)).toBeGreaterThan(0);
-  });
+  }, 60_000);
 });
