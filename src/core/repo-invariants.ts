@@ -21,6 +21,8 @@ export interface RepoSnapshot {
   stash: string[];
   /** agent-collab's files the turn must not touch, by the path shown to the person → a hash of their content. */
   files: Record<string, string>;
+  /** git's config and hooks (they name commands agent-collab's own git calls would run), the same way. */
+  gitFiles: Record<string, string>;
 }
 
 const short = (oid: string | null): string => (oid ? oid.slice(0, 7) : '(no commit)');
@@ -82,12 +84,12 @@ function stashChanges(before: readonly string[], after: readonly string[]): stri
   return out;
 }
 
-function fileChanges(before: RepoSnapshot, after: RepoSnapshot): string[] {
+function fileChanges(before: Record<string, string>, after: Record<string, string>): string[] {
   const out: string[] = [];
-  const names = [...new Set([...Object.keys(before.files), ...Object.keys(after.files)])].sort();
+  const names = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
   for (const name of names) {
-    const was = before.files[name];
-    const now = after.files[name];
+    const was = before[name];
+    const now = after[name];
     if (was === now) continue;
     out.push(`${name} ${was === undefined ? 'created' : now === undefined ? 'deleted' : 'changed'}`);
   }
@@ -103,7 +105,8 @@ export function describeRepoChanges(before: RepoSnapshot, after: RepoSnapshot): 
       added ? `worktree added at ${p}` : `worktree ${p} removed`,
     ),
     ...stashChanges(before.stash, after.stash),
-    ...fileChanges(before, after),
+    ...fileChanges(before.gitFiles, after.gitFiles),
+    ...fileChanges(before.files, after.files),
   ];
 }
 

@@ -84,7 +84,13 @@ export class AgentRounds {
     }
     const started = Date.now();
     const outcome = await this.withRetries(play, turn);
-    if (signal.aborted || outcome.kind === 'stopped') return;
+    if (signal.aborted || outcome.kind === 'stopped') {
+      if (action.kind === 'execute_step')
+        await this.steps
+          .undoAfterStop(role, action.step, attempt)
+          .catch((err: unknown) => deps.files.debug('engine', `undo after a stopped turn: ${String(err)}`));
+      return;
+    }
     this.ctx.emit({
       type: 'notice',
       notice: {
@@ -95,6 +101,9 @@ export class AgentRounds {
         usage: { ...play.usage, durationMs: Date.now() - started },
       },
     });
+    // Whatever the turn ended in (an answer, a question, a failure), what it changed that it must not is undone
+    // first, before agent-collab runs git on the working tree again (a planted hook or git config would run there).
+    if (action.kind === 'execute_step' && (await this.steps.checkGuard(action.step, attempt, signal, false))) return;
     if (outcome.kind === 'failed' && action.kind === 'execute_step') {
       await this.records.attempt(action.step, attempt, this.ctx.state().stepRun?.baseTree, {
         result: 'fail',
@@ -103,8 +112,6 @@ export class AgentRounds {
         message: outcome.message,
       });
     }
-    // Whatever the turn ended in (an answer, a question, a failure), what it changed that it must not is undone first.
-    if (action.kind === 'execute_step' && (await this.steps.checkGuard(action.step, attempt, signal, false))) return;
     const changed = outcome.kind === 'done' ? await this.changedOutside(action) : null;
     if (signal.aborted) return;
     if (changed && outcome.kind === 'done')

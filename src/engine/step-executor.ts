@@ -6,6 +6,8 @@ import path from 'node:path';
 import { stepSubject } from '../core/plan-steps.js';
 import type { EngineEvent } from '../core/events.js';
 import type { RepoBaselineOf } from '../core/ports.js';
+import { describeRepoChanges } from '../core/repo-invariants.js';
+import type { Role } from '../core/types.js';
 import { errorMessage, type EngineContext } from './context.js';
 import type { EngineCommandGate } from './command-gate.js';
 import type { RunRecords } from './run-records.js';
@@ -61,6 +63,40 @@ export class StepExecutor {
     this.records.timeline(`step ${step} attempt ${attempt}: the agent changed what it must not: ${changes.join('; ')}`);
     await this.ctx.dispatch({ type: 'forbidden_change', step, attempt, changes, undone });
     return true;
+  }
+
+  /**
+   * A write turn stopped before its end (the person's Stop, too many denied commands, a shutdown) is not asked about
+   * — the run has moved on — but what it did to HEAD, the refs, the worktrees and the stash is undone all the same,
+   * and log.md says so. agent-collab's own files are not compared here: stopping writes plan.md's status itself.
+   */
+  async undoAfterStop(role: Role, step: number, attempt: number): Promise<void> {
+    const guard = this.ctx.deps.repoGuard;
+    const g = this.guarded;
+    if (!guard || !g || g.step !== step) return;
+    this.guarded = null;
+    await this.ctx.deps.agents[role].stop(); // nothing of the agent may run on while its changes are undone
+    // agent-collab's files are left out; git's config and hooks are not (they would run code in agent-collab's git).
+    const gitOnly = (b: RepoBaselineOf): RepoBaselineOf => ({ ...b, snapshot: { ...b.snapshot, files: {} } });
+    const before = gitOnly(g.baseline);
+    const after = gitOnly((await guard.compare(g.baseline)).after);
+    const changes = describeRepoChanges(before.snapshot, after.snapshot);
+    if (changes.length === 0) return;
+    const undone = await guard.restore(before, after);
+    this.records.timeline(
+      `step ${step} attempt ${attempt} (stopped): the agent changed what it must not: ${changes.join('; ')}`,
+    );
+    await this.records.logDone(
+      `Step ${step} attempt ${attempt} was stopped; what the agent changed that it must not is undone`,
+      [...changes, ...undone.map((u) => `agent-collab: ${u}`)],
+    );
+    this.ctx.emit({
+      type: 'notice',
+      notice: {
+        kind: 'info',
+        message: `The stopped step ${step} had changed what it must not (${changes.join('; ')}); undone.`,
+      },
+    });
   }
 
   async runTests(step: number, attempt: number, signal: AbortSignal): Promise<void> {

@@ -1,24 +1,22 @@
 // The state an agent's write turn must leave as it was: HEAD and its branch, every ref, the worktrees, the stash,
 // and agent-collab's own files. Taken right before the turn, compared after it (and before the step's commit), and
 // put back when the agent changed it — without touching the working-tree files the agent edited.
-import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describeRepoChanges, refLabel, type RepoSnapshot } from '../../core/repo-invariants.js';
 import { firstLine, runGit, type GitCallOptions } from './git.js';
+import {
+  fileHash,
+  putBack,
+  readGuardedFiles,
+  writeAtomically,
+  type GuardedFile,
+  type GuardedPaths,
+} from './guarded-files.js';
 
 /** Where agent-collab keeps its files, and which of them it writes itself while an agent's turn runs. */
-export interface RepoStatePaths {
+export interface RepoStatePaths extends GuardedPaths {
   repoRoot: string;
-  /** `paths.workdir` (absolute). */
-  workdir: string;
-  /** `<repo>/.agent-collab`, where config.toml always is (the same as workdir unless paths.workdir moved it). */
-  configDir: string;
-  /** Written during a turn (saved state, diagnostics, records, the lock): not compared. */
-  state: string;
-  debugLog: string;
-  runs: string;
-  history: string;
   /** log.md: agent-collab only appends to it, so what was there before the turn must still be its beginning. */
   log: string;
 }
@@ -26,8 +24,8 @@ export interface RepoStatePaths {
 /** Everything needed to compare and restore: the snapshot, and the bytes it was taken from. */
 export interface RepoBaseline {
   snapshot: RepoSnapshot;
-  /** The checked files' contents, by absolute path. */
-  contents: Map<string, Buffer>;
+  /** The guarded files' contents and modes, by absolute path. */
+  contents: Map<string, GuardedFile>;
   /** The stash's entries, newest first, with their messages (to rebuild it). */
   stash: Array<{ oid: string; message: string }>;
   /** The index file's bytes: put back when HEAD moved, so the person's staging matches HEAD again. */
@@ -35,25 +33,19 @@ export interface RepoBaseline {
 }
 
 const STOPPED = 'git was stopped';
-/** A temp file of an atomic write (`<file>.<pid>.<hex>.tmp`): there only for the moment of a write. */
-const ATOMIC_TEMP = /\.\d+\.[0-9a-f]{8}\.tmp$/;
-
-function sha(data: Buffer): string {
-  return createHash('sha256').update(data).digest('hex');
-}
 
 export class GitRepoState {
   private indexPath: string | null = null;
+  private gitPaths: Promise<{ config: string; hooks: string }> | null = null;
 
   constructor(private readonly paths: RepoStatePaths) {}
 
   /** Records what the turn must leave alone. */
   async take(signal?: AbortSignal): Promise<RepoBaseline> {
     const [git, files, index] = await Promise.all([this.gitState(signal), this.readFiles(), this.readIndex()]);
-    const hashes: Record<string, string> = {};
-    for (const [abs, data] of files) hashes[this.shown(abs)] = sha(data);
+    const hashes = this.hashed(files, () => null);
     return {
-      snapshot: { ...git.snapshot, files: hashes },
+      snapshot: { ...git.snapshot, ...hashes },
       contents: files,
       stash: git.stash,
       index,
@@ -64,15 +56,15 @@ export class GitRepoState {
   async compare(before: RepoBaseline, signal?: AbortSignal): Promise<{ after: RepoBaseline; changes: string[] }> {
     const git = await this.gitState(signal);
     const files = await this.readFiles();
-    const hashes: Record<string, string> = {};
-    for (const [abs, data] of files) {
+    const hashes = this.hashed(files, (abs, f) => {
       const was = before.contents.get(abs);
       // Only appended to by agent-collab: its entries written during the turn are no change; anything else is.
-      const appendedTo = abs === this.paths.log && was !== undefined && data.subarray(0, was.length).equals(was);
-      hashes[this.shown(abs)] = appendedTo ? sha(was) : sha(data);
-    }
+      const appended =
+        abs === this.paths.log && was !== undefined && f.data.subarray(0, was.data.length).equals(was.data);
+      return appended ? fileHash(was) : null;
+    });
     const after: RepoBaseline = {
-      snapshot: { ...git.snapshot, files: hashes },
+      snapshot: { ...git.snapshot, ...hashes },
       contents: files,
       stash: git.stash,
       index: null,
@@ -89,6 +81,9 @@ export class GitRepoState {
     const notes: string[] = [];
     const b = before.snapshot;
     const a = after.snapshot;
+    // Files first: a hook or a git config the agent planted (core.fsmonitor, core.hooksPath) must be gone before
+    // git runs anything that would start it.
+    await this.restoreFiles(before, after, notes);
     const keptWorktreeBranches = await this.removeNewWorktrees(b, a, notes);
     await this.restoreRefs(b, a, keptWorktreeBranches, notes);
     await this.restoreHead(b, a, notes);
@@ -97,15 +92,28 @@ export class GitRepoState {
       notes.push('the index (staged changes) put back as it was before the turn');
     }
     await this.restoreStash(before, after, notes);
-    await this.restoreFiles(before, after, notes);
     return notes;
+  }
+
+  /** The files' hashes by the path shown, agent-collab's apart from git's; `same` may say a file counts as unchanged. */
+  private hashed(
+    files: Map<string, GuardedFile>,
+    same: (abs: string, f: GuardedFile) => string | null,
+  ): Pick<RepoSnapshot, 'files' | 'gitFiles'> {
+    const out: Pick<RepoSnapshot, 'files' | 'gitFiles'> = { files: {}, gitFiles: {} };
+    const ours = [this.paths.workdir, this.paths.configDir].map((d) => d + path.sep);
+    for (const [abs, f] of files) {
+      const kind = ours.some((d) => abs.startsWith(d)) ? 'files' : 'gitFiles';
+      out[kind][this.shown(abs)] = same(abs, f) ?? fileHash(f);
+    }
+    return out;
   }
 
   // ── git ──────────────────────────────────────────────────────────────────────────────────────────────────
 
   private async gitState(
     signal?: AbortSignal,
-  ): Promise<{ snapshot: Omit<RepoSnapshot, 'files'>; stash: RepoBaseline['stash'] }> {
+  ): Promise<{ snapshot: Omit<RepoSnapshot, 'files' | 'gitFiles'>; stash: RepoBaseline['stash'] }> {
     const [symref, head, refs, worktrees, stash] = await Promise.all([
       this.git(['symbolic-ref', '-q', 'HEAD'], signal),
       this.git(['rev-parse', '-q', '--verify', 'HEAD'], signal),
@@ -255,72 +263,33 @@ export class GitRepoState {
 
   // ── agent-collab's files ─────────────────────────────────────────────────────────────────────────────────
 
-  /** Every file in the workdir (and config dir) the turn must not touch, by absolute path. */
-  private async readFiles(): Promise<Map<string, Buffer>> {
-    const out = new Map<string, Buffer>();
-    const roots = [...new Set([this.paths.workdir, this.paths.configDir])];
-    for (const root of roots) await this.walk(root, out);
-    return out;
-  }
-
-  private async walk(dir: string, out: Map<string, Buffer>): Promise<void> {
-    let entries;
-    try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch {
-      return; // not there (yet)
-    }
-    for (const e of entries) {
-      const abs = path.join(dir, e.name);
-      if (this.writtenDuringTurn(abs) || out.has(abs)) continue;
-      if (e.isDirectory()) await this.walk(abs, out);
-      else if (e.isFile()) {
-        const data = await readFile(abs).catch(() => null);
-        if (data) out.set(abs, data);
-      }
-    }
-  }
-
-  /** agent-collab's own writes while a turn runs: the state, diagnostics, the run's records, the lock. */
-  private writtenDuringTurn(abs: string): boolean {
-    const p = this.paths;
-    const base = path.basename(abs);
-    const inWorkdir = path.dirname(abs) === p.workdir;
-    return (
-      abs === p.state ||
-      abs === p.runs ||
-      abs === p.history ||
-      abs === p.debugLog ||
-      (abs.startsWith(`${p.debugLog}.`) && /^\d+$/.test(abs.slice(p.debugLog.length + 1))) ||
-      ATOMIC_TEMP.test(base) ||
-      (inWorkdir && (base === 'agent-collab.lock' || base === 'agent-collab.pid'))
+  /** Every guarded file (guarded-files.ts): agent-collab's, and git's config and hooks. */
+  private async readFiles(): Promise<Map<string, GuardedFile>> {
+    this.gitPaths ??= this.must(['rev-parse', '--git-path', 'config', '--git-path', 'hooks']).then(
+      (stdout) => {
+        const [config = 'config', hooks = 'hooks'] = stdout.split('\n');
+        return { config: path.resolve(this.paths.repoRoot, config), hooks: path.resolve(this.paths.repoRoot, hooks) };
+      },
+      (err: unknown) => {
+        this.gitPaths = null;
+        throw err;
+      },
     );
+    return readGuardedFiles(this.paths, await this.gitPaths);
   }
 
   private async restoreFiles(before: RepoBaseline, after: RepoBaseline, notes: string[]): Promise<void> {
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-    const backups = path.join(this.paths.workdir, 'backups');
     const all = new Set([...before.contents.keys(), ...after.contents.keys()]);
     for (const abs of [...all].sort()) {
       const shown = this.shown(abs);
-      if (before.snapshot.files[shown] === after.snapshot.files[shown]) continue;
-      const was = before.contents.get(abs);
+      const hashIn = (snap: RepoSnapshot): string | undefined => snap.files[shown] ?? snap.gitFiles[shown];
+      if (hashIn(before.snapshot) === hashIn(after.snapshot)) continue;
       const now = after.contents.get(abs);
-      let saved = '';
-      if (now !== undefined) {
-        // The changed version is kept, not deleted: agent-collab cannot tell the agent's edit from the person's.
-        const name = `${path.relative(this.paths.workdir, abs).replace(/[\\/]/g, '__')}.changed-${stamp}`;
-        await mkdir(backups, { recursive: true });
-        await writeFile(path.join(backups, name), now);
-        saved = `; the changed version is in ${this.shown(path.join(backups, name))}`;
-      }
-      if (was !== undefined) {
-        await writeAtomically(abs, was);
-        notes.push(`${shown} restored${saved}`);
-      } else {
-        await rm(abs, { force: true });
-        notes.push(`${shown} removed${saved}`);
-      }
+      const name = `${shown.replace(/^[./]+/, '').replace(/[\\/]/g, '__')}.changed-${stamp}`;
+      const backup = path.join(this.paths.workdir, 'backups', name);
+      const done = await putBack(abs, before.contents.get(abs), now, backup);
+      notes.push(`${shown} ${done}${now ? `; the changed version is in ${this.shown(backup)}` : ''}`);
     }
   }
 
@@ -371,13 +340,4 @@ function worktreeList(out: string): Array<{ path: string; branch: string | null 
       path: (lines[0] ?? '').slice('worktree '.length),
       branch: lines.find((l) => l.startsWith('branch '))?.slice('branch '.length) ?? null,
     }));
-}
-
-async function writeAtomically(file: string, data: Buffer): Promise<void> {
-  const tmp = `${file}.${process.pid}.${Math.floor(Math.random() * 0xffffffff)
-    .toString(16)
-    .padStart(8, '0')}.tmp`;
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(tmp, data);
-  await rename(tmp, file);
 }

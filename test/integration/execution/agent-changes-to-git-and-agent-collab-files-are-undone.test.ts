@@ -201,6 +201,23 @@ describe('what an agent changed that it must not is undone, and the step is not 
     expect(gitLog(repo.dir)).toEqual(['initial']);
   });
 
+  it('a planted git hook and a git config that would run a command are removed before agent-collab runs git', async () => {
+    const repo = repoWhereTheAgentRuns([
+      'printf "#!/bin/sh\\ntouch PWNED\\n" > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit',
+      'git config core.fsmonitor "touch FSMON"',
+    ]);
+    cleanup = repo.cleanup;
+    const configBefore = readFileSync(path.join(repo.dir, '.git', 'config'), 'utf8');
+    const { code, events } = await run(repo, { allowCmd: ['git', 'printf', 'chmod'] });
+    expect(code).toBe(3);
+    expect(needsHuman(events).changes).toEqual(['.git/config changed', '.git/hooks/pre-commit created']);
+    expect(existsSync(path.join(repo.dir, '.git', 'hooks', 'pre-commit'))).toBe(false);
+    expect(readFileSync(path.join(repo.dir, '.git', 'config'), 'utf8')).toBe(configBefore);
+    expect(existsSync(path.join(repo.dir, 'PWNED'))).toBe(false);
+    expect(existsSync(path.join(repo.dir, 'FSMON'))).toBe(false);
+    expect(gitLog(repo.dir)).toEqual(['initial']);
+  });
+
   it('a change made by the tests (a script the agent wrote) is caught right before the commit', async () => {
     const repo = repoWhereTheAgentRuns([], 'sh check.sh');
     cleanup = repo.cleanup;
@@ -214,6 +231,28 @@ describe('what an agent changed that it must not is undone, and the step is not 
     expectBackOnMain(repo, head);
     expect(git(repo, 'branch', '--list', 'from-tests')).toBe('');
     expect(readRepo(repo, 'a.txt')).toBe('agent edit\n');
+  });
+});
+
+describe('a write turn stopped before its end', () => {
+  it('stopped after too many denied commands: its branch switch is undone all the same, and log.md says so', async () => {
+    const repo = repoWhereTheAgentRuns([
+      'git checkout -q -b sneaky',
+      'sudo true',
+      'sudo true',
+      'sudo true',
+      'sudo true',
+    ]);
+    cleanup = repo.cleanup;
+    const head = git(repo, 'rev-parse', 'HEAD');
+    const { code, events } = await run(repo);
+    expect(code).toBe(3);
+    expect(needsHuman(events)).toMatchObject({ kind: 'step_failed', category: 'policy_block' });
+    expectBackOnMain(repo, head);
+    expect(git(repo, 'branch', '--list', 'sneaky')).toBe('');
+    expect(readFileSync(path.join(repo.dir, '.agent-collab', 'log.md'), 'utf8')).toMatch(
+      /was stopped; what the agent changed that it must not is undone\n\n- branch 'sneaky' checked out/,
+    );
   });
 });
 

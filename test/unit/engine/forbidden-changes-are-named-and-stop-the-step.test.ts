@@ -19,6 +19,7 @@ const before: RepoSnapshot = {
   worktrees: ['/repo'],
   stash: [C],
   files: { '.agent-collab/plan.md': 'h1', '.agent-collab/config.toml': 'h2' },
+  gitFiles: { '.git/config': 'g1' },
 };
 
 describe('the changes between two snapshots, in words', () => {
@@ -45,7 +46,7 @@ describe('the changes between two snapshots, in words', () => {
     expect(describeRepoChanges(before, after)).toEqual(['HEAD moved from aaaaaaa to bbbbbbb']);
   });
 
-  it('a detached HEAD, a deleted tag, a moved branch elsewhere, a worktree, the stash and the files', () => {
+  it('a detached HEAD, a deleted tag, a moved branch elsewhere, a worktree, the stash, git’s config and hooks, agent-collab’s files', () => {
     const after: RepoSnapshot = {
       branch: null,
       head: A,
@@ -53,6 +54,7 @@ describe('the changes between two snapshots, in words', () => {
       worktrees: ['/repo', '/tmp/wt'],
       stash: [B],
       files: { '.agent-collab/plan.md': 'changed', '.agent-collab/prompts/x.md': 'new' },
+      gitFiles: { '.git/config': 'g2', '.git/hooks/pre-commit': 'g3' },
     };
     expect(describeRepoChanges({ ...before, refs: { ...before.refs, 'refs/heads/other': A } }, after)).toEqual([
       "HEAD detached (was on branch 'main')",
@@ -62,6 +64,8 @@ describe('the changes between two snapshots, in words', () => {
       'worktree added at /tmp/wt',
       '1 stash entry added',
       '1 stash entry dropped',
+      '.git/config changed',
+      '.git/hooks/pre-commit created',
       '.agent-collab/config.toml deleted',
       '.agent-collab/plan.md changed',
       '.agent-collab/prompts/x.md created',
