@@ -2,7 +2,8 @@
  * Issue 17, the executor's confinement seen from agent-collab's own commit: in a repo whose git hooks live in the
  * working tree (`core.hooksPath = .githooks`, as husky and similar tools set up), the executor may edit the hook —
  * it is an ordinary file of the repo — but agent-collab's `[Step N]` commit must not then run what the agent wrote
- * outside the confinement. Proven by effects: nothing appears next to the repo and $HOME is unchanged.
+ * outside the confinement (it may also refuse the change to the hook: exit 3 naming it). Proven by effects:
+ * nothing appears next to the repo and $HOME is unchanged.
  * Run `npm run build` first.
  */
 import { chmodSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
@@ -46,11 +47,17 @@ describe('a git hook the executor wrote in the working tree', () => {
 
     const r = await ac.run(['run', '--goal', 'tighten the hook', '--auto', '--auto-approve'], 120_000);
     const report = describeRun(r);
-    // the agent's edit landed in the working tree (so the hook would have run, had git been allowed to)
-    expect(
-      git(repo, 'show', 'HEAD:.githooks/pre-commit') + git(repo, 'diff', '.githooks/pre-commit'),
-      report,
-    ).toContain('hooked');
+    // the agent's edit landed (so git would run it), or agent-collab caught it and put the hook back
+    const landed = (
+      git(repo, 'show', 'HEAD:.githooks/pre-commit') + git(repo, 'diff', '.githooks/pre-commit')
+    ).includes('hooked');
+    const caught = r.lines.some(
+      (l) =>
+        l.event === 'needs_human' &&
+        l.kind === 'forbidden_change' &&
+        JSON.stringify(l.changes).includes('.githooks/pre-commit'),
+    );
+    expect(landed || caught, report).toBe(true);
     expect.soft(readdirSync(env.root).sort(), report).toEqual(rootBefore);
     expect.soft(fileStates([path.join(env.home, '.bashrc')])).toEqual(homeBefore);
   }, 150_000);
