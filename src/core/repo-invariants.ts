@@ -115,15 +115,15 @@ type Reject = (why: string) => never;
 type Waiting = Extract<Awaiting, { kind: 'forbidden_change' }>;
 
 /**
- * The agent changed what it must not, during the step's turn or by the time of the commit (a test it wrote can run
- * git too). agent-collab has already undone what it could; the step is not committed and waits for the person.
+ * The agent changed what it must not, during the step's turn, its tests (they run code the agent wrote) or by the
+ * time of the commit. agent-collab has already undone what it could; the step is not committed and waits for the person.
  */
 export function onForbiddenChange(s: WorkflowState, e: Ev<'forbidden_change'>, reject: Reject): TransitionResult {
   const at = s.inflight;
   if (s.phase !== 'EXECUTE' || s.currentStep !== e.step || !at || !('step' in at) || at.step !== e.step)
     reject(`step ${e.step} is not being executed`);
-  if (at?.kind !== 'execute_step' && at?.kind !== 'commit_step')
-    reject(`step ${e.step} is not at a write turn or its commit`);
+  if (at?.kind !== 'execute_step' && at?.kind !== 'run_tests' && at?.kind !== 'commit_step')
+    reject(`step ${e.step} is not at a write turn, its tests or its commit`);
   return {
     state: {
       ...s,

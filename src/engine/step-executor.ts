@@ -45,7 +45,7 @@ export class StepExecutor {
   }
 
   /**
-   * After the write turn, and again right before the commit (the tests ran code the agent wrote): anything changed
+   * After the write turn, after the tests, and again right before the commit: anything changed
    * is put back, and the step stops uncommitted for the person. True when that happened (the caller goes no further).
    * The check before the commit is the last use of the baseline: a commit the person retries later has no agent
    * work since this check, and the person's own changes while the run waited for them are theirs to make.
@@ -132,6 +132,9 @@ export class StepExecutor {
     if (signal.aborted) return;
     const r = await tests.run(command, { fullOutputFile: dir ? path.join(dir, 'test-output.txt') : null, signal });
     if (signal.aborted) return;
+    // The tests ran code the agent wrote: checked here too, or a failing run's changes would be taken for the
+    // starting point of the retry.
+    if (await this.checkGuard(step, attempt, signal, false)) return;
     const category = r.passed ? null : r.timedOut ? 'timeout' : 'test_failure';
     await this.records.attempt(step, attempt, base, {
       result: r.passed ? 'pass' : 'fail',

@@ -218,7 +218,7 @@ describe('what an agent changed that it must not is undone, and the step is not 
     expect(gitLog(repo.dir)).toEqual(['initial']);
   });
 
-  it('a change made by the tests (a script the agent wrote) is caught right before the commit', async () => {
+  it('a change made by the tests (a script the agent wrote) is caught after the test run', async () => {
     const repo = repoWhereTheAgentRuns([], 'sh check.sh');
     cleanup = repo.cleanup;
     writeFileSync(path.join(repo.dir, 'check.sh'), 'git checkout -q -b from-tests\n');
@@ -230,6 +230,34 @@ describe('what an agent changed that it must not is undone, and the step is not 
     );
     expectBackOnMain(repo, head);
     expect(git(repo, 'branch', '--list', 'from-tests')).toBe('');
+    expect(readRepo(repo, 'a.txt')).toBe('agent edit\n');
+  });
+});
+
+describe('the check right before the commit', () => {
+  it('catches what changed after the step’s turn and tests: here in the turn that names the test command', async () => {
+    const repo = tempRepo();
+    cleanup = repo.cleanup;
+    const script = {
+      rules: [
+        { when: { kind: 'write_plan' }, do: { text: PLAN } },
+        { when: { kind: 'review' }, do: { verdict: 'APPROVED', text: '## Comments\n1. Fine.' } },
+        { when: { kind: 'execute_step' }, do: { writeFiles: { 'a.txt': 'agent edit\n' }, text: 'Summary: add a.txt' } },
+        { when: { kind: 'ask_test_command' }, do: { run: ['git tag late-tag'], text: 'Command: none' } },
+      ],
+    };
+    const file = path.join(repo.home, 'script.json');
+    writeFileSync(file, JSON.stringify(script));
+    mkdirSync(path.join(repo.dir, '.agent-collab'), { recursive: true });
+    writeFileSync(
+      path.join(repo.dir, '.agent-collab', 'config.toml'),
+      `[roles]\nplanner = "fake"\nreviewer = "fake"\n[fake]\nscript = ${JSON.stringify(file)}\n`,
+    );
+    const { code, events } = await run(repo);
+    expect(code).toBe(3);
+    expect(needsHuman(events).changes).toEqual(["tag 'late-tag' created"]);
+    expect(git(repo, 'tag')).toBe('');
+    expect(gitLog(repo.dir)).toEqual(['initial']);
     expect(readRepo(repo, 'a.txt')).toBe('agent edit\n');
   });
 });

@@ -102,6 +102,7 @@ const step = (s: WorkflowState, e: EngineEvent) => transition(s, e, OPTS);
 describe('a forbidden change stops the step for the person', () => {
   it.each([
     ['after the write turn', { kind: 'execute_step', step: 1 } as Action],
+    ['after the tests', { kind: 'run_tests', step: 1, attempt: 1 } as Action],
     ['before the commit', { kind: 'commit_step', step: 1, summary: 'add greet()' } as Action],
   ])('%s: no commit, manual mode, the changes and what was undone are asked about and logged', (_when, inflight) => {
     const r = step(at(inflight), tripped);
@@ -119,8 +120,8 @@ describe('a forbidden change stops the step for the person', () => {
     expect(r.state.steps.every((s) => !s.done)).toBe(true);
   });
 
-  it('is refused when the step is not at a write turn or its commit', () => {
-    expect(() => step(at({ kind: 'run_tests', step: 1, attempt: 1 }), tripped)).toThrow(/write turn or its commit/);
+  it('is refused when the step is not at a write turn, its tests or its commit', () => {
+    expect(() => step(at({ kind: 'rollback_step', step: 1 }), tripped)).toThrow(/write turn, its tests or its commit/);
     expect(() => step(at(null), tripped)).toThrow(/not being executed/);
     expect(() => step(at({ kind: 'execute_step', step: 2 }), tripped)).toThrow(/not being executed/);
   });
