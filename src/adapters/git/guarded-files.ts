@@ -32,16 +32,16 @@ export function fileHash(f: GuardedFile): string {
     .digest('hex');
 }
 
-/** Every guarded file, by absolute path: under agent-collab's dirs, git's `config` file and its `hooks` dir. */
+/** Every guarded file, by absolute path: under agent-collab's dirs, git's `config` file and its `hooks` dir (if any). */
 export async function readGuardedFiles(
   paths: GuardedPaths,
-  git: { config: string; hooks: string },
+  git: { config: string; hooks: string | null },
 ): Promise<Map<string, GuardedFile>> {
   const out = new Map<string, GuardedFile>();
   for (const root of new Set([paths.workdir, paths.configDir])) await walk(paths, root, out);
   const config = await readOne(git.config);
   if (config) out.set(git.config, config);
-  await walk(paths, git.hooks, out);
+  if (git.hooks) await walk(paths, git.hooks, out);
   return out;
 }
 

@@ -275,7 +275,13 @@ export class GitRepoState {
         throw err;
       },
     );
-    return readGuardedFiles(this.paths, await this.gitPaths);
+    const git = await this.gitPaths;
+    // A core.hooksPath in the working tree (e.g. .husky/) holds the project's own files: the step may change them,
+    // and they show in its diff like any other file.
+    const rel = path.relative(this.paths.repoRoot, git.hooks);
+    const top = rel.split(path.sep)[0];
+    const inWorkingTree = rel !== '' && top !== '..' && top !== '.git' && !path.isAbsolute(rel);
+    return readGuardedFiles(this.paths, { config: git.config, hooks: inWorkingTree ? null : git.hooks });
   }
 
   private async restoreFiles(before: RepoBaseline, after: RepoBaseline, notes: string[]): Promise<void> {

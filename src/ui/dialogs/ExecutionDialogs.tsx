@@ -1,6 +1,6 @@
-// The dialogs of step execution: a held command, a step that still fails, a forbidden change, a possible secret, a failed commit,
-// and a workflow file changed outside while an agent wrote it. Their choices and keys come from the decisions
-// table (core/decisions.ts).
+// The dialogs of step execution: a held command, a step that still fails, a forbidden change, a possible secret, a
+// failed commit, and a workflow file changed outside while an agent wrote it. Their choices and keys come from the
+// decisions table (core/decisions.ts).
 import type { Awaiting, PendingCommand } from '../../core/types.js';
 import { tuiChoices } from '../decision-keys.js';
 import { Box, Text } from '../styled.js';

@@ -72,6 +72,18 @@ describe('GitRepoState', () => {
     expect((await state.compare(before)).changes.filter((c) => !c.startsWith('.agent-collab/backups/'))).toEqual([]);
   });
 
+  it('hooks under a core.hooksPath in the working tree (.husky/) are the project’s files, not guarded', async () => {
+    const { repo, git, state } = setup();
+    mkdirSync(path.join(repo.dir, '.husky'));
+    writeFileSync(path.join(repo.dir, '.husky', 'pre-commit'), 'npm test\n');
+    git('config', 'core.hooksPath', '.husky');
+    const before = await state.take();
+    writeFileSync(path.join(repo.dir, '.husky', 'pre-commit'), 'npm run lint && npm test\n');
+    expect((await state.compare(before)).changes).toEqual([]);
+    git('config', 'core.hooksPath', '/tmp/elsewhere');
+    expect((await state.compare(before)).changes).toEqual(['.git/config changed']);
+  });
+
   it('a detached HEAD goes back onto its branch; a HEAD that was detached is detached again', async () => {
     const { git, state } = setup();
     const head = git('rev-parse', 'HEAD').trim();

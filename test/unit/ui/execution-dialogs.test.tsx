@@ -1,5 +1,5 @@
-// The dialogs of step execution: a held command, a failing step, a possible secret, a failed commit, an
-// external change. Each owns the keyboard, lists its keys (from keymap.ts) and sends one choice.
+// The dialogs of step execution: a held command, a failing step, a forbidden change, a possible secret, a failed
+// commit, an external change. Each owns the keyboard, lists its keys (from keymap.ts) and sends one choice.
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Awaiting, PendingCommand } from '../../../src/core/types.js';
@@ -230,5 +230,25 @@ describe('an external change', () => {
     expect(r.frame()).toContain('o overwrite: use the agent’s version');
     await r.press(key);
     await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'decide', on: 'external_change', choice }]));
+  });
+});
+
+describe('the agent changed what it must not', () => {
+  it('lists what changed and what agent-collab undid, says nothing was committed, and r retries', async () => {
+    const awaiting: Awaiting = {
+      kind: 'forbidden_change',
+      step: 2,
+      attempt: 1,
+      changes: ['HEAD moved from aaaaaaa to bbbbbbb', "branch 'sneaky' created"],
+      undone: ["branch 'sneaky' deleted (it was at bbbbbbb)"],
+    };
+    const r = await renderApp({ phase: 'EXECUTE', awaiting });
+    const f = squashed(r.frame());
+    expect(f).toContain('Step2:theagentchangedwhatitmustnot;nothingwascommitted');
+    expect(f).toContain('•HEADmovedfromaaaaaaatobbbbbbb');
+    expect(f).toContain("•branch'sneaky'created");
+    expect(f).toContain("undone:branch'sneaky'deleted(itwasatbbbbbbb)");
+    await r.press('r');
+    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'decide', on: 'forbidden_change', choice: 'retry' }]));
   });
 });
