@@ -4,7 +4,7 @@
  */
 import { it as base } from 'vitest';
 import { agentCollab, startAgentCollab, writeAgentCollabConfig, type AgentCollabConfig } from './agent-collab-run.js';
-import { makeCliEnv, type CliEnv } from './cli-env.js';
+import { makeCliEnv, type CliEnv, type CliEnvOptions } from './cli-env.js';
 import { e2eClis, type CliResult, type RunningCli } from './harness.js';
 import { startLlmServer, type LlmServer } from './llm-server.js';
 
@@ -22,27 +22,34 @@ export interface AgentCollabCtx {
   start(args: string[], timeoutMs?: number): RunningCli;
 }
 
-export const it = base.extend<{ ac: AgentCollabCtx }>({
-  ac: async ({ skip }, use) => {
-    if (!clis.ok) return skip(`real CLIs not installed: ${clis.reason}`);
-    const server = await startLlmServer();
-    const env = makeCliEnv({ serverUrl: server.url, binDir: clis.binDir });
-    const repo = env.makeRepo();
-    const config = (c: Partial<AgentCollabConfig> = {}) =>
-      writeAgentCollabConfig(repo, { claude: clis.claude, codex: clis.codex, ...c });
-    config();
-    try {
-      await use({
-        server,
-        env,
-        repo,
-        config,
-        run: (args, timeoutMs) => agentCollab([...args, '--json'], { repo, env: env.env, timeoutMs }),
-        start: (args, timeoutMs) => startAgentCollab([...args, '--json'], { repo, env: env.env, timeoutMs }),
-      });
-    } finally {
-      await server.close();
-      env.cleanup();
-    }
-  },
-});
+/** The installed CLIs (the tests skip when they are not). */
+export const e2eInstall = clis;
+
+/** The fixture with its env made with these options (e.g. `parentDir`). */
+export const itWith = (envOpts: Pick<CliEnvOptions, 'parentDir' | 'env'> = {}) =>
+  base.extend<{ ac: AgentCollabCtx }>({
+    ac: async ({ skip }, use) => {
+      if (!clis.ok) return skip(`real CLIs not installed: ${clis.reason}`);
+      const server = await startLlmServer();
+      const env = makeCliEnv({ serverUrl: server.url, binDir: clis.binDir, ...envOpts });
+      const repo = env.makeRepo();
+      const config = (c: Partial<AgentCollabConfig> = {}) =>
+        writeAgentCollabConfig(repo, { claude: clis.claude, codex: clis.codex, ...c });
+      config();
+      try {
+        await use({
+          server,
+          env,
+          repo,
+          config,
+          run: (args, timeoutMs) => agentCollab([...args, '--json'], { repo, env: env.env, timeoutMs }),
+          start: (args, timeoutMs) => startAgentCollab([...args, '--json'], { repo, env: env.env, timeoutMs }),
+        });
+      } finally {
+        await server.close();
+        env.cleanup();
+      }
+    },
+  });
+
+export const it = itWith();

@@ -23,6 +23,8 @@ export interface CliEnvOptions {
   env?: Record<string, string | undefined>;
   /** Prefix of the temp root dir name. */
   prefix?: string;
+  /** Where the root dir is made (default the OS temp dir; the containment tests keep it out of any temp dir). */
+  parentDir?: string;
 }
 
 export interface CliEnv {
@@ -74,7 +76,8 @@ export function codexConfigToml(
 }
 
 export function makeCliEnv(opts: CliEnvOptions): CliEnv {
-  const root = mkdtempSync(path.join(os.tmpdir(), opts.prefix ?? 'ac-e2e-'));
+  if (opts.parentDir !== undefined) mkdirSync(opts.parentDir, { recursive: true });
+  const root = mkdtempSync(path.join(opts.parentDir ?? os.tmpdir(), opts.prefix ?? 'ac-e2e-'));
   const home = path.join(root, 'home');
   const codexHome = path.join(home, '.codex');
   const tmpDir = path.join(root, 'tmp');
