@@ -13,7 +13,7 @@ export interface RepoSnapshot {
   branch: string | null;
   /** The commit HEAD points at, or null on a branch with no commits yet. */
   head: string | null;
-  /** Every ref but refs/stash (`git for-each-ref`): name → object id. */
+  /** Every ref but refs/stash and remote-tracking refs (`git for-each-ref`): name → object id. */
   refs: Record<string, string>;
   /** The path of every worktree (`git worktree list`), the main one included. */
   worktrees: string[];

@@ -22,6 +22,14 @@ export const CLAUDE_IDLE_TIMEOUT_MS = DEFAULT_IDLE_TIMEOUT_MS;
 export const READ_ONLY_TOOLS = ['Read', 'Grep', 'Glob'];
 
 /**
+ * The only tools of a write turn: the read-only ones, the file tools and Bash. Without an allowlist a write turn
+ * keeps tools whose effects neither the sandbox nor the Edit rules cover, because claude itself does the writing:
+ * CronCreate (a durable job in .claude/scheduled_tasks.json that fires in later sessions), EnterWorktree, Task
+ * (a subagent), WebFetch. Measured on 2.1.197 by the e2e suite.
+ */
+export const WRITE_TOOLS = [...READ_ONLY_TOOLS, 'Edit', 'Write', 'NotebookEdit', 'Bash'];
+
+/**
  * What a workspace-write turn may do without asking: edit files under the turn's cwd (an `Edit` rule covers every
  * file-editing tool). Shell commands are NOT allowed here: only the hook's `allow` lets one run, so a hook that
  * fails leaves claude's -p default, which denies (measured: acceptEdits instead runs mkdir, `echo > f` … unchecked).
@@ -85,7 +93,7 @@ export function buildClaudeArgs(
   if (settings !== null) args.push('--settings', settings);
   args.push('--permission-mode', 'default');
   if (!write) return [...args, '--tools', READ_ONLY_TOOLS.join(',')];
-  args.push('--allowedTools', ...WRITE_ALLOWED_TOOLS);
+  args.push('--tools', WRITE_TOOLS.join(','), '--allowedTools', ...WRITE_ALLOWED_TOOLS);
   if (confined !== null) args.push('--disallowedTools', ...claudeProtectedEditRules(confined));
   return args;
 }

@@ -125,7 +125,9 @@ export class GitRepoState {
     const refMap: Record<string, string> = {};
     for (const line of refs.split('\n')) {
       const [name, oid] = line.split('\0');
-      if (name && oid && name !== 'refs/stash') refMap[name] = oid;
+      // Remote-tracking refs only mirror the remote: a fetch or a push the person allowed moves them, and putting
+      // them back would lose nothing of the person's but misreport the remote.
+      if (name && oid && name !== 'refs/stash' && !name.startsWith('refs/remotes/')) refMap[name] = oid;
     }
     const entries = stash.exitCode === 0 ? stash.stdout.split('\n').filter(Boolean) : [];
     return {
@@ -275,13 +277,10 @@ export class GitRepoState {
         throw err;
       },
     );
-    const git = await this.gitPaths;
-    // A core.hooksPath in the working tree (e.g. .husky/) holds the project's own files: the step may change them,
-    // and they show in its diff like any other file.
-    const rel = path.relative(this.paths.repoRoot, git.hooks);
-    const top = rel.split(path.sep)[0];
-    const inWorkingTree = rel !== '' && top !== '..' && top !== '.git' && !path.isAbsolute(rel);
-    return readGuardedFiles(this.paths, { config: git.config, hooks: inWorkingTree ? null : git.hooks });
+    // Hooks are guarded wherever core.hooksPath puts them, the working tree included (e.g. .husky/): agent-collab's
+    // own `git commit` runs them outside confinement, so code the agent wrote must never get there. A person who
+    // wants a hook changed changes it themselves.
+    return readGuardedFiles(this.paths, await this.gitPaths);
   }
 
   private async restoreFiles(before: RepoBaseline, after: RepoBaseline, notes: string[]): Promise<void> {

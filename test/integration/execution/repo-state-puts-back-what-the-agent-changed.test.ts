@@ -72,16 +72,27 @@ describe('GitRepoState', () => {
     expect((await state.compare(before)).changes.filter((c) => !c.startsWith('.agent-collab/backups/'))).toEqual([]);
   });
 
-  it('hooks under a core.hooksPath in the working tree (.husky/) are the project’s files, not guarded', async () => {
+  it('hooks under a core.hooksPath in the working tree (.husky/) are guarded: agent-collab’s commit runs them unconfined', async () => {
     const { repo, git, state } = setup();
-    mkdirSync(path.join(repo.dir, '.husky'));
-    writeFileSync(path.join(repo.dir, '.husky', 'pre-commit'), 'npm test\n');
+    const hook = path.join(repo.dir, '.husky', 'pre-commit');
+    mkdirSync(path.dirname(hook));
+    writeFileSync(hook, 'npm test\n');
     git('config', 'core.hooksPath', '.husky');
     const before = await state.take();
-    writeFileSync(path.join(repo.dir, '.husky', 'pre-commit'), 'npm run lint && npm test\n');
+    writeFileSync(hook, 'npm test; echo pwned >> ~/.bashrc\n');
+    const cmp = await state.compare(before);
+    expect(cmp.changes).toEqual(['.husky/pre-commit changed']);
+    await state.restore(before, cmp.after);
+    expect(readFileSync(hook, 'utf8')).toBe('npm test\n');
+  });
+
+  it('a remote-tracking branch moved by a fetch or an allowed push is no change; a local branch is', async () => {
+    const { git, state } = setup();
+    const before = await state.take();
+    git('update-ref', 'refs/remotes/origin/main', 'HEAD');
     expect((await state.compare(before)).changes).toEqual([]);
-    git('config', 'core.hooksPath', '/tmp/elsewhere');
-    expect((await state.compare(before)).changes).toEqual(['.git/config changed']);
+    git('branch', 'sneaky');
+    expect((await state.compare(before)).changes).toEqual(["branch 'sneaky' created"]);
   });
 
   it('a detached HEAD goes back onto its branch; a HEAD that was detached is detached again', async () => {

@@ -78,6 +78,8 @@ describe('claude argv', () => {
       '--verbose',
       '--permission-mode',
       'default',
+      '--tools',
+      'Read,Grep,Glob,Edit,Write,NotebookEdit,Bash',
       '--allowedTools',
       'Edit(./**)',
     ]);

@@ -82,7 +82,12 @@ describe('claude write turn, confined', () => {
       `Edit(/${repo}/.git/**)`,
       `Edit(/${repo}/.agent-collab/**)`,
     ]);
-    expect(args.slice(args.indexOf('--permission-mode')).join(' ')).not.toMatch(/Bash/);
+    expect(args.slice(args.indexOf('--allowedTools')).join(' ')).not.toMatch(/Bash/);
+  });
+
+  it('a write turn has only the read, file and Bash tools: no CronCreate, EnterWorktree or subagent', () => {
+    const args = buildClaudeArgs({ prompt: 'Do', access: 'workspace-write' }, null, hook, confined);
+    expect(args[args.indexOf('--tools') + 1]).toBe('Read,Grep,Glob,Edit,Write,NotebookEdit,Bash');
   });
 
   it('a read-only turn gets no sandbox settings (no Bash at all), only the read-only tool allowlist', () => {
