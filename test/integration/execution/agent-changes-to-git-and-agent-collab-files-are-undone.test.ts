@@ -42,9 +42,11 @@ function repoWhereTheAgentRuns(commands: string[] | ((repo: Repo) => string[]), 
   const file = path.join(repo.home, 'script.json');
   writeFileSync(file, JSON.stringify(script));
   mkdirSync(path.join(repo.dir, '.agent-collab'), { recursive: true });
+  // Confinement off: these tests prove the second layer on its own (the fake agent is never boxed, and the test
+  // command would be: with the box its `git checkout` could not touch .git at all).
   writeFileSync(
     path.join(repo.dir, '.agent-collab', 'config.toml'),
-    `[roles]\nplanner = "fake"\nreviewer = "fake"\n[fake]\nscript = ${JSON.stringify(file)}\n[test]\nfallback_to_agent = false\n${testCommand ? `default_command = ${JSON.stringify(testCommand)}\n` : ''}`,
+    `[roles]\nplanner = "fake"\nreviewer = "fake"\n[fake]\nscript = ${JSON.stringify(file)}\n[safety]\nsandbox = "off"\n[test]\nfallback_to_agent = false\n${testCommand ? `default_command = ${JSON.stringify(testCommand)}\n` : ''}`,
   );
   return repo;
 }
