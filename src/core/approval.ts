@@ -3,7 +3,12 @@
 // of the round under way, after its files are written, never in the middle of one.
 import type { Effect } from './events.js';
 import type { TransitionResult } from './transition.js';
-import type { Action, Role, WorkflowState } from './types.js';
+import type { Action, Awaiting, Role, WorkflowState } from './types.js';
+
+/** Nothing runs until the person answers `awaiting`: manual mode from here, a pending pause is used up. */
+export function waitForPerson(s: WorkflowState, awaiting: Awaiting): WorkflowState {
+  return { ...s, inflight: null, mode: 'manual', pauseRequested: false, awaiting };
+}
 
 export function roleOf(action: Action): Role {
   return action.kind === 'review' ? 'reviewer' : 'planner';
@@ -34,13 +39,7 @@ export function schedule(s: WorkflowState, action: Action, effects: Effect[] = [
     return { state: { ...s, inflight: action, awaiting: null }, effects: [...effects, effectFor(action)] };
   }
   const paused = s.pauseRequested;
-  const state: WorkflowState = {
-    ...s,
-    mode: 'manual',
-    pauseRequested: false,
-    inflight: null,
-    awaiting: { kind: 'go', action },
-  };
+  const state = waitForPerson(s, { kind: 'go', action });
   return {
     state,
     effects: paused

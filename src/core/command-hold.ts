@@ -1,4 +1,5 @@
 // Commands held for the person while an agent round runs, and what a denial does to the step. Pure.
+import { waitForPerson } from './approval.js';
 import type { ChoiceId } from './decisions.js';
 import type { Effect, EngineEvent } from './events.js';
 import type { ExecutionOptions } from './execution.js';
@@ -40,19 +41,15 @@ function denied(
   if (denials < opts.maxDenials) return { state: next, effects: [...effects, log] };
   return {
     state: {
-      ...next,
-      inflight: null,
-      pendingCommand: null,
-      mode: 'manual',
-      pauseRequested: false,
-      awaiting: {
+      ...waitForPerson(next, {
         kind: 'step_failed',
         step: run.step,
         attempt: run.attempt,
         category: 'policy_block',
         message: `${denials} command(s) denied in this attempt (last: ${command}); the step was stopped instead of letting the agent try variants`,
         rolledBack: false,
-      },
+      }),
+      pendingCommand: null,
     },
     effects: [
       ...effects,

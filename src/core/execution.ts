@@ -1,6 +1,6 @@
 // The execution phase of the state machine: a step's attempts, its tests and retries, the commit with its
 // secret scan, rollback, and what the person decides when a step cannot finish on its own. Pure, like transition.ts.
-import { proceed, runNow, schedule, settle } from './approval.js';
+import { proceed, runNow, schedule, settle, waitForPerson } from './approval.js';
 import type { Effect, EngineEvent } from './events.js';
 import { summarizeStepAnswer } from './plan-steps.js';
 import { parseTestCommandAnswer } from './test-answer.js';
@@ -84,12 +84,15 @@ function stepFailed(
   const step = run?.step ?? s.currentStep ?? 0;
   return {
     state: {
-      ...s,
-      inflight: null,
+      ...waitForPerson(s, {
+        kind: 'step_failed',
+        step,
+        attempt: run?.attempt ?? 1,
+        category,
+        message,
+        rolledBack: false,
+      }),
       pendingCommand: null,
-      mode: 'manual',
-      pauseRequested: false,
-      awaiting: { kind: 'step_failed', step, attempt: run?.attempt ?? 1, category, message, rolledBack: false },
     },
     effects: [
       ...effects,
@@ -310,13 +313,7 @@ export function onSecretsFound(s: WorkflowState, e: Ev<'secrets_found'>, reject:
   if (s.inflight?.kind !== 'commit_step' || s.inflight.step !== e.step) reject(`step ${e.step} is not being committed`);
   const summary = s.inflight.summary;
   return {
-    state: {
-      ...s,
-      inflight: null,
-      mode: 'manual',
-      pauseRequested: false,
-      awaiting: { kind: 'secret_found', step: e.step, summary, findings: e.findings },
-    },
+    state: waitForPerson(s, { kind: 'secret_found', step: e.step, summary, findings: e.findings }),
     effects: [
       {
         type: 'log',
@@ -331,13 +328,7 @@ export function onCommitFailed(s: WorkflowState, e: Ev<'commit_failed'>, reject:
   if (s.inflight?.kind !== 'commit_step' || s.inflight.step !== e.step) reject(`step ${e.step} is not being committed`);
   const summary = s.inflight.summary;
   return {
-    state: {
-      ...s,
-      inflight: null,
-      mode: 'manual',
-      pauseRequested: false,
-      awaiting: { kind: 'commit_failed', step: e.step, summary, message: e.message },
-    },
+    state: waitForPerson(s, { kind: 'commit_failed', step: e.step, summary, message: e.message }),
     effects: [{ type: 'log', title: `Commit of step ${e.step} failed`, lines: [e.message] }],
   };
 }

@@ -2,6 +2,7 @@
 // agent-collab's own files — compared before and after the turn in words a person reads, and what the run does when
 // something changed: the step stops uncommitted and waits for the person. Pure; taking and restoring the snapshots
 // is adapters/git/repo-state.ts's work.
+import { waitForPerson } from './approval.js';
 import type { ChoiceId } from './decisions.js';
 import type { EngineEvent } from './events.js';
 import { onStepChoice } from './execution.js';
@@ -126,12 +127,14 @@ export function onForbiddenChange(s: WorkflowState, e: Ev<'forbidden_change'>, r
     reject(`step ${e.step} is not at a write turn, its tests or its commit`);
   return {
     state: {
-      ...s,
-      inflight: null,
+      ...waitForPerson(s, {
+        kind: 'forbidden_change',
+        step: e.step,
+        attempt: e.attempt,
+        changes: e.changes,
+        undone: e.undone,
+      }),
       pendingCommand: null,
-      mode: 'manual',
-      pauseRequested: false,
-      awaiting: { kind: 'forbidden_change', step: e.step, attempt: e.attempt, changes: e.changes, undone: e.undone },
     },
     effects: [
       {

@@ -1,5 +1,6 @@
 // What every transition shares: its options and result, the checks that reject an event the state does not allow,
 // and the two outcomes many events end in (a failure that waits for the person, a stop back to goal refinement).
+import { waitForPerson } from './approval.js';
 import type { Effect, EngineEvent } from './events.js';
 import type { ExecutionOptions } from './execution.js';
 import { PHASES, type Action, type Awaiting, type Phase, type Role, type WorkflowState } from './types.js';
@@ -79,13 +80,7 @@ export function failed(
   message: string,
 ): TransitionResult {
   return {
-    state: {
-      ...s,
-      inflight: null,
-      pauseRequested: false,
-      mode: 'manual',
-      awaiting: { kind: 'failure', role, failure, message, action },
-    },
+    state: waitForPerson(s, { kind: 'failure', role, failure, message, action }),
     effects: [{ type: 'log', title: `${role ?? 'engine'} failed (${failure})`, lines: [message] }],
   };
 }

@@ -1,6 +1,6 @@
 // The workflow state machine: a pure function from (state, event) to (state, effects).
 import type { Effect, EngineEvent } from './events.js';
-import { runNow, schedule, settle } from './approval.js';
+import { runNow, schedule, settle, waitForPerson } from './approval.js';
 import {
   finishExecution,
   firstOpenStep,
@@ -271,13 +271,13 @@ export function transition(s: WorkflowState, e: EngineEvent, opts: TransitionOpt
     case 'external_change': {
       requireInflight(s, e);
       return {
-        state: {
-          ...s,
-          inflight: null,
-          mode: 'manual',
-          pauseRequested: false,
-          awaiting: { kind: 'external_change', file: e.file, role: e.role, action: e.action, text: e.text },
-        },
+        state: waitForPerson(s, {
+          kind: 'external_change',
+          file: e.file,
+          role: e.role,
+          action: e.action,
+          text: e.text,
+        }),
         effects: [
           {
             type: 'log',

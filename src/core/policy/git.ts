@@ -1,18 +1,9 @@
 // Reading a git command line: global options (`-C dir`, `-c key=value`…), the subcommand and its arguments.
+import { GIT_GLOBAL_OPTIONS_WITH_VALUE } from './git-options.js';
 import { programName } from './programs.js';
 import type { Arg, Cmd } from './types.js';
 
-const GLOBAL_WITH_VALUE = new Set([
-  '-C',
-  '-c',
-  '--git-dir',
-  '--work-tree',
-  '--namespace',
-  '--super-prefix',
-  '--config-env',
-  '--list-cmds',
-  '--attr-source',
-]);
+const GLOBAL_WITH_VALUE = new Set<string>(GIT_GLOBAL_OPTIONS_WITH_VALUE);
 
 export interface GitCall {
   /** The subcommand word (`push`), or null when there is none. */

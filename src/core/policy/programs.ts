@@ -1,6 +1,7 @@
 // What the matcher knows about particular programs: option spellings, options that take a value,
 // and programs that count as the same one for a rule.
 import type { OptionTable } from './options.js';
+import { GIT_GLOBAL_OPTIONS_WITH_VALUE } from './git-options.js';
 
 /** The program a command word names: `/usr/bin/sudo` → `sudo`. */
 export function programName(word: string): string {
@@ -124,18 +125,7 @@ export const PROGRAM_OPTIONS: Readonly<Record<string, OptionTable>> = {
   chgrp: OWNERSHIP,
   git: {
     // Global options that take a value (`git -C dir push`), and `-f` is `--force` in every git command that has it.
-    withValue: [
-      '-C',
-      '-c',
-      '--git-dir',
-      '--work-tree',
-      '--namespace',
-      '--super-prefix',
-      '--config-env',
-      '--exec-path',
-      '--list-cmds',
-      '--attr-source',
-    ],
+    withValue: [...GIT_GLOBAL_OPTIONS_WITH_VALUE],
     synonyms: { '-f': '--force' },
   },
   npm: {
