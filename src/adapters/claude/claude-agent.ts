@@ -62,6 +62,14 @@ export function claudeSettings(
   });
 }
 
+/**
+ * The repo's own `.claude/settings*.json` and `.mcp.json` are not read: an agent's write turn can change them, and
+ * the hooks and MCP servers they name would run outside any sandbox in the next claude turn (found by a hostile
+ * review; the e2e suite shows planted SessionStart/UserPromptSubmit/PreToolUse hooks ran before this). The person's
+ * user settings still apply; agent-collab passes everything a turn needs on the command line.
+ */
+export const PROJECT_SETTINGS_OFF = ['--setting-sources', 'user', '--strict-mcp-config'];
+
 /** Variables that make a claude started from inside a Claude Code session behave as a nested one. */
 const NESTING_ENV = ['CLAUDECODE', 'CLAUDE_CODE_ENTRYPOINT'];
 
@@ -91,7 +99,7 @@ export function buildClaudeArgs(
   if (sessionId !== null) args.push('--resume', sessionId);
   const settings = claudeSettings(hook !== null && claudeNeedsHook(turn) ? hook : null, write ? confined : null);
   if (settings !== null) args.push('--settings', settings);
-  args.push('--permission-mode', 'default');
+  args.push('--permission-mode', 'default', ...PROJECT_SETTINGS_OFF);
   if (!write) return [...args, '--tools', READ_ONLY_TOOLS.join(',')];
   args.push('--tools', WRITE_TOOLS.join(','), '--allowedTools', ...WRITE_ALLOWED_TOOLS);
   if (confined !== null) args.push('--disallowedTools', ...claudeProtectedEditRules(confined));

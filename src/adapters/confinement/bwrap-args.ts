@@ -80,19 +80,32 @@ export function bwrapArgs(spec: ConfinementSpec, command: string, args: string[]
         ? ['--bind-try', m.path, m.path]
         : ['--ro-bind-try', m.path, m.path],
   );
+  return ['--ro-bind', '/', '/', '--dev', '/dev', ...mounts, ...bwrapHardening(), '--', command, ...args];
+}
+
+/** Not root inside the box: a root without capabilities could still not build a sandbox of its own (codex does). */
+const UNPRIVILEGED_ID = '1000';
+
+/**
+ * What keeps a program from leaving the box even when agent-collab runs as root (found by a hostile review: with
+ * root's capabilities a command could `mount -o remount,rw /`, write through /proc/<pid>/root, write /proc/sys and
+ * signal processes outside): its own user namespace (root is mapped to an ordinary id), no capabilities, its own
+ * pid namespace (no /proc view of the host; every process in the box dies with it, so nothing it leaves running
+ * can write the tree after agent-collab's check), its own session (no typing into the terminal), and it dies when
+ * agent-collab does.
+ */
+export function bwrapHardening(): string[] {
+  const root = process.getuid?.() === 0;
   return [
-    '--ro-bind',
-    '/',
-    '/',
-    '--dev',
-    '/dev',
+    '--unshare-user',
+    ...(root ? ['--uid', UNPRIVILEGED_ID, '--gid', UNPRIVILEGED_ID] : []),
+    '--unshare-pid',
+    '--unshare-ipc',
+    '--cap-drop',
+    'ALL',
     '--proc',
     '/proc',
-    ...mounts,
-    // A confined program must not outlive agent-collab (bwrap kills it when its parent dies).
+    '--new-session',
     '--die-with-parent',
-    '--',
-    command,
-    ...args,
   ];
 }

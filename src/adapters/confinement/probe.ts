@@ -1,7 +1,7 @@
 // Whether operating-system confinement works here: Linux, a bubblewrap that can actually build a sandbox (it may be
 // installed but refused user namespaces), and socat (claude's sandbox needs it for its network proxy).
 import { execa } from 'execa';
-import { BWRAP } from './bwrap-args.js';
+import { BWRAP, bwrapHardening } from './bwrap-args.js';
 
 export const CONFINEMENT_INSTALL_HINT = 'apt-get install bubblewrap socat';
 export const SANDBOX_OFF_HINT = '[safety] sandbox = "off"';
@@ -24,7 +24,8 @@ async function works(command: string, args: string[]): Promise<{ ok: boolean; wh
 export async function probeConfinement(platform: NodeJS.Platform = process.platform): Promise<Confinement> {
   if (platform !== 'linux')
     return { available: false, reason: `confinement needs Linux with bubblewrap; this system is ${platform}` };
-  const bwrap = await works(BWRAP, ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--', 'true']);
+  // The same box the agents get (a user namespace included), so a kernel that refuses one is found here.
+  const bwrap = await works(BWRAP, ['--ro-bind', '/', '/', '--dev', '/dev', ...bwrapHardening(), '--', 'true']);
   if (!bwrap.ok)
     return {
       available: false,

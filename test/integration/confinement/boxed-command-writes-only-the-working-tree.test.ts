@@ -1,7 +1,9 @@
 // With the real bubblewrap: a shell command in agent-collab's box (what codex runs in, and the test command) can
 // write the repo's working tree and a private /tmp, and nothing else — not outside the repo, not $HOME, not .git,
 // not .agent-collab — also for a linked worktree whose git dir lies elsewhere. Checked on disk and in git.
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempRepo } from '../../helpers/repo.js';
@@ -51,6 +53,32 @@ describe('the bubblewrap box', () => {
     // `outside` lies under /tmp here: the write lands in the box's private /tmp and is gone with it (checked above).
     for (const name of ['home', 'plan', 'planDelete', 'branch', 'commit', 'gitHook'] as const)
       expect(attempts[name].output, name).toMatch(/Read-only file system/);
+  });
+
+  it('holds when agent-collab runs as root: no remount, no write through /proc, no signal out, nothing left running', async () => {
+    const repo = repoWithPlan();
+    const outside = path.join(repo.home, 'escaped');
+    const spec = { repo: repo.dir, workdir: '.agent-collab', home: repo.home, tmpDir: '/tmp' };
+    const victim = spawn('sleep', ['30'], { stdio: 'ignore' });
+    cleanups.push(() => victim.kill('SIGKILL'));
+    const attempts = {
+      remount: runBoxed(spec, `mount -o remount,rw / && echo x > ${outside}`),
+      bind: runBoxed(spec, `mkdir -p mnt && mount --bind / mnt && echo x > mnt${outside}`),
+      procRoot: runBoxed(spec, `for p in /proc/[0-9]*; do echo x > $p/root${outside}; done 2>/dev/null; true`),
+      // Writes back the value it read: a box that lets the write through fails the test without changing the kernel.
+      procSys: runBoxed(spec, 'v=$(cat /proc/sys/kernel/dmesg_restrict) && echo $v > /proc/sys/kernel/dmesg_restrict'),
+      signal: runBoxed(spec, `kill -9 ${victim.pid}`),
+      // A process the command leaves behind must not write the tree after the box (and agent-collab's check) ended.
+      leftover: runBoxed(spec, 'setsid sh -c "sleep 1; echo late > late.txt" > /dev/null 2>&1 & echo started'),
+    };
+    await sleep(2_000);
+    expect(existsSync(outside)).toBe(false);
+    expect(attempts.procSys.code).not.toBe(0);
+    expect(attempts.signal.code).not.toBe(0);
+    expect(victim.exitCode).toBeNull();
+    expect(victim.signalCode).toBeNull();
+    expect(attempts.leftover.output).toBe('started\n');
+    expect(existsSync(path.join(repo.dir, 'late.txt'))).toBe(false);
   });
 
   it('a linked worktree: its git dir and the main repo`s .git (elsewhere under /tmp) stay read-only', () => {

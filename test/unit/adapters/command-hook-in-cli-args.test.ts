@@ -52,6 +52,9 @@ describe('claude with the hook', () => {
     expect(args.slice(args.indexOf('--permission-mode'))).toEqual([
       '--permission-mode',
       'default',
+      '--setting-sources',
+      'user',
+      '--strict-mcp-config',
       '--tools',
       'Read,Grep,Glob',
     ]);

@@ -47,9 +47,11 @@ describe('bubblewrap mounts', () => {
     expect(mounts.filter((m) => m.mode === 'rw').map((m) => m.path)).toEqual(['/nonexistent-ac/t']);
   });
 
-  it('argv: whole file system read-only first, fresh /dev and /proc, the mounts, dies with its parent, then the command', () => {
+  it('argv: whole file system read-only first, fresh /dev, the mounts, its own namespaces without capabilities, then the command', () => {
     const args = bwrapArgs({ repo, workdir: '.agent-collab', tmpDir: '/tmp' }, '/usr/bin/codex', ['exec', '--json']);
-    expect(args.slice(0, 7)).toEqual(['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc']);
+    expect(args.slice(0, 5)).toEqual(['--ro-bind', '/', '/', '--dev', '/dev']);
+    for (const flag of ['--unshare-user', '--unshare-pid', '--new-session']) expect(args).toContain(flag);
+    expect(args.join(' ')).toContain('--cap-drop ALL --proc /proc');
     expect(args.slice(-5)).toEqual(['--die-with-parent', '--', '/usr/bin/codex', 'exec', '--json']);
     expect(args.join(' ')).toContain(`--bind-try ${repo} ${repo} --ro-bind-try ${repo}/.git ${repo}/.git`);
   });
