@@ -28,29 +28,25 @@ function plantHooks(repo: string, outside: string): void {
 }
 
 describe("claude and the repo's own .claude/settings.json", () => {
-  it(
-    'hooks planted in the repo run neither in the read-only review nor in the write turn',
-    async ({ ac, expect }) => {
-      const { server, repo, env } = ac;
-      // claude reviews (read-only) and executes (write): roles as the person may choose them
-      ac.config({ planner: 'claude', reviewer: 'claude' });
-      const outside = path.join(env.root, 'hook-output');
-      mkdirSync(outside);
-      plantHooks(repo, outside);
-      git(repo, 'add', '.claude');
-      git(repo, 'commit', '-q', '-m', 'project settings');
-      server.anthropic.push(
-        reply.text(PLAN),
-        reply.text('[APPROVED]\n\nFine.'),
-        shellAttempt('claude', 'legit', 'echo legit > legit.txt').reply,
-        reply.text('Added legit.txt.\nSummary: add legit.txt'),
-      );
-      const r = await ac.run(['run', '--goal', 'add legit.txt', '--auto', '--auto-approve'], 150_000);
-      const report = describeRun(r);
-      expect(r.code, report).toBe(0);
-      expect(existsSync(path.join(repo, 'legit.txt')), report).toBe(true);
-      expect(readdirSync(outside)).toEqual([]);
-    },
-    180_000,
-  );
+  it('hooks planted in the repo run neither in the read-only review nor in the write turn', async ({ ac, expect }) => {
+    const { server, repo, env } = ac;
+    // claude reviews (read-only) and executes (write): roles as the person may choose them
+    ac.config({ planner: 'claude', reviewer: 'claude' });
+    const outside = path.join(env.root, 'hook-output');
+    mkdirSync(outside);
+    plantHooks(repo, outside);
+    git(repo, 'add', '.claude');
+    git(repo, 'commit', '-q', '-m', 'project settings');
+    server.anthropic.push(
+      reply.text(PLAN),
+      reply.text('[APPROVED]\n\nFine.'),
+      shellAttempt('claude', 'legit', 'echo legit > legit.txt').reply,
+      reply.text('Added legit.txt.\nSummary: add legit.txt'),
+    );
+    const r = await ac.run(['run', '--goal', 'add legit.txt', '--auto', '--auto-approve'], 150_000);
+    const report = describeRun(r);
+    expect(r.code, report).toBe(0);
+    expect(existsSync(path.join(repo, 'legit.txt')), report).toBe(true);
+    expect(readdirSync(outside)).toEqual([]);
+  }, 180_000);
 });
