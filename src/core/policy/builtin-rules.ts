@@ -80,7 +80,7 @@ function forcePush(git: GitCall): Match {
   if (git.unknown) return 'maybe';
   if (git.sub === 'config') return storesForcingConfig(git);
   if (git.sub !== 'push' && git.sub !== 'send-pack') return 'no';
-  if (git.configs.some((c) => INCLUDES.test(c.key))) return 'yes';
+  if (git.gitDir || git.configs.some((c) => INCLUDES.test(c.key))) return 'yes';
   const args = readGitArgs(git.rest, ['-o', '--push-option', '--repo', '--receive-pack', '--exec'], PUSH_LONG);
   if (PUSH_REWRITES.some((o) => args.long.has(o)) || args.short.has('f') || args.short.has('d')) return 'yes';
   // The first operand is the remote; the rest are refspecs: `+main` forces, `:main` deletes. A computed

@@ -314,6 +314,8 @@ export const HIDDEN_EFFECTS: Dangerous[] = [
   force('env HOME=. git push'),
   force('export HOME=.; git push'),
   force('GIT_DIR=./evil git push'),
+  force('git --git-dir=./evil push'),
+  force('git --git-dir ./evil push origin main'),
   force('git config remote.origin.mirror true'),
   force("git config remote.origin.push '+refs/heads/*:refs/heads/*'"),
   // input from a process substitution or a pipe
