@@ -143,7 +143,8 @@ function stdinOf(command: Node): Stdin | null {
       const v = word ? wordValue(word) : { value: '', dynamic: false };
       stdin = { kind: 'herestring', text: v.value, dynamic: v.dynamic };
     } else if (r.type === 'file_redirect' && operatorOf(r) === '<' && !r.childForFieldName('descriptor')) {
-      stdin = { kind: 'file' };
+      const file = r.childForFieldName('destination');
+      stdin = { kind: 'file', dynamic: file ? wordValue(file).dynamic : true };
     }
   }
   return stdin;

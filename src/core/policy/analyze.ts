@@ -9,6 +9,7 @@ import { programName } from './programs.js';
 import type { Step } from './steps.js';
 import type { Arg, Cmd, Finding, ParseScript } from './types.js';
 import { unwrap } from './wrappers.js';
+import { hiddenPushConfig, withPipedInput } from './piped.js';
 
 /** `bash -c "sh -c '…'"` nests; past this depth the command is treated as unparseable. */
 const MAX_DEPTH = 8;
@@ -31,9 +32,11 @@ export function analyze(text: string, parse: ParseScript, depth = 0): Finding[] 
     if (part.kind === 'write') findings.push({ kind: 'write', write: part.write });
     else if (part.kind === 'assign') {
       const shown = `${part.name}=${part.value.value}`;
+      findings.push({ kind: 'env', name: part.name });
       findings.push(...stepFindings(assignmentSteps(part.name, part.value), shown, parse, depth, 0));
-    } else findings.push(...commandFindings(part.cmd, parse, depth));
+    } else findings.push(...commandFindings(withPipedInput(part.cmd, script.parts), parse, depth));
   }
+  if (depth === 0) findings.push(...hiddenPushConfig(findings));
   return findings;
 }
 
@@ -61,9 +64,10 @@ function stepFindings(steps: readonly Step[], text: string, parse: ParseScript, 
     else if (step.kind === 'write') findings.push({ kind: 'write', write: step.write });
     else if (step.kind === 'opaque') findings.push({ kind: 'opaque', text, why: step.why });
     else if (step.kind === 'standin') findings.push({ kind: 'command', cmd: step.cmd, equivalent: step.equivalent });
-    else if (step.kind === 'assign')
+    else if (step.kind === 'assign') {
+      findings.push({ kind: 'env', name: step.name });
       findings.push(...stepFindings(assignmentSteps(step.name, step.value), text, parse, depth, wrappers));
-    else
+    } else
       findings.push({
         kind: 'interactive',
         text,
@@ -102,6 +106,8 @@ function shellFindings(cmd: Cmd, name: string, text: string, parse: ParseScript,
     const why = `"${text}" starts ${article} ${describe(name)} with no script or command, so it reads commands from its input`;
     return [{ kind: 'interactive', text, why }];
   }
+  if (stdin.kind === 'file' && stdin.dynamic)
+    return [{ kind: 'opaque', text, why: `${name} reads its program from input only known at run time` }];
   if (isShell(name) && stdin.kind !== 'file')
     return codeFindings(stdin.text, stdin.dynamic, `${name} on its input`, text, parse, depth);
   return [];

@@ -4,6 +4,7 @@ import { discardsWork } from './git-discards.js';
 import { readGit, readGitArgs, type GitCall } from './git.js';
 import { normalizePosix, type Match } from './match.js';
 import { programName } from './programs.js';
+import { systemWide } from './system-wide.js';
 import type { Cmd, WriteTarget } from './types.js';
 
 export interface BuiltInRule {
@@ -60,9 +61,26 @@ function pushConfig(git: GitCall): Match {
   return match;
 }
 
+/** Config files git is pointed at (`-c include.path=./x`) can set `remote.<name>.mirror`: a push then deletes. */
+const INCLUDES = /^(include\.path|includeif\..+\.path)$/;
+
+/** `git config remote.origin.mirror true` makes every later plain push a mirror push. */
+function storesForcingConfig(git: GitCall): Match {
+  const words = git.rest.filter((a) => a.dynamic || !a.value.startsWith('-'));
+  const [key, value] = words[0]?.value === 'set' ? words.slice(1) : words;
+  if (!key || !value) return 'no';
+  const k = key.value.toLowerCase();
+  if (/^remote\..+\.mirror$/.test(k))
+    return value.dynamic ? 'maybe' : /^(true|yes|on|1)$/i.test(value.value) ? 'yes' : 'no';
+  if (/^remote\..+\.push$/.test(k)) return value.dynamic ? 'maybe' : /^[+:]/.test(value.value) ? 'yes' : 'no';
+  return key.dynamic ? 'maybe' : 'no';
+}
+
 function forcePush(git: GitCall): Match {
   if (git.unknown) return 'maybe';
+  if (git.sub === 'config') return storesForcingConfig(git);
   if (git.sub !== 'push' && git.sub !== 'send-pack') return 'no';
+  if (git.gitDir || git.configs.some((c) => INCLUDES.test(c.key))) return 'yes';
   const args = readGitArgs(git.rest, ['-o', '--push-option', '--repo', '--receive-pack', '--exec'], PUSH_LONG);
   if (PUSH_REWRITES.some((o) => args.long.has(o)) || args.short.has('f') || args.short.has('d')) return 'yes';
   // The first operand is the remote; the rest are refspecs: `+main` forces, `:main` deletes. A computed
@@ -149,5 +167,11 @@ export const BUILT_IN_RULES: readonly BuiltInRule[] = [
       if (git) return discardsWork(git);
       return programName(cmd.args[0]!.value) === 'git-filter-repo' ? 'yes' : 'no';
     },
+  },
+  {
+    name: 'system-wide',
+    decision: 'confirm',
+    explain: 'it mounts or unmounts file systems, stops the machine, or signals every process',
+    command: systemWide,
   },
 ];

@@ -24,6 +24,7 @@ interface Hit {
 
 function matchedText(f: Finding): string {
   if (f.kind === 'command') return oneLine(cmdText(f.cmd));
+  if (f.kind === 'env') return f.name;
   return oneLine(f.kind === 'write' ? f.write.text : f.text);
 }
 

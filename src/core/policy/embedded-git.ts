@@ -20,6 +20,8 @@ export function gitConfigSteps(key: string, value: Arg, via: string): Step[] {
       ? [{ kind: 'code', text: value.value.slice(1), dynamic: value.dynamic, via: `${via} (a shell alias)` }]
       : [{ kind: 'code', text: `git ${value.value}`, dynamic: value.dynamic, via: `${via} (a git alias)` }];
   }
+  if (/^protocol\.(ext\.)?allow$/.test(key) && (value.dynamic || /^always$/i.test(value.value)))
+    return opaque(`${via} lets ext:: URLs in config and submodules run commands that cannot be checked here`);
   if (!COMMAND_KEYS.test(key)) return [];
   if (!value.dynamic && /^(true|false|yes|no|on|off|0|1)$/i.test(value.value)) return [];
   return [{ kind: 'code', text: value.value.replace(/^!/, ''), dynamic: value.dynamic, via }];
@@ -33,7 +35,16 @@ function subcommandSteps(cmd: Cmd, sub: string, rest: readonly Arg[]): Step[] {
   rest.forEach((a, i) => {
     const m = COMMAND_OPTIONS.exec(a.value);
     const short =
-      (sub === 'rebase' && a.value === '-x') || (/^(clone|fetch|pull|ls-remote)$/.test(sub) && a.value === '-u');
+      (/^(rebase|difftool)$/.test(sub) && a.value === '-x') ||
+      (/^(clone|fetch|pull|ls-remote)$/.test(sub) && a.value === '-u');
+    // `ext::<command>` remote URLs run the command (`%` escapes: `% ` is a space inside one word).
+    if (a.value.startsWith('ext::'))
+      steps.push({
+        kind: 'code',
+        text: a.value.slice(5).replace(/% /g, ' ').replace(/%%/g, '%'),
+        dynamic: a.dynamic,
+        via: 'git ext:: URL',
+      });
     if (!m && !short) return;
     const value = m?.[2] !== undefined ? { ...a, value: m[2] } : rest[i + 1];
     if (value)

@@ -3,6 +3,7 @@
 // `trap '…' EXIT`, `alias`, `source`, `at`. Also programs that write a file named in their arguments (`tee`,
 // `dd of=`, `cp x /dev/sda`), so that write rules see those targets. git has its own table (embedded-git.ts).
 import { gitSteps } from './embedded-git.js';
+import { makefileFromInput, TOOLS } from './embedded-tools.js';
 import { skipOptions } from './options.js';
 import { programName } from './programs.js';
 import { sedSteps } from './sed.js';
@@ -12,18 +13,24 @@ import type { Arg, Cmd } from './types.js';
 const asArg = (arg: Arg, value: string): Arg => ({ ...arg, value });
 
 /** `make --eval=TEXT`: recipe lines (after a tab, or after `target: ;`) and `$(shell …)` are shell code. */
-function make(cmd: Cmd): Step[] {
+/** Recipe lines of makefile text (after a tab, or after `target: ;`) and its `$(shell …)` calls. */
+function recipes(text: string, dynamic: boolean, via = 'make --eval'): Step[] {
   const steps: Step[] = [];
+  for (const line of text.split('\n')) {
+    const recipe = /^\t[@+-]*(.*)$/.exec(line)?.[1] ?? /^[^:=#]+:[^=;]*;[@+-]*(.*)$/.exec(line)?.[1];
+    if (recipe) steps.push({ kind: 'code', text: recipe, dynamic, via });
+  }
+  for (const s of text.matchAll(/\$[({]shell\s+([^)}]*)[)}]/g)) steps.push({ kind: 'code', text: s[1]!, dynamic, via });
+  return steps;
+}
+
+function make(cmd: Cmd): Step[] {
+  const steps: Step[] = makefileFromInput(cmd, (text, dynamic) => recipes(text, dynamic, 'make -f (its input)'));
   cmd.args.forEach((a, i) => {
     const m = /^(?:--eval=|-E)(.+)$/s.exec(a.value);
     const given = m ? asArg(a, m[1]!) : a.value === '--eval' || a.value === '-E' ? cmd.args[i + 1] : undefined;
     if (given) {
-      for (const line of given.value.split('\n')) {
-        const recipe = /^\t[@+-]*(.*)$/.exec(line)?.[1] ?? /^[^:=#]+:[^=;]*;[@+-]*(.*)$/.exec(line)?.[1];
-        if (recipe) steps.push({ kind: 'code', text: recipe, dynamic: given.dynamic, via: 'make --eval' });
-      }
-      for (const s of given.value.matchAll(/\$[({]shell\s+([^)}]*)[)}]/g))
-        steps.push({ kind: 'code', text: s[1]!, dynamic: given.dynamic, via: 'make --eval' });
+      steps.push(...recipes(given.value, given.dynamic));
       if (given.dynamic) steps.push(...opaque('the makefile text given to make --eval is computed at run time'));
     }
     if (/^(SHELL|\.SHELLFLAGS|MAKESHELL)=/.test(a.value))
@@ -149,6 +156,7 @@ function deviceWrites(cmd: Cmd, every = false): Step[] {
 }
 
 export const EMBEDDED: Readonly<Record<string, (cmd: Cmd) => Step[]>> = {
+  ...TOOLS,
   git: gitSteps,
   make,
   gmake: make,
@@ -184,4 +192,6 @@ export const EMBEDDED: Readonly<Record<string, (cmd: Cmd) => Step[]>> = {
   install: (cmd) => deviceWrites(cmd),
   ddrescue: (cmd) => deviceWrites(cmd),
   shred: (cmd) => deviceWrites(cmd, true),
+  truncate: (cmd) => deviceWrites(cmd, true),
+  fallocate: (cmd) => deviceWrites(cmd, true),
 };

@@ -12,7 +12,7 @@ export interface Equivalent {
   equivalent: string;
 }
 
-function standIn(cmd: Cmd, words: Array<string | Arg>, what: string): Equivalent {
+export function standIn(cmd: Cmd, words: Array<string | Arg>, what: string): Equivalent {
   const first = cmd.args[0]!;
   const last = cmd.args[cmd.args.length - 1]!;
   const args = words.map((w) =>
@@ -41,6 +41,15 @@ function findStarts(args: readonly Arg[]): Arg[] {
   return starts;
 }
 
+/** `-name '*.tmp'`, `-path './build/*.o'`…: a test that picks some files by name, not every file. */
+function selectsByName(args: readonly Arg[]): boolean {
+  return args.some((a, i) => {
+    const pattern = args[i + 1];
+    if (!/^-(name|iname|path|ipath|wholename|iwholename|regex|iregex)$/.test(a.value) || !pattern) return false;
+    return !pattern.dynamic && !/^(\*|\.\*|\*\*?\/?\*?|\.?\/?\*)$/.test(pattern.value);
+  });
+}
+
 function find(cmd: Cmd): Equivalent[] {
   const args = cmd.args;
   const deletes = args.some((a, i) => {
@@ -48,7 +57,13 @@ function find(cmd: Cmd): Equivalent[] {
     if (a.value === '-delete') return true;
     if (!['-exec', '-execdir', '-ok', '-okdir'].includes(a.value)) return false;
     const inner = args[i + 1];
-    return inner !== undefined && DELETERS.has(programName(inner.value));
+    if (inner === undefined || !DELETERS.has(programName(inner.value))) return false;
+    // `find . -name '*.tmp' -exec rm -f {} \;` deletes the files a name selects, one by one: not a tree. With no
+    // such selection (or with `rm -r`) it empties the whole tree, like `rm -rf`.
+    if (!/^(rm|unlink)$/.test(programName(inner.value)) || !selectsByName(args)) return true;
+    const end = args.findIndex((x, k) => k > i && (x.value === ';' || x.value === '+'));
+    const rmArgs = args.slice(i + 2, end < 0 ? undefined : end);
+    return rmArgs.some((x) => x.dynamic || /^-[^-]*[rR]|^--recursive$/.test(x.value));
   });
   if (!deletes) return [];
   const starts = findStarts(args);
@@ -98,6 +113,14 @@ function rsyncChmod(cmd: Cmd): Equivalent[] {
   return [standIn(cmd, ['chmod', '777', ...cmd.args.slice(-1)], 'a file mode set on copy')];
 }
 
+/** `rsync -a --delete empty/ /`: whatever the source lacks is deleted from the destination, recursively. */
+function rsyncDelete(cmd: Cmd): Equivalent[] {
+  const deletes = cmd.args.some((a) => /^--(del|delete(-.*)?|remove-source-files)$/.test(a.value));
+  if (!deletes) return [];
+  const operands = cmd.args.slice(1).filter((a) => a.dynamic || !a.value.startsWith('-'));
+  return operands.length > 0 ? [deletion(cmd, operands.slice(-1))] : [];
+}
+
 const TABLE: Readonly<Record<string, (cmd: Cmd) => Equivalent[]>> = {
   rm,
   find,
@@ -111,7 +134,7 @@ const TABLE: Readonly<Record<string, (cmd: Cmd) => Equivalent[]>> = {
   install: modeOption,
   mkdir: modeOption,
   mkfifo: modeOption,
-  rsync: rsyncChmod,
+  rsync: (cmd) => [...rsyncChmod(cmd), ...rsyncDelete(cmd)],
 };
 
 export function equivalents(cmd: Cmd): Equivalent[] {

@@ -16,6 +16,8 @@ export interface GitCall {
   configs: Array<{ key: string; value: Arg }>;
   /** `--exec-path=dir`: git looks for its own commands in a directory of the caller's choosing. */
   execPath: boolean;
+  /** `--git-dir=dir`: git reads that repository's config, which the command line does not show. */
+  gitDir: boolean;
 }
 
 function addConfig(call: GitCall, pair: Arg, fromEnv: boolean): void {
@@ -29,7 +31,7 @@ function addConfig(call: GitCall, pair: Arg, fromEnv: boolean): void {
 export function readGit(cmd: Cmd): GitCall | null {
   if (programName(cmd.args[0]?.value ?? '') !== 'git') return null;
   const args = cmd.args;
-  const call: GitCall = { sub: null, unknown: false, rest: [], configs: [], execPath: false };
+  const call: GitCall = { sub: null, unknown: false, rest: [], configs: [], execPath: false, gitDir: false };
   let i = 1;
   while (i < args.length) {
     const arg = args[i]!;
@@ -44,6 +46,7 @@ export function readGit(cmd: Cmd): GitCall | null {
     const attached = v.startsWith('--') && eq > 0;
     const name = attached ? v.slice(0, eq) : v;
     if (name === '--exec-path' && attached) call.execPath = true;
+    if (name === '--git-dir') call.gitDir = true;
     if (GLOBAL_WITH_VALUE.has(name)) {
       const value = attached ? { ...arg, value: v.slice(eq + 1) } : args[i + 1];
       if (value && (name === '-c' || name === '--config-env')) addConfig(call, value, name === '--config-env');

@@ -45,11 +45,13 @@ export const LANGS: Readonly<Record<Lang, LangRules>> = {
     backticks: true,
   },
   node: {
-    needs: /child_process|\bexeca\b|\bfs\b|require\s*\(\s*[^'"`\s]|import\s*\(\s*[^'"`\s]/,
+    needs:
+      /child_process|\bexeca\b|\bfs\b|(?:require|import)\s*\(\s*(?:[^'"`\s)]|(?<q>['"`])(?:(?!\k<q>).)*\k<q>\s*[^)\s]|`[^`]*\$\{)/,
     runs: /\b(?:exec|execSync|spawn|spawnSync|execFile|execFileSync|fork|execa|execaSync|execaCommand|execaCommandSync)\s*(?=\()/g,
     rmtree: /\b(?:rmSync|rm|rmdirSync|rmdir|remove|removeSync)\s*(?=\([^)]*recursive)/g,
     chmod: /\bchmod(?:Sync)?\s*(?=\()/g,
-    dynamic: /\b(eval|Function|vm\.\w+)\s*\(|require\s*\(\s*[^'"`\s)]|import\s*\(\s*[^'"`\s)]|process\.binding/,
+    dynamic:
+      /\b(eval|Function|vm\.\w+)\s*\(|(?:require|import)\s*\(\s*(?:[^'"`\s)]|(?<q>['"`])(?:(?!\k<q>).)*\k<q>\s*[^)\s]|`[^`]*\$\{)|process\.binding|\bglobalThis\b|\bmodule\.constructor\b/,
   },
   php: {
     runs: /\b(?:system|exec|shell_exec|passthru|popen|proc_open|pcntl_exec)\s*(?=\()/g,

@@ -31,7 +31,10 @@ export interface Arg {
 }
 
 /** Where a command's standard input comes from, when a redirect says so. */
-export type Stdin = { kind: 'heredoc' | 'herestring'; text: string; dynamic: boolean } | { kind: 'file' };
+export type Stdin =
+  | { kind: 'heredoc' | 'herestring'; text: string; dynamic: boolean }
+  /** `< file`; `dynamic` when the file is only known at run time (`< <(…)`, `< "$F"`). */
+  | { kind: 'file'; dynamic?: boolean };
 
 /** A simple command: program and arguments, after assignments and redirects were taken out. */
 export interface Cmd {
@@ -59,7 +62,9 @@ export type Finding =
   | { kind: 'interactive'; text: string; why: string }
   | { kind: 'unparseable'; text: string; why: string }
   /** Valid shell, but what it runs is only known at run time (`$CMD x`, `source f`, `bash <(…)`, `alias`…). */
-  | { kind: 'opaque'; text: string; why: string };
+  | { kind: 'opaque'; text: string; why: string }
+  /** An environment variable set somewhere in the command line (`HOME=. git push`, `env X=1 …`, `export X=1`). */
+  | { kind: 'env'; name: string };
 
 /** A shell command line parsed into its parts (the parser itself is an adapter: tree-sitter-bash, WASM). */
 export type ScriptPart =

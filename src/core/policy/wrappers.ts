@@ -104,11 +104,26 @@ function find(cmd: Cmd): Step[] {
   const steps: Step[] = [];
   const args = cmd.args;
   for (let i = 1; i < args.length; i++) {
+    // `-fprint FILE`, `-fls FILE`…: find writes (truncates) that file.
+    const file = /^-(fprint|fprint0|fprintf|fls)$/.test(args[i]!.value) ? args[i + 1] : undefined;
+    if (file) {
+      const write = {
+        op: args[i]!.value,
+        target: file.value,
+        dynamic: file.dynamic,
+        text: `find ${args[i]!.value} ${file.value}`,
+      };
+      steps.push({ kind: 'write', write });
+    }
     if (!['-exec', '-execdir', '-ok', '-okdir'].includes(args[i]!.value)) continue;
     let end = i + 1;
     while (end < args.length && args[end]!.value !== ';' && args[end]!.value !== '+') end++;
-    if (end > i + 1)
-      steps.push({ kind: 'inner', cmd: { ...cmd, args: withPlaceholder(args.slice(i + 1, end), '{}') } });
+    // A found path starts with its starting point (`./x`), never with `-`: `{}` cannot turn into options, like
+    // a glob that cannot (`rm -f {}` is not `rm -rf`). A `{}` inside a longer word still can.
+    const found = withPlaceholder(args.slice(i + 1, end), '{}').map((a, k) =>
+      k > 0 && a.value === '{}' ? { ...a, glob: true } : a,
+    );
+    if (end > i + 1) steps.push({ kind: 'inner', cmd: { ...cmd, args: found } });
     i = end;
   }
   return steps;
@@ -213,6 +228,30 @@ const WRAPPERS: Readonly<Record<string, (cmd: Cmd) => Step[]>> = {
   setsid: simple({}),
   unbuffer: simple({}),
   busybox: simple({}),
+  toybox: simple({}),
+  rlwrap: simple({
+    withValue: ['-a', '-b', '-C', '-D', '-e', '-f', '-g', '-H', '-I', '-l', '-O', '-p', '-P', '-q', '-S', '-w', '-z'],
+  }),
+  proot: simple({
+    withValue: [
+      '-r',
+      '-R',
+      '-S',
+      '-b',
+      '-m',
+      '-w',
+      '-q',
+      '-k',
+      '--rootfs',
+      '--bind',
+      '--cwd',
+      '--qemu',
+      '--kernel-release',
+    ],
+  }),
+  chpst: simple({
+    withValue: ['-u', '-U', '-b', '-e', '-/', '-C', '-n', '-l', '-L', '-m', '-d', '-o', '-p', '-f', '-c', '-r', '-t'],
+  }),
   chroot: (cmd) => {
     const { index } = skipOptions(cmd.args, 1, { withValue: ['--groups', '--userspec'] });
     return index + 1 < cmd.args.length ? inner(cmd, index + 1) : [{ kind: 'interactive', via: 'chroot' }];

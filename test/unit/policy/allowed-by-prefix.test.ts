@@ -30,6 +30,24 @@ describe('allowedByPrefix ("allow for the rest of the run", --allow-cmd)', () =>
     expect(allowedByPrefix('bash', ['bash'], DEFAULT_RULES)).toBe(false);
   });
 
+  it('never allows a push whose config the command line does not show, even with a `git push` prefix', () => {
+    const pushes = [
+      'HOME=. git push',
+      'GIT_CONFIG_GLOBAL=./x git push origin main',
+      'env XDG_CONFIG_HOME=. git push',
+      'git -c include.path=./evil.cfg push',
+    ];
+    for (const command of pushes) expect(allowedByPrefix(command, ['git push', 'git'], DEFAULT_RULES)).toBe(false);
+    // the same push without the hidden config is what the prefix is for
+    expect(allowedByPrefix('git push origin main', ['git push'], DEFAULT_RULES)).toBe(true);
+  });
+
+  it('leaves the machine-wide commands to a person unless a prefix names them', () => {
+    expect(allowedByPrefix('mount -t tmpfs none /tmp/x', [], DEFAULT_RULES)).toBe(false);
+    expect(allowedByPrefix('mount -t tmpfs none /tmp/x', ['mount -t tmpfs'], DEFAULT_RULES)).toBe(true);
+    expect(allowedByPrefix('mount', [], DEFAULT_RULES)).toBe(true);
+  });
+
   it('is never true for a command that cannot be parsed', () => {
     expect(allowedByPrefix('echo "unterminated', ['echo'], DEFAULT_RULES)).toBe(false);
     expect(allowedByPrefix('git push; echo "x', ['git push', 'echo'], DEFAULT_RULES)).toBe(false);
