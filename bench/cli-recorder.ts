@@ -23,15 +23,17 @@ const shQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 /** Writes `<binDir>/<cli>` (executable): logs the invocation into `logDir`, then runs `real`. Returns its path. */
 export function writeRecorder(binDir: string, logDir: string, cli: string, real: string): string {
   const file = path.join(binDir, cli);
-  const at = (ext: string): string => `${shQuote(logDir)}/$$.${ext}`;
+  const at = (ext: string): string => `${shQuote(logDir)}/$id.${ext}`;
   writeFileSync(
     file,
     [
       '#!/bin/bash',
+      // A boxed CLI has a pid namespace of its own, so $$ repeats across calls: each call gets a random id.
+      'id=$(cat /proc/sys/kernel/random/uuid)',
       `printf '%s\\0' "$PWD" "$@" > ${at('argv')}`,
       `mapfile -d '' vars < /proc/$$/environ; printf '%s\\0' "\${vars[@]}" > ${at('env')}`,
       `if [ /proc/$$/fd/0 -ef /dev/null ]; then echo /dev/null; else echo other; fi > ${at('stdin')}`,
-      `echo "$$ ${cli}" >> ${shQuote(logDir)}/index`,
+      `echo "$id ${cli}" >> ${shQuote(logDir)}/index`,
       `exec ${shQuote(real)} "$@"`,
       '',
     ].join('\n'),

@@ -322,7 +322,8 @@ export async function realCliLines(opts: RealCliOptions): Promise<string[]> {
   const env = makeCliEnv({ serverUrl: server.url, binDir: clis.binDir, prefix: 'ac-bench-cli-' });
   try {
     const binDir = path.join(env.root, 'bin');
-    const logDir = path.join(env.root, 'calls');
+    // Under TMPDIR: the one place outside the repo a CLI that agent-collab runs boxed (codex) may write to.
+    const logDir = path.join(env.tmpDir, 'calls');
     mkdirSync(binDir, { recursive: true });
     const real = { codex: clis.codex, claude: clis.claude };
     // the wrappers log into logDir; they live outside it so that reset() keeps them

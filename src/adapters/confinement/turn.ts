@@ -15,10 +15,20 @@ export interface AgentConfinement {
   check(): Promise<string | null>;
 }
 
-/** Probes the machine each time: a bubblewrap removed mid-run must stop the next write turn, not let it run free. */
-export async function checkConfinement(): Promise<string | null> {
-  const c = await probeConfinement();
-  return c.available ? null : confinementError(c.reason);
+/** A probe that succeeded, kept for the process: each later one cost two process starts per turn and test run. */
+let worked: Promise<string | null> | null = null;
+
+/**
+ * Null when confinement works, else the one-line error. Once it has worked it is not probed again: should bubblewrap
+ * disappear mid-run, the box itself cannot start and the turn fails (it never runs unconfined).
+ */
+export function checkConfinement(): Promise<string | null> {
+  if (worked) return worked;
+  const probe = probeConfinement().then((c) => (c.available ? null : confinementError(c.reason)));
+  void probe.then((problem) => {
+    if (problem === null) worked = probe;
+  });
+  return probe;
 }
 
 export function agentConfinement(
