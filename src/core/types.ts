@@ -42,8 +42,18 @@ export function isAgentAction(a: Action): a is Extract<Action, { kind: AgentActi
   return a.kind !== 'run_tests' && a.kind !== 'commit_step' && a.kind !== 'rollback_step';
 }
 
-export type FailureKind =
-  'agent_error' | 'infra' | 'usage_limit' | 'auth' | 'timeout' | 'idle' | 'missing_binary' | 'session_lost';
+/** Why an agent call failed; listed once for the type and the schemas that read it back (state, fake scripts). */
+export const FAILURE_KINDS = [
+  'agent_error',
+  'infra',
+  'usage_limit',
+  'auth',
+  'timeout',
+  'idle',
+  'missing_binary',
+  'session_lost',
+] as const;
+export type FailureKind = (typeof FAILURE_KINDS)[number];
 
 /** Why a step attempt failed (verdict.json's category). */
 export type StepFailureCategory = 'test_failure' | 'agent_error' | 'policy_block' | 'timeout' | 'infra';

@@ -1,5 +1,5 @@
 import * as z from './zod.js';
-import { PHASES, type WorkflowState } from '../core/types.js';
+import { FAILURE_KINDS, PHASES, type WorkflowState } from '../core/types.js';
 
 const role = z.enum(['planner', 'reviewer']);
 const answer = z.optional(z.string());
@@ -28,16 +28,7 @@ export const actionSchema = z.discriminatedUnion('kind', [
 
 const secretFinding = z.object({ file: z.string(), line: int, kind: z.string() });
 
-const failureKind = z.enum([
-  'agent_error',
-  'infra',
-  'usage_limit',
-  'auth',
-  'timeout',
-  'idle',
-  'missing_binary',
-  'session_lost',
-]);
+const failureKind = z.enum(FAILURE_KINDS);
 
 export const awaitingSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('goal') }),

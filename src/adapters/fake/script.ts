@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import * as z from '../../persistence/zod.js';
 import { UserError } from '../../core/errors.js';
-import type { AgentEvent, FailureKind, Role, TurnKind } from '../../core/types.js';
+import { FAILURE_KINDS, type AgentEvent, type FailureKind, type Role, type TurnKind } from '../../core/types.js';
 
 export { DEMO_SCRIPT } from './demo-script.js';
 
@@ -52,16 +52,7 @@ export interface FakeScript {
   loseSessions?: boolean;
 }
 
-const failureKind = z.enum([
-  'agent_error',
-  'infra',
-  'usage_limit',
-  'auth',
-  'timeout',
-  'idle',
-  'missing_binary',
-  'session_lost',
-]);
+const failureKind = z.enum(FAILURE_KINDS);
 
 const eventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('session'), sessionId: z.string() }),

@@ -24,20 +24,11 @@ const RECURSIVE_FORCE = {
   '-f': '--force',
 };
 
-const OWNERSHIP: OptionTable = {
-  synonyms: {
-    '-R': '--recursive',
-    '-f': '--silent',
-    '--quiet': '--silent',
-    '-c': '--changes',
-    '-v': '--verbose',
-    '-h': '--no-dereference',
-  },
+/** chmod's options; chown and chgrp add the ones about symlinks and the current owner. */
+const CHANGE_MODE: OptionTable = {
+  synonyms: { '-R': '--recursive', '-f': '--silent', '--quiet': '--silent', '-c': '--changes', '-v': '--verbose' },
   long: [
     'changes',
-    'dereference',
-    'no-dereference',
-    'from',
     'silent',
     'quiet',
     'verbose',
@@ -48,6 +39,11 @@ const OWNERSHIP: OptionTable = {
     'help',
     'version',
   ],
+};
+
+const OWNERSHIP: OptionTable = {
+  synonyms: { ...CHANGE_MODE.synonyms, '-h': '--no-dereference' },
+  long: [...(CHANGE_MODE.long ?? []), 'dereference', 'no-dereference', 'from'],
 };
 
 export const PROGRAM_OPTIONS: Readonly<Record<string, OptionTable>> = {
@@ -106,21 +102,7 @@ export const PROGRAM_OPTIONS: Readonly<Record<string, OptionTable>> = {
       'version',
     ],
   },
-  chmod: {
-    synonyms: { '-R': '--recursive', '-f': '--silent', '--quiet': '--silent', '-c': '--changes', '-v': '--verbose' },
-    long: [
-      'changes',
-      'silent',
-      'quiet',
-      'verbose',
-      'no-preserve-root',
-      'preserve-root',
-      'reference',
-      'recursive',
-      'help',
-      'version',
-    ],
-  },
+  chmod: CHANGE_MODE,
   chown: OWNERSHIP,
   chgrp: OWNERSHIP,
   git: {
