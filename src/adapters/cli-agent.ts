@@ -15,6 +15,7 @@ import {
 import { classifyFailure } from './failure-kind.js';
 import { parseJsonLine, type Json } from './json-fields.js';
 import { runProcess, type DebugSink, type ProcessEnd, type RunningProcess } from './process-runner.js';
+import { SideEvents } from './side-events.js';
 import { truncateMiddle } from './truncate.js';
 
 /** Translates one CLI run's output; a fresh one per run. */
@@ -22,6 +23,8 @@ export interface LineTranslator {
   line(json: Json): AgentEvent[];
   /** Events owed once the output has ended. */
   finish(): AgentEvent[];
+  /** Events for one stderr line, for a CLI that says something there the engine must hear (codex's retry waits). */
+  stderr?(line: string): AgentEvent[];
 }
 
 /** What differs between CLIs. */
@@ -146,7 +149,10 @@ export class CliAgent implements Agent {
         yield this.endFailure({ kind: 'missing_binary', command: binary }, binary);
         return;
       }
+      const translator = this.flavor.translator();
+      const fromStderr = new SideEvents<AgentEvent>();
       const proc = runProcess({
+        ...(translator.stderr ? { onStderrLine: (l: string) => fromStderr.push(translator.stderr?.(l) ?? []) } : {}),
         command: launch.command,
         args: launch.args,
         cwd: turn.cwd,
@@ -157,17 +163,15 @@ export class CliAgent implements Agent {
         idleTimeoutMs: this.opts.idleTimeoutMs,
       });
       run.proc = proc;
-      const translator = this.flavor.translator();
       let done: AgentEvent | null = null;
       let failed = false;
       const audited = new Set<string>();
       const refusals = confined === null ? null : new RefusalWatcher(confined);
-      for await (const raw of proc.lines()) {
+      for await (const item of fromStderr.merge(proc.lines())) {
         // Once the answer is whole, the rest of the output (if any) only goes to debug.log.
         if (done) continue;
-        const json = parseJsonLine(raw);
-        if (!json) continue;
-        for (const ev of translator.line(json)) {
+        const json = 'line' in item ? parseJsonLine(item.line) : null;
+        for (const ev of 'event' in item ? [item.event] : json ? translator.line(json) : []) {
           const unapproved = this.unapprovedCommand(ev, audited);
           if (unapproved !== null) {
             yield ev;

@@ -137,10 +137,15 @@ export function parseResetTime(message: string, now = new Date()): string | unde
   return parseClockTime(message, now)?.toISOString();
 }
 
-function statusOf(input: FailureInput, text: string): number | null {
-  if (typeof input.status === 'number') return input.status;
+/** The HTTP status a message names ("status: 429", "unexpected status 401", "API Error: 500"), else null. */
+export function statusInText(text: string): number | null {
   const m = STATUS_IN_TEXT.exec(text);
   return m?.[1] ? Number(m[1]) : null;
+}
+
+function statusOf(input: FailureInput, text: string): number | null {
+  if (typeof input.status === 'number') return input.status;
+  return statusInText(text);
 }
 
 export function classifyFailure(input: FailureInput): Failure {

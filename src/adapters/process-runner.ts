@@ -30,6 +30,8 @@ export interface ProcessSpec {
   wallTimeoutMs?: number;
   idleTimeoutMs?: number;
   stderrMaxBytes?: number;
+  /** Sees each stderr line as it comes (a CLI that says something useful only there). */
+  onStderrLine?: (line: string) => void;
 }
 
 /** How a run ended. `stderr` is bounded (head + tail). */
@@ -150,6 +152,7 @@ export function runProcess(spec: ProcessSpec): RunningProcess {
       activity();
       stderr.append(`${line}\n`);
       spec.debug(`${spec.source} stderr`, line);
+      spec.onStderrLine?.(line);
     });
   }
   let stdoutLines: AsyncIterator<string> | null = null;

@@ -55,6 +55,8 @@ export type EngineEvent =
       output: string;
       durationMs: number;
       timedOut: boolean;
+      /** The test command's exit code (null: killed, or unknown). */
+      exitCode?: number | null;
     }
   /** No test command is configured or detected. */
   | { type: 'no_test_command'; step: number }

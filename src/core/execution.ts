@@ -68,6 +68,16 @@ export function nextStep(s: WorkflowState, effects: Effect[]): TransitionResult 
   return schedule({ ...cleared, currentStep: open }, { kind: 'execute_step', step: open }, effects);
 }
 
+/**
+ * What the next attempt is told about the failed test run: the output's tail, or, when the command printed nothing,
+ * how it ended (an empty feedback would send the plain execute prompt, as if nothing had failed).
+ */
+function testFeedback(e: Extract<EngineEvent, { type: 'tests_done' }>): string {
+  if (e.output.trim() !== '') return tail(e.output);
+  if (e.timedOut) return `\`${e.command}\` timed out, no output`;
+  return `\`${e.command}\` failed: exit code ${e.exitCode ?? 'unknown'}, no output`;
+}
+
 function tail(text: string, max = FEEDBACK_MAX): string {
   if (text.length <= max) return text;
   const head = Math.floor(max / 4);
@@ -213,7 +223,7 @@ export function onTestsDone(
     );
   }
   const why = e.timedOut ? `\`${e.command}\` timed out` : `\`${e.command}\` failed`;
-  const feedback = tail(e.output);
+  const feedback = testFeedback(e);
   const failedRun: StepRun = { ...run, testCommand: e.command, testResult: 'failed', feedback };
   const log: Effect = { type: 'log', title: `Step ${e.step} attempt ${e.attempt}: tests failed`, lines: [why] };
   if (e.attempt <= opts.maxRetries) {

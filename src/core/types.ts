@@ -208,6 +208,19 @@ export type AgentEvent =
       durationMs?: number;
     }
   | { type: 'error'; kind: FailureKind; message: string; resetAt?: string }
+  /**
+   * The CLI retries a failed API request by itself (claude's `system/api_retry`, codex's "Reconnecting... N/M").
+   * `waitSeconds`: the wait it announced before the retry (null: not said); `kind`: what the error it retries is.
+   */
+  | {
+      type: 'retry';
+      attempt: number;
+      maxAttempts: number | null;
+      status: number | null;
+      waitSeconds: number | null;
+      kind: FailureKind;
+      message: string;
+    }
   | { type: 'done'; sessionId: string | null; text: string };
 
 export type Access = 'read-only' | 'workspace-write';

@@ -17,6 +17,7 @@ import {
 import type { EngineContext } from './context.js';
 import type { RunRecords } from './run-records.js';
 import type { StepExecutor } from './step-executor.js';
+import { DEFAULT_MAX_RETRY_WAIT_SECONDS, retryStop } from './retry-budget.js';
 import { buildTurnPrompt, recoveryPrompt } from './turn-prompts.js';
 
 type RoundOutcome =
@@ -179,6 +180,7 @@ export class AgentRounds {
     const { role, signal } = play;
     let question: string | null = null;
     let error: { failure: FailureKind; message: string } | null = null;
+    let retryWaits = 0; // seconds the CLI announced it would wait before its own retries in this try
     for await (const ev of stream) {
       if (signal.aborted) return { kind: 'stopped' };
       this.ctx.deps.files.debug(role, JSON.stringify(ev));
@@ -203,6 +205,14 @@ export class AgentRounds {
         case 'question':
           question = ev.text;
           break;
+        case 'retry': {
+          const maxWait = (this.ctx.deps.retry?.maxRetryWaitMs ?? DEFAULT_MAX_RETRY_WAIT_SECONDS * 1000) / 1000;
+          const stop = retryStop(ev, retryWaits, maxWait, new Date(this.ctx.nowIso()));
+          // Leaving the loop ends the CLI's event stream, which stops the CLI (its whole process group).
+          if (stop) return { kind: 'failed', ...stop };
+          retryWaits += ev.waitSeconds ?? 0;
+          break;
+        }
         case 'error':
           error = {
             failure: ev.kind,

@@ -11,8 +11,12 @@ export interface EngineDeps {
   prompts: Prompts;
   agents: Record<Role, Agent>;
   options: TransitionOptions;
-  /** Service errors (failure kind `infra`) are retried this many times, waiting backoffMs, 2×, 4×, … */
-  retry?: { infraRetries: number; backoffMs: number };
+  /**
+   * Service errors (failure kind `infra`) are retried this many times, waiting backoffMs, 2×, 4×, … A CLI that
+   * announces a wait before its own retry over maxRetryWaitMs (default 60 s; its waits in one turn added up) is
+   * stopped instead.
+   */
+  retry?: { infraRetries: number; backoffMs: number; maxRetryWaitMs?: number };
   /** Snapshots the work tree before a step, commits only the step's changes, rolls a step back. */
   workspace: StepWorkspace;
   /**

@@ -155,6 +155,7 @@ export class StepExecutor {
       output: r.output,
       durationMs: r.durationMs,
       timedOut: r.timedOut,
+      exitCode: r.exitCode,
     });
   }
 

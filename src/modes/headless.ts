@@ -195,7 +195,10 @@ async function drive(
     } else {
       // The flags of this invocation decide the mode, whatever the run was started with.
       const mode = opts.auto ? 'auto' : 'manual';
-      if (state.mode !== mode || state.pauseRequested) await engine.dispatch({ type: 'set_mode', mode });
+      // --auto at a waiting go is that go (the approved-plan gate of a run started with --auto included): switching
+      // to auto starts the round, as the hints promise.
+      const goWaits = opts.auto && !state.inflight && state.awaiting?.kind === 'go';
+      if (state.mode !== mode || state.pauseRequested || goWaits) await engine.dispatch({ type: 'set_mode', mode });
       await engine.resume();
     }
     if (engine.state.phase === 'DONE' || engine.state.phase === 'CANCELLED') settle(EXIT.done);

@@ -41,6 +41,8 @@ function describeAgentEvent(e: AgentEvent): string | null {
       return `asks: ${clip(e.text)}`;
     case 'error':
       return `error (${e.kind}): ${clip(e.message)}`;
+    case 'retry':
+      return `retry: ${clip(e.message)}`;
     case 'tool_result':
       // What confinement refused (adapters/confinement/refusals.ts); other tool results stay in debug.log.
       return e.id === REFUSAL_ID ? e.output : null;

@@ -148,7 +148,11 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
           prompts,
           agents,
           options,
-          retry: { infraRetries: config.retry.infra_retries, backoffMs: config.retry.backoff_seconds * 1000 },
+          retry: {
+            infraRetries: config.retry.infra_retries,
+            backoffMs: config.retry.backoff_seconds * 1000,
+            maxRetryWaitMs: config.timeouts.max_retry_wait_seconds * 1000,
+          },
           workspace,
           repoGuard,
           tests,

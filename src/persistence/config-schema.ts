@@ -71,6 +71,8 @@ export const configSchema = z.strictObject({
     claude: table({ command: nonEmpty('claude') }),
   }),
   timeouts: table({
+    /** A CLI announcing a longer wait before its own retry (or its waits in one turn adding up to more) is stopped. */
+    max_retry_wait_seconds: intIn(0, 86_400, 60),
     planner: roleTimeouts(1800, 300),
     reviewer: roleTimeouts(900, 300),
   }),

@@ -72,6 +72,8 @@ export function appendedEntry(role: Role, ev: AgentEvent): NewEntry | null | und
       return { who: role, kind: 'question', text: ev.text, detail: null, tone: 'warn' };
     case 'error':
       return { who: role, kind: 'error', text: `${ev.kind}: ${ev.message}`, detail: null, tone: 'error' };
+    case 'retry':
+      return { who: role, kind: 'error', text: `retry: ${ev.message}`, detail: null, tone: 'warn' };
     case 'session':
     case 'usage':
     case 'done':

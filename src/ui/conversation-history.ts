@@ -39,6 +39,7 @@ function conversationEvent(json: unknown): AgentEvent | null {
       case 'file_change':
         return str(json.path) && ['add', 'update', 'delete'].includes(json.kind as string);
       case 'error':
+      case 'retry':
         return str(json.kind) && str(json.message);
       default:
         return false; // session, usage, done: not shown in the conversation

@@ -23,6 +23,8 @@ export interface AgentCollabConfig {
   testCommand?: string;
   testFallbackToAgent?: boolean;
   maxRetries?: number;
+  /** `[timeouts] max_retry_wait_seconds` (default: not written, so agent-collab's default applies). */
+  maxRetryWaitSeconds?: number;
 }
 
 /** `.agent-collab/config.toml` for the repo: every key the e2e tests depend on, explicitly. */
@@ -40,6 +42,9 @@ export function agentCollabConfigToml(c: AgentCollabConfig): string {
     '[agents.claude]',
     `command = ${JSON.stringify(c.claude)}`,
     '',
+    ...(c.maxRetryWaitSeconds !== undefined
+      ? ['[timeouts]', `max_retry_wait_seconds = ${c.maxRetryWaitSeconds}`, '']
+      : []),
     '[timeouts.planner]',
     `wall_seconds = ${wall}`,
     `idle_seconds = ${idle}`,

@@ -186,6 +186,28 @@ describe('headless runs that need a person', () => {
   });
 });
 
+describe('the hints name commands that do what they say', () => {
+  it('a run started with --auto stops at the approved plan; the hinted --resume --auto runs and commits the steps', async () => {
+    const h = harness({ rules: [] }, { rules: [] });
+    const first = await h.run({ goal: 'g', auto: true });
+    expect(first.code).toBe(3);
+    const gate = first.events.find((e) => e.event === 'needs_human');
+    expect(gate).toMatchObject({ kind: 'go', phase: 'APPROVED', action: { kind: 'execute_step', step: 1 } });
+    expect(String(gate?.hint)).toContain('--resume --auto to run them all');
+    const before = gitLog(h.repo.dir);
+
+    const all = await h.run({ resume: 'resume', auto: true });
+    expect(all.code).toBe(0);
+    const after = gitLog(h.repo.dir);
+    const commits = after.slice(0, after.length - before.length);
+    expect(commits).toHaveLength(2);
+    expect(commits.every((subject) => /^\[Step [12]\]/.test(subject))).toBe(true);
+    expect(existsSync(path.join(h.repo.dir, 'fake-step-1.txt'))).toBe(true);
+    expect(existsSync(path.join(h.repo.dir, 'fake-step-2.txt'))).toBe(true);
+    expect(JSON.parse(readWork(h.repo.dir, 'state.json'))).toMatchObject({ phase: 'DONE' });
+  });
+});
+
 describe('crash recovery on start', () => {
   it('"Resume? [Y/n]" yes → the agents’ sessions are resumed by id', async () => {
     const h = harness({ rules: [] }, { rules: [] });

@@ -25,15 +25,27 @@ function system(line: Json, state: ClaudeTranslatorState): AgentEvent[] {
     state.sessionId = sessionId;
     return [{ type: 'session', sessionId }];
   }
-  if (line.subtype === 'api_retry') {
-    // Informational: claude retries 429/5xx by itself; the raw line is in debug.log.
-    const delay = num(line.retry_delay_ms);
-    const output =
-      `API retry ${num(line.attempt) ?? '?'}/${num(line.max_retries) ?? '?'} after ${num(line.error_status) ?? 'error'} ${str(line.error) ?? ''}`.trimEnd() +
-      (delay !== null ? ` (next in ${(delay / 1000).toFixed(1)} s)` : '');
-    return [{ type: 'tool_result', output, isError: true }];
-  }
+  if (line.subtype === 'api_retry') return [apiRetry(line)];
   return [];
+}
+
+/**
+ * `{"type":"system","subtype":"api_retry","attempt":1,"max_retries":10,"retry_delay_ms":40000,"error_status":429,
+ * "error":"rate_limit"}`: claude retries by itself (429 with a retry-after up to 60 s, 5xx, 529, also 401), waiting
+ * `retry_delay_ms` first. The engine decides whether to let it wait.
+ */
+function apiRetry(line: Json): AgentEvent {
+  const status = num(line.error_status);
+  const error = str(line.error) ?? 'error';
+  const delay = num(line.retry_delay_ms);
+  const attempt = num(line.attempt) ?? 1;
+  const max = num(line.max_retries);
+  const waitSeconds = delay === null ? null : delay / 1000;
+  const message =
+    `API error${status !== null ? ` ${status}` : ''} (${error}); claude retries (${attempt}/${max ?? '?'})` +
+    (waitSeconds !== null ? ` in ${waitSeconds.toFixed(1)} s` : '');
+  const { kind } = classifyFailure({ message: error, status });
+  return { type: 'retry', attempt, maxAttempts: max, status, waitSeconds, kind, message };
 }
 
 function assistant(line: Json, state: ClaudeTranslatorState): AgentEvent[] {

@@ -7,7 +7,7 @@ import type { HookLaunch } from '../command-hook/endpoint.js';
 import { CliAgent, type CliAgentOptions, type CliFlavor } from '../cli-agent.js';
 import { promptArg } from '../cli-args.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_WALL_TIMEOUT_MS } from '../process-runner.js';
-import { finishCodex, newCodexState, translateCodexLine } from './translate.js';
+import { finishCodex, newCodexState, translateCodexLine, translateCodexStderr } from './translate.js';
 
 export const CODEX_INSTALL_HINT = 'npm install -g @openai/codex';
 /** Until the config has per-role timeouts. */
@@ -63,11 +63,27 @@ export const codexFlavor: CliFlavor = {
   outerBox: (_turn, env) => ({ stateDirs: codexStateDirs(env) }),
   translator() {
     const state = newCodexState();
-    return { line: (json) => translateCodexLine(json, state), finish: () => finishCodex(state) };
+    return {
+      line: (json) => translateCodexLine(json, state),
+      finish: () => finishCodex(state),
+      stderr: (line) => translateCodexStderr(line, state),
+    };
   },
+  env: () => codexEnv(process.env),
   sessionLost: codexSessionLost,
   commandThatRan: codexCommandThatRan,
 };
+
+/**
+ * codex says how long it waits before retrying a request only in this log line on stderr (see translate.ts): it is
+ * turned on, on top of whatever RUST_LOG the person set.
+ */
+export const CODEX_RETRY_LOG = 'codex_core::responses_retry=warn';
+
+export function codexEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const own = env.RUST_LOG?.trim();
+  return { ...env, RUST_LOG: own ? `${own},${CODEX_RETRY_LOG}` : `error,${CODEX_RETRY_LOG}` };
+}
 
 /**
  * `codex exec resume <unknown id>` prints no JSON, exits 1 and says on stderr (0.169.0):

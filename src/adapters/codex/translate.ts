@@ -1,6 +1,6 @@
 // Pure translation of `codex exec --json` lines into AgentEvents (shapes: ../shared/cli-facts/samples/README.md).
 import type { AgentEvent } from '../../core/types.js';
-import { classifyFailure } from '../failure-kind.js';
+import { classifyFailure, statusInText } from '../failure-kind.js';
 import { arr, num, obj, str, type Json } from '../json-fields.js';
 import { TOOL_OUTPUT_MAX_BYTES, truncateMiddle } from '../truncate.js';
 
@@ -12,10 +12,12 @@ export interface CodexTranslatorState {
   pendingError: string | null;
   /** turn.completed or turn.failed was seen. */
   turnEnded: boolean;
+  /** The attempt of the last retry announced on stderr (with its wait), so its stdout line adds no second event. */
+  retryOnStderr: number | null;
 }
 
 export function newCodexState(): CodexTranslatorState {
-  return { threadId: null, lastMessage: null, pendingError: null, turnEnded: false };
+  return { threadId: null, lastMessage: null, pendingError: null, turnEnded: false, retryOnStderr: null };
 }
 
 /**
@@ -159,9 +161,11 @@ export function translateCodexLine(line: Json, state: CodexTranslatorState, now?
           : { type: 'error', kind: 'agent_error', message: 'codex completed its turn without a message' };
       return [...usage(line), end];
     }
-    case 'error':
-      state.pendingError = str(line.message) ?? 'unknown error';
-      return [];
+    case 'error': {
+      const message = str(line.message) ?? 'unknown error';
+      state.pendingError = message;
+      return reconnecting(message, state);
+    }
     case 'turn.failed': {
       state.turnEnded = true;
       const message = str(obj(line.error)?.message) ?? state.pendingError ?? 'the turn failed';
@@ -179,4 +183,49 @@ export function finishCodex(state: CodexTranslatorState, now?: Date): AgentEvent
   const message = state.pendingError;
   state.pendingError = null;
   return [failure(message, now)];
+}
+
+/** `Reconnecting... 2/5 (unexpected status 401 Unauthorized: …)`: codex retries the request by itself. */
+const RECONNECTING = /^Reconnecting\.\.\.\s*(\d+)\/(\d+)\s*\(([\s\S]*)\)\s*$/;
+
+function retryEvent(attempt: number, max: number, why: string, waitSeconds: number | null): AgentEvent {
+  const status = statusInText(why);
+  const { kind } = classifyFailure({ message: why, status });
+  const wait =
+    waitSeconds === null ? '' : ` in ${waitSeconds < 10 ? waitSeconds.toFixed(1) : Math.round(waitSeconds)} s`;
+  const message = `${why}; codex retries (${attempt}/${max})${wait}`;
+  return { type: 'retry', attempt, maxAttempts: max, status, waitSeconds, kind, message };
+}
+
+/** The JSON stream's retry notice; it does not say how long codex waits (its stderr does, see below). */
+function reconnecting(message: string, state: CodexTranslatorState): AgentEvent[] {
+  const m = RECONNECTING.exec(message);
+  if (!m) return [];
+  const attempt = Number(m[1]);
+  const already = state.retryOnStderr === attempt;
+  state.retryOnStderr = null;
+  return already ? [] : [retryEvent(attempt, Number(m[2]), m[3] ?? '', null)];
+}
+
+/**
+ * With `RUST_LOG` naming `codex_core::responses_retry=warn` codex logs each retry on stderr with its wait
+ * (0.169.0; a retry-after header is honoured whatever its length):
+ * `<ts>  WARN codex_core::responses_retry: stream disconnected - retrying sampling request (1/5 in 119.999424366s)...
+ * turn_id=… retries=1 max_retries=5 sampling_error=exceeded retry limit, last status: 429 Too Many Requests, request id: …`
+ */
+const STDERR_RETRY =
+  /retrying [a-z ]*\((\d+)\/(\d+) in (\d+(?:\.\d+)?)(ns|µs|us|ms|s)\)[\s\S]*?(?:sampling_error|error)=([\s\S]*)$/;
+/** Rust's Duration as Debug prints it: `206ms`, `1.67s`, `119.999470494s`. */
+const PER_SECOND: Record<string, number> = { ns: 1e9, µs: 1e6, us: 1e6, ms: 1e3, s: 1 };
+/** Colour codes, in case codex colours its log (it does not on a pipe with NO_COLOR). */
+const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*[A-Za-z]`, 'g');
+
+/** Events for one stderr line of codex: its retry log lines, nothing else. */
+export function translateCodexStderr(line: string, state: CodexTranslatorState): AgentEvent[] {
+  const m = STDERR_RETRY.exec(line.replace(ANSI, ''));
+  if (!m) return [];
+  const attempt = Number(m[1]);
+  state.retryOnStderr = attempt;
+  const waitSeconds = Number(m[3]) / (PER_SECOND[m[4] ?? 's'] ?? 1);
+  return [retryEvent(attempt, Number(m[2]), (m[5] ?? '').trim(), waitSeconds)];
 }

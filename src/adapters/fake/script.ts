@@ -85,6 +85,15 @@ const eventSchema = z.discriminatedUnion('type', [
   }),
   z.strictObject({ type: z.literal('error'), kind: failureKind, message: z.string(), resetAt: z.optional(z.string()) }),
   z.strictObject({ type: z.literal('done'), sessionId: z.nullable(z.string()), text: z.string() }),
+  z.strictObject({
+    type: z.literal('retry'),
+    attempt: z.int(),
+    maxAttempts: z.nullable(z.int()),
+    status: z.nullable(z.int()),
+    waitSeconds: z.nullable(z.number()),
+    kind: failureKind,
+    message: z.string(),
+  }),
 ]);
 
 const nonEmpty = z.string().check(z.minLength(1));

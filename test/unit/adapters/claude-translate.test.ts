@@ -146,11 +146,19 @@ describe('claude stream-json translation (real transcripts)', () => {
     ]);
   });
 
-  it('claude-retry: the api_retry line is informational and the run succeeds', () => {
+  it('claude-retry: the api_retry line is a retry notice with its wait, and the run succeeds', () => {
     const session = 'df47079c-9357-4eec-8a19-ce9b75d6bc59';
     expect(run('claude-retry.stream.jsonl')).toEqual([
       { type: 'session', sessionId: session },
-      { type: 'tool_result', output: 'API retry 1/10 after 529 overloaded (next in 0.5 s)', isError: true },
+      {
+        type: 'retry',
+        attempt: 1,
+        maxAttempts: 10,
+        status: 529,
+        waitSeconds: 0.5379577746566655,
+        kind: 'infra',
+        message: 'API error 529 (overloaded); claude retries (1/10) in 0.5 s',
+      },
       { type: 'text', text: 'RECOVERED after retry' },
       { type: 'usage', inputTokens: 10, outputTokens: 5, cachedTokens: 0, costUsd: 0.000175, durationMs: 710 },
       { type: 'done', sessionId: session, text: 'RECOVERED after retry' },
