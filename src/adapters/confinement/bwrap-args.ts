@@ -5,6 +5,7 @@ import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gitDirsOf } from './git-dirs.js';
+import { reachableSockets } from './sockets.js';
 
 export const BWRAP = 'bwrap';
 
@@ -25,6 +26,8 @@ export interface ConfinementSpec {
   repoReadOnly?: boolean;
   /** Dirs the box shows through a private file system of their own (see PrivateDir); applied after everything else. */
   privateDirs?: PrivateDir[];
+  /** Unix sockets to make unreachable in the box; default: those found where daemons keep them (sockets.ts). */
+  sockets?: string[];
 }
 
 /**
@@ -129,7 +132,34 @@ export function bwrapArgs(spec: ConfinementSpec, command: string, args: string[]
           ? ['--bind-try', m.path, m.path]
           : ['--ro-bind-try', m.path, m.path],
   );
-  return ['--ro-bind', '/', '/', '--dev', '/dev', ...mounts, ...bwrapHardening(), '--', command, ...args];
+  return [
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    ...mounts,
+    ...socketMasks(spec),
+    ...bwrapHardening(),
+    '--',
+    command,
+    ...args,
+  ];
+}
+
+/**
+ * /dev/null over each reachable socket, after every other mount (so none covers a mask). A socket whose nearest
+ * covering mount is a file system of the box's own (a private /tmp, a private dir) is not there to mask.
+ */
+function socketMasks(spec: ConfinementSpec): string[] {
+  const mounts = confinementMounts(spec);
+  const covering = (p: string) => mounts.filter((m) => p.startsWith(`${m.path}/`)).at(-1);
+  return (spec.sockets ?? reachableSockets(spec.home))
+    .filter((sock) => {
+      const m = covering(sock);
+      return m === undefined || (m.mode !== 'tmpfs' && m.mode !== 'private');
+    })
+    .flatMap((sock) => ['--ro-bind', '/dev/null', sock]);
 }
 
 /** Not root inside the box: a root without capabilities could still not build a sandbox of its own (codex does). */

@@ -61,6 +61,27 @@ describe('bubblewrap mounts', () => {
   });
 });
 
+describe('host sockets', () => {
+  it('/dev/null over each socket after the other mounts; none for one in a private temp dir, one for a home under /tmp', () => {
+    const home = '/tmp/nonexistent-ac-home';
+    const args = bwrapArgs(
+      {
+        repo,
+        workdir: '.agent-collab',
+        tmpDir: '/tmp',
+        home,
+        sockets: ['/run/docker.sock', '/tmp/tmux-0/default', `${home}/.ssh/cm-host`],
+      },
+      'x',
+      [],
+    );
+    const masks = args.flatMap((a, i) => (a === '/dev/null' && args[i - 1] === '--ro-bind' ? [args[i + 1]] : []));
+    expect(masks).toEqual(['/run/docker.sock', `${home}/.ssh/cm-host`]);
+    expect(args.indexOf('/run/docker.sock')).toBeGreaterThan(args.lastIndexOf(`${repo}/.agent-collab`));
+    expect(args.indexOf('/run/docker.sock')).toBeLessThan(args.indexOf('--unshare-user'));
+  });
+});
+
 describe("private dirs (claude's config dir, git dirs claude's sandbox mounts into)", () => {
   let dir = '';
   beforeEach(() => {
