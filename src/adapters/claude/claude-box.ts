@@ -15,8 +15,8 @@ export function claudeConfigDir(env: NodeJS.ProcessEnv): string {
 /**
  * What claude writes in its config dir during a turn besides its session files: per-process and per-session scratch
  * (shell snapshots its Bash sources, the session's env, the pid registry, backups of ~/.claude.json, todos, caches).
- * In the box these start empty and private, and vanish after the turn; the real ones are not shown (an existing real
- * `shell-snapshots/` shown read-only made every Bash call fail).
+ * In the box these start empty and private, and vanish after the turn; the real ones are not shown, since claude must
+ * write there (with the config dir read-only every Bash call failed: "EROFS: read-only file system, mkdir …").
  */
 export const CLAUDE_SCRATCH_ENTRIES = [
   '.last-cleanup',
