@@ -11,6 +11,7 @@ import {
   resolveOnPath,
   type AgentConfinement,
   type ConfinedTurn,
+  type PrivateDir,
 } from './confinement/index.js';
 import { classifyFailure } from './failure-kind.js';
 import { parseJsonLine, type Json } from './json-fields.js';
@@ -40,9 +41,10 @@ export interface CliFlavor {
   args(turn: AgentTurn, sessionId: string | null, hook: HookLaunch | null, confined?: ConfinedTurn | null): string[];
   /**
    * When set, the CLI process itself runs inside agent-collab's bubblewrap box on every turn (write turns: only the
-   * repo's working tree writable; read-only turns: the repo read-only too), with these dirs of its own writable.
+   * repo's working tree writable; read-only turns: the repo read-only too), with these dirs of its own writable
+   * (created first when missing) and these dirs shown through a private file system (see PrivateDir).
    */
-  outerBox?(turn: AgentTurn, env: NodeJS.ProcessEnv): { stateDirs: string[] };
+  outerBox?(turn: AgentTurn, env: NodeJS.ProcessEnv): { stateDirs: string[]; privateDirs?: PrivateDir[] };
   /** Whether this turn's CLI gets the hook (default: every turn); a turn whose CLI cannot run commands need not. */
   needsHook?(turn: AgentTurn): boolean;
   translator(): LineTranslator;
@@ -261,7 +263,7 @@ export class CliAgent implements Agent {
     const childEnv = env ?? process.env;
     const program = resolveOnPath(binary, childEnv.PATH);
     if (program === null) return null;
-    const { stateDirs } = this.flavor.outerBox(turn, childEnv);
+    const { stateDirs, privateDirs } = this.flavor.outerBox(turn, childEnv);
     // The CLI creates its state dir on first use; inside the box its parent (HOME) is read-only.
     for (const dir of stateDirs) {
       try {
@@ -276,6 +278,7 @@ export class CliAgent implements Agent {
       stateDirs,
       visible: programDirs(program),
       repoReadOnly: turn.access !== 'workspace-write',
+      ...(privateDirs ? { privateDirs } : {}),
       ...(childEnv.HOME ? { home: childEnv.HOME } : {}),
       ...(childEnv.TMPDIR ? { tmpDir: childEnv.TMPDIR } : {}),
     };

@@ -4,6 +4,7 @@ import type { HookLaunch } from '../command-hook/endpoint.js';
 import { CliAgent, type CliAgentOptions, type CliFlavor } from '../cli-agent.js';
 import { promptArg } from '../cli-args.js';
 import type { ConfinedTurn } from '../confinement/index.js';
+import { claudeConfigBox, claudeGitMountPoints } from './claude-box.js';
 import { claudeProtectedEditRules, claudeSandbox } from './sandbox-settings.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_WALL_TIMEOUT_MS } from '../process-runner.js';
 import { newClaudeState, translateClaudeLine } from './translate.js';
@@ -127,6 +128,12 @@ export const claudeFlavor: CliFlavor = {
   cli: 'claude',
   installHint: CLAUDE_INSTALL_HINT,
   args: buildClaudeArgs,
+  // Boxed on every turn (see claude-box.ts): its config dir private but for its sessions, the git dirs holding the
+  // files its nested sandbox mounts over.
+  outerBox: (turn, env) => {
+    const config = claudeConfigBox(env);
+    return { stateDirs: config.stateDirs, privateDirs: [...config.privateDirs, ...claudeGitMountPoints(turn.cwd)] };
+  },
   needsHook: claudeNeedsHook,
   translator() {
     const state = newClaudeState();

@@ -22,6 +22,10 @@ export function claudeSandbox(confined: ConfinedTurn): Record<string, unknown> {
     failIfUnavailable: true,
     allowUnsandboxedCommands: false,
     autoAllowBashIfSandboxed: false,
+    // claude runs inside agent-collab's box, whose /proc a nested bubblewrap cannot mount again ("Can't mount proc on
+    // /newroot/proc"): this mode binds the box's /proc instead. Measured on 2.1.197 as root: a command then runs with
+    // no capabilities, cannot remount, and /proc/<claude pid>/root is "Permission denied" (see docs/confinement.md).
+    enableWeakerNestedSandbox: true,
     filesystem: { denyWrite: protectedDirs(confined) },
   };
 }

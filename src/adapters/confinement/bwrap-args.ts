@@ -1,10 +1,11 @@
 // bubblewrap argv that confines a process to writing the repo's working tree (and temp dirs, and whatever state
 // dirs its own CLI needs), with `.git`, the git dirs it points at and `.agent-collab/` read-only, and the rest of the
 // file system read-only.
-import { realpathSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gitDirsOf } from './git-dirs.js';
+import { reachableSockets } from './sockets.js';
 
 export const BWRAP = 'bwrap';
 
@@ -23,9 +24,31 @@ export interface ConfinementSpec {
   tmpDir?: string;
   /** Makes the repo read-only as well (read-only turns). */
   repoReadOnly?: boolean;
+  /** Dirs the box shows through a private file system of their own (see PrivateDir); applied after everything else. */
+  privateDirs?: PrivateDir[];
+  /** Unix sockets to make unreachable in the box; default: those found where daemons keep them (sockets.ts). */
+  sockets?: string[];
 }
 
-type Mode = 'rw' | 'ro' | 'tmpfs';
+/**
+ * A dir the box replaces by an empty private file system that shows the real dir's entries: read-only, except the
+ * ones named in `keep` (writable: their changes reach the disk). New files can be created there only when `scratch`
+ * is set, and they vanish with the box. Used for claude's config dir (its sessions must persist, its settings must
+ * not change) and for git dirs in which claude's own sandbox must mount over files git does not have.
+ */
+export interface PrivateDir {
+  path: string;
+  /** Entries bound writable (missing ones stay missing). */
+  keep?: string[];
+  /** Entries not shown at all: the program gets fresh, private ones (needs `scratch`). */
+  hide?: string[];
+  /** The private file system stays writable: what the program creates there vanishes with the box. */
+  scratch?: boolean;
+  /** Empty read-only files put where the real dir has no such entry, for a program in the box to mount over. */
+  mountPoints?: string[];
+}
+
+type Mode = 'rw' | 'ro' | 'tmpfs' | 'private';
 
 /** Temp dirs get an empty private file system: writable, and nothing written there reaches the disk. */
 export const PRIVATE_TEMP_DIRS = ['/tmp', '/var/tmp', '/dev/shm'];
@@ -48,10 +71,10 @@ function depth(p: string): number {
  * that, then its read-only `.git`). A bind's source is always the real path on the host, so a repo under /tmp stays
  * reachable once /tmp is private. At equal depth the later entry in the list wins.
  */
-export function confinementMounts(spec: ConfinementSpec): { path: string; mode: Mode }[] {
+export function confinementMounts(spec: ConfinementSpec): { path: string; mode: Mode; dir?: PrivateDir }[] {
   const repo = real(spec.repo);
   const tmpDir = real(spec.tmpDir ?? os.tmpdir());
-  const entries: { path: string; mode: Mode }[] = [
+  const entries: { path: string; mode: Mode; dir?: PrivateDir }[] = [
     ...PRIVATE_TEMP_DIRS.map((p) => ({ path: p, mode: 'tmpfs' as Mode })),
     ...(PRIVATE_TEMP_DIRS.includes(tmpDir) ? [] : [{ path: tmpDir, mode: 'rw' as Mode }]),
     ...(spec.visible ?? []).map((p) => ({ path: real(p), mode: 'ro' as Mode })),
@@ -60,27 +83,83 @@ export function confinementMounts(spec: ConfinementSpec): { path: string; mode: 
     ...gitDirsOf(repo).map((p) => ({ path: real(p), mode: 'ro' as Mode })),
     { path: path.resolve(repo, spec.workdir), mode: 'ro' },
     ...(spec.stateDirs ?? []).map((p) => ({ path: real(p), mode: 'rw' as Mode })),
+    ...(spec.privateDirs ?? [])
+      .filter((d) => existsSync(d.path))
+      .map((d) => ({ path: real(d.path), mode: 'private' as Mode, dir: d })),
   ];
-  const seen = new Map<string, Mode>();
+  const seen = new Map<string, { mode: Mode; dir?: PrivateDir }>();
   for (const e of entries) {
     if (e.path === '/') continue;
     // The same path twice: the later entry wins (state dirs come last: the program cannot run without them).
     seen.delete(e.path);
-    seen.set(e.path, e.mode);
+    seen.set(e.path, { mode: e.mode, ...(e.dir ? { dir: e.dir } : {}) });
   }
-  return [...seen.entries()].map(([p, mode]) => ({ path: p, mode })).sort((a, b) => depth(a.path) - depth(b.path));
+  return [...seen.entries()].map(([p, m]) => ({ path: p, ...m })).sort((a, b) => depth(a.path) - depth(b.path));
+}
+
+/**
+ * A private dir's bwrap arguments: a tmpfs over it, then each real entry bound into it (a bind's source is the real
+ * path on the host), the mount points, and — unless it is scratch space — the tmpfs made read-only. Entries created
+ * in the real dir after the box started are not seen in it.
+ */
+function privateDirArgs(at: string, dir: PrivateDir): string[] {
+  const args = ['--tmpfs', at];
+  let names: string[] = [];
+  try {
+    names = readdirSync(at).sort();
+  } catch {
+    // unreadable: shown empty
+  }
+  for (const name of names) {
+    if (dir.scratch && dir.hide?.includes(name)) continue;
+    const p = path.join(at, name);
+    args.push(dir.keep?.includes(name) ? '--bind-try' : '--ro-bind-try', p, p);
+  }
+  for (const name of dir.mountPoints ?? [])
+    if (!names.includes(name)) args.push('--ro-bind', '/dev/null', path.join(at, name));
+  if (!dir.scratch) args.push('--remount-ro', at);
+  return args;
 }
 
 /** `bwrap … -- command args…`: `command` runs with only the mounts above writable. */
 export function bwrapArgs(spec: ConfinementSpec, command: string, args: string[]): string[] {
   const mounts = confinementMounts(spec).flatMap((m) =>
-    m.mode === 'tmpfs'
-      ? ['--tmpfs', m.path]
-      : m.mode === 'rw'
-        ? ['--bind-try', m.path, m.path]
-        : ['--ro-bind-try', m.path, m.path],
+    m.mode === 'private' && m.dir
+      ? privateDirArgs(m.path, m.dir)
+      : m.mode === 'tmpfs'
+        ? ['--tmpfs', m.path]
+        : m.mode === 'rw'
+          ? ['--bind-try', m.path, m.path]
+          : ['--ro-bind-try', m.path, m.path],
   );
-  return ['--ro-bind', '/', '/', '--dev', '/dev', ...mounts, ...bwrapHardening(), '--', command, ...args];
+  return [
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    ...mounts,
+    ...socketMasks(spec),
+    ...bwrapHardening(),
+    '--',
+    command,
+    ...args,
+  ];
+}
+
+/**
+ * /dev/null over each reachable socket, after every other mount (so none covers a mask). A socket whose nearest
+ * covering mount is a file system of the box's own (a private /tmp, a private dir) is not there to mask.
+ */
+function socketMasks(spec: ConfinementSpec): string[] {
+  const mounts = confinementMounts(spec);
+  const covering = (p: string) => mounts.filter((m) => p.startsWith(`${m.path}/`)).at(-1);
+  return (spec.sockets ?? reachableSockets(spec.home))
+    .filter((sock) => {
+      const m = covering(sock);
+      return m === undefined || (m.mode !== 'tmpfs' && m.mode !== 'private');
+    })
+    .flatMap((sock) => ['--ro-bind', '/dev/null', sock]);
 }
 
 /** Not root inside the box: a root without capabilities could still not build a sandbox of its own (codex does). */

@@ -1,4 +1,4 @@
-export { BWRAP, bwrapArgs, confinementMounts, type ConfinementSpec } from './bwrap-args.js';
+export { BWRAP, bwrapArgs, confinementMounts, type ConfinementSpec, type PrivateDir } from './bwrap-args.js';
 export { gitDirsOf } from './git-dirs.js';
 export {
   CONFINEMENT_INSTALL_HINT,

@@ -1,13 +1,17 @@
 // What the confinement builders hand to bubblewrap and to claude: which paths end up writable, in which order
 // bwrap applies them, and the settings/permission rules of a confined claude write turn. (The effects on disk are
 // proven with the real bwrap in test/integration/confinement/.)
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildClaudeArgs } from '../../../src/adapters/claude/claude-agent.js';
 import {
   bwrapArgs,
   confinementError,
   confinementMounts,
   probeConfinement,
+  type PrivateDir,
 } from '../../../src/adapters/confinement/index.js';
 
 // Paths that do not exist: the builders fall back to the paths as given.
@@ -57,11 +61,73 @@ describe('bubblewrap mounts', () => {
   });
 });
 
+describe('host sockets', () => {
+  it('/dev/null over each socket after the other mounts; none for one in a private temp dir, one for a home under /tmp', () => {
+    const home = '/tmp/nonexistent-ac-home';
+    const args = bwrapArgs(
+      {
+        repo,
+        workdir: '.agent-collab',
+        tmpDir: '/tmp',
+        home,
+        sockets: ['/run/docker.sock', '/tmp/tmux-0/default', `${home}/.ssh/cm-host`],
+      },
+      'x',
+      [],
+    );
+    const masks = args.flatMap((a, i) => (a === '/dev/null' && args[i - 1] === '--ro-bind' ? [args[i + 1]] : []));
+    expect(masks).toEqual(['/run/docker.sock', `${home}/.ssh/cm-host`]);
+    expect(args.indexOf('/run/docker.sock')).toBeGreaterThan(args.lastIndexOf(`${repo}/.agent-collab`));
+    expect(args.indexOf('/run/docker.sock')).toBeLessThan(args.indexOf('--unshare-user'));
+  });
+});
+
+describe("private dirs (claude's config dir, git dirs claude's sandbox mounts into)", () => {
+  let dir = '';
+  beforeEach(() => {
+    dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'ac-private-')));
+    mkdirSync(path.join(dir, 'projects'));
+    mkdirSync(path.join(dir, 'shell-snapshots'));
+    writeFileSync(path.join(dir, 'settings.json'), '{}');
+    writeFileSync(path.join(dir, '.credentials.json'), '{}');
+    writeFileSync(path.join(dir, 'config'), '');
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const argsFor = (privateDir: Omit<PrivateDir, 'path'>) =>
+    bwrapArgs({ repo, workdir: '.agent-collab', tmpDir: '/tmp', privateDirs: [{ path: dir, ...privateDir }] }, 'x', [])
+      .join(' ')
+      .split(' --')
+      .map((a) => a.replace(/^-*/, '--'));
+
+  it('scratch: a tmpfs showing each entry read-only, the kept ones writable, the hidden ones not at all; it stays writable', () => {
+    const args = argsFor({ keep: ['.credentials.json'], hide: ['shell-snapshots'], scratch: true });
+    const from = args.indexOf(`--tmpfs ${dir}`);
+    expect(from).toBeGreaterThan(args.indexOf('--tmpfs /tmp')); // the dir lies under the private /tmp here
+    expect(args.slice(from, from + 5)).toEqual([
+      `--tmpfs ${dir}`,
+      `--bind-try ${dir}/.credentials.json ${dir}/.credentials.json`,
+      `--ro-bind-try ${dir}/config ${dir}/config`,
+      `--ro-bind-try ${dir}/projects ${dir}/projects`,
+      `--ro-bind-try ${dir}/settings.json ${dir}/settings.json`,
+    ]);
+    expect(args).not.toContain(`--remount-ro ${dir}`);
+    expect(args.join(' ')).not.toContain('shell-snapshots');
+  });
+
+  it('not scratch: read-only placeholders only for the mount points the dir lacks, then the tmpfs made read-only', () => {
+    const args = argsFor({ mountPoints: ['config', 'config.lock'] });
+    const from = args.indexOf(`--tmpfs ${dir}`);
+    expect(args.slice(from + 6, from + 8)).toEqual([`--ro-bind /dev/null ${dir}/config.lock`, `--remount-ro ${dir}`]);
+    expect(args.filter((a) => a.includes('/dev/null'))).toHaveLength(1);
+  });
+});
+
 describe('claude write turn, confined', () => {
   const confined = { repo, workdir: `${repo}/.agent-collab` };
   const hook = { command: 'hook-cmd', env: {}, timeoutSeconds: 30 };
 
-  it('one --settings with the hook AND a fail-closed sandbox whose denyWrite holds the absolute .git and work dir', () => {
+  it("one --settings with the hook AND a fail-closed sandbox (nested in agent-collab's box) whose denyWrite holds the absolute .git and work dir", () => {
     const args = buildClaudeArgs({ prompt: 'Do', access: 'workspace-write' }, null, hook, confined);
     const settings = JSON.parse(args[args.indexOf('--settings') + 1]!) as Record<string, unknown>;
     expect(settings.hooks).toBeDefined();
@@ -70,6 +136,7 @@ describe('claude write turn, confined', () => {
       failIfUnavailable: true,
       allowUnsandboxedCommands: false,
       autoAllowBashIfSandboxed: false,
+      enableWeakerNestedSandbox: true,
       filesystem: { denyWrite: [`${repo}/.git`, `${repo}/.agent-collab`] },
     });
     expect(args.filter((a) => a === '--settings')).toHaveLength(1);
