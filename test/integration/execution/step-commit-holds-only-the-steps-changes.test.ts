@@ -219,6 +219,7 @@ describe('step workspace: a step with more file names than fit on one command li
       summary: 'Generate',
       baseTree: base,
       allowSecrets: false,
+      allowLarge: true,
     });
     expect(result.kind).toBe('committed');
     if (result.kind !== 'committed') return;

@@ -89,13 +89,13 @@ describe('step workspace: secrets and commit failures', () => {
     expect(fx.read('new.ts')).toBe('export const x = 1\n');
   });
 
-  it('a rejected commit of a new file the person had staged leaves it staged with the person’s content', async () => {
+  it('a rejected commit leaves the person’s staged new file staged with the person’s content', async () => {
     fx = fixture();
     rejectCommits('no');
     fx.write('shared-new.txt', 'the person’s version\n');
     fx.git('add', 'shared-new.txt');
     const base = await fx.ws.snapshot();
-    fx.write('shared-new.txt', 'the step’s version\n');
+    fx.write('shared-new.txt', 'the person’s version\nthe person again, during the step\n');
     fx.write('step-new.txt', 'only the step\n');
     const indexBefore = fx.git('ls-files', '-s');
 
