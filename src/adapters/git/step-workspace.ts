@@ -1,5 +1,6 @@
-// The executor's git work: snapshot the working tree before a step, commit only what the step changed (after a
-// secret scan), and roll a step back. The person's index and files are only touched where the step's files are.
+// The executor's git work: snapshot the working tree before a step, commit only the step's own hunks (HEAD plus the
+// diff base → now, after the repo-state, overlap, size and secret checks), and roll a step back. The person's files
+// are never touched by a commit; their index only gets the step's hunks.
 import { copyFile, mkdtemp, rm, rmdir, stat, utimes } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
