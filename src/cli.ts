@@ -29,6 +29,7 @@ const RUN_OPTIONS = {
   decide: { type: 'string' },
   answer: { type: 'string' },
   'allow-cmd': { type: 'string', multiple: true },
+  'allow-detached': { type: 'boolean' },
 } as const;
 
 const POLICY_OPTIONS = { json: COMMON.json, help: COMMON.help, cwd: RUN_OPTIONS.cwd } as const;
@@ -60,10 +61,15 @@ async function main(argv: string[]): Promise<number> {
   }
   // NO_COLOR (https://no-color.org): the TUI's styling library reads FORCE_COLOR when it loads.
   if (process.env.NO_COLOR) process.env.FORCE_COLOR = '0';
-  if (command === undefined && process.stdin.isTTY && process.stdout.isTTY) {
+  const detachedUi = command === '--allow-detached' && rest.length === 0;
+  if ((command === undefined || detachedUi) && process.stdin.isTTY && process.stdout.isTTY) {
     const { runInteractive } = await import('./modes/interactive.js');
-    return runInteractive({ cwd: process.cwd() });
+    return runInteractive({ cwd: process.cwd(), allowDetached: detachedUi });
   }
+  if (detachedUi)
+    throw new UserError(
+      '--allow-detached without a command starts the UI, which needs a terminal; use `agent-collab run --allow-detached …`',
+    );
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     process.stdout.write(HELP);
     return EXIT.done;
@@ -90,6 +96,7 @@ async function main(argv: string[]): Promise<number> {
         decision: values.decide === undefined ? undefined : parseDecision(values.decide),
         answer: values.answer,
         allowCmd: values['allow-cmd'] ?? [],
+        allowDetached: values['allow-detached'] ?? false,
       });
     }
     case 'demo': {

@@ -1,6 +1,7 @@
 // The person's `decide` at a question (core/decisions.ts): what each choice does to the run.
 import { runNow, schedule } from './approval.js';
 import { onCommandChoice } from './command-hold.js';
+import { onLargeChoice, onOverlapChoice } from './commit-holds.js';
 import type { DecideEvent } from './decisions.js';
 import type { EngineEvent } from './events.js';
 import { onCommitChoice, onSecretChoice, onStepChoice } from './execution.js';
@@ -102,6 +103,17 @@ export function onDecide(s: WorkflowState, e: DecideEvent, opts: TransitionOptio
         );
       return onCommitChoice(s, e.choice, w);
     }
+    case 'hunks_overlap': {
+      const w = requireAwaiting(s, e, 'hunks_overlap');
+      if (e.choice === 'stop')
+        return stopToGoal(
+          s,
+          `Stopped at step ${w.step} (the agent changed lines you had changed too); back to goal refinement (changes left uncommitted)`,
+        );
+      return onOverlapChoice(s, e.choice, w);
+    }
+    case 'large_change':
+      return onLargeChoice(s, e.choice, requireAwaiting(s, e, 'large_change'));
     case 'external_change': {
       const w = requireAwaiting(s, e, 'external_change');
       return {

@@ -148,6 +148,47 @@ export const DECISIONS = {
       ]),
     ],
   },
+  hunks_overlap: {
+    about: 'the agent changed lines you had changed too (staged or not)',
+    choices: [
+      {
+        ...choice(
+          'commit-both',
+          'commit both: your edits and the agent’s in those files',
+          'commit those files whole, your edits in them included (they are no longer staged or unstaged)',
+          ['c'],
+        ),
+        confirm: 'Commit your own edits in those files along with the agent’s?',
+      },
+      choice(
+        'leave',
+        'leave the changes uncommitted, go on',
+        'leave the step’s changes uncommitted and go on with the next step',
+        ['l'],
+      ),
+      choice('stop', 'stop execution', 'stop execution and go back to goal refinement (changes left uncommitted)', [
+        's',
+      ]),
+    ],
+  },
+  large_change: {
+    about: 'a step adds a file over [safety] max_file_size or more files than max_files_per_step',
+    choices: [
+      {
+        ...choice('commit', 'commit it anyway', 'commit the step although it is over the limits', ['c']),
+        confirm: 'Commit the big file(s) or the many files?',
+      },
+      choice(
+        'leave',
+        'leave the changes uncommitted, go on',
+        'leave the step’s changes uncommitted and go on with the next step',
+        ['l'],
+      ),
+      choice('rollback', 'roll back the step’s changes', 'restore the files the step changed (its patch is kept)', [
+        'b',
+      ]),
+    ],
+  },
   external_change: {
     about: 'plan.md or comments.md changed outside while an agent wrote it',
     choices: [
@@ -201,6 +242,8 @@ export type DecideEvent =
   | { type: 'decide'; on: 'forbidden_change'; choice: ChoiceId<'forbidden_change'> }
   | { type: 'decide'; on: 'secret_found'; choice: ChoiceId<'secret_found'> }
   | { type: 'decide'; on: 'commit_failed'; choice: ChoiceId<'commit_failed'> }
+  | { type: 'decide'; on: 'hunks_overlap'; choice: ChoiceId<'hunks_overlap'> }
+  | { type: 'decide'; on: 'large_change'; choice: ChoiceId<'large_change'> }
   | { type: 'decide'; on: 'external_change'; choice: ChoiceId<'external_change'> }
   /** `id`: the held command's, so a late answer cannot reach a newer command. */
   | { type: 'decide'; on: 'command'; id: string; choice: ChoiceId<'command'> };

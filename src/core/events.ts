@@ -4,6 +4,7 @@ import type {
   AgentEvent,
   ExternalChangeChoice,
   FailureKind,
+  LargeChange,
   PendingCommand,
   Role,
   SecretFinding,
@@ -62,6 +63,10 @@ export type EngineEvent =
   | { type: 'no_test_command'; step: number }
   | { type: 'secrets_found'; step: number; findings: SecretFinding[] }
   | { type: 'commit_failed'; step: number; message: string }
+  /** The agent's hunks meet the person's own edits in these files: the commit waits for the person. */
+  | { type: 'hunks_overlap'; step: number; files: string[] }
+  /** The step's change is over the size limits: the commit waits for the person. */
+  | { type: 'large_change'; step: number; large: LargeChange }
   | { type: 'step_rolled_back'; step: number; files: string[] }
   /** A step attempt ended without passing (agent failure, policy, timeout…): counted like a failed test run. */
   | { type: 'attempt_failed'; step: number; attempt: number; category: StepFailureCategory; message: string }

@@ -131,7 +131,7 @@ function afterAttempt(s: WorkflowState, step: number, attempt: number): Transiti
   return proceed(s, { kind: 'run_tests', step, attempt });
 }
 
-function commitNow(s: WorkflowState, step: number, effects: Effect[], allowSecrets = false): TransitionResult {
+export function commitNow(s: WorkflowState, step: number, effects: Effect[], allowSecrets = false): TransitionResult {
   const summary = s.stepRun?.summary ?? stepTitle(s, step);
   const action: Action = allowSecrets
     ? { kind: 'commit_step', step, summary, allowSecrets }
@@ -344,7 +344,7 @@ export function onCommitFailed(s: WorkflowState, e: Ev<'commit_failed'>, reject:
 }
 
 /** The step ends without a commit (the person chose to leave its changes uncommitted). */
-function doneUncommitted(s: WorkflowState, step: number, why: string): TransitionResult {
+export function doneUncommitted(s: WorkflowState, step: number, why: string): TransitionResult {
   const steps = s.steps.map((st) => (st.n === step ? { ...st, done: true, commit: null } : st));
   return nextStep({ ...s, steps, awaiting: null }, [
     { type: 'mark_step_done', step, commit: null },

@@ -3,7 +3,15 @@
 // (agents, the test runner).
 import type { PromptName } from './prompt-template.js';
 import type { RepoSnapshot } from './repo-invariants.js';
-import type { ExternalChangeChoice, Role, SecretFinding, StepInfo, Verdict, WorkflowState } from './types.js';
+import type {
+  ExternalChangeChoice,
+  LargeChange,
+  Role,
+  SecretFinding,
+  StepInfo,
+  Verdict,
+  WorkflowState,
+} from './types.js';
 
 export interface WorkflowFiles {
   saveState(state: WorkflowState): Promise<void>;
@@ -49,6 +57,10 @@ export type StepCommitResult =
   | { kind: 'committed'; hash: string; files?: string[]; patch?: string }
   | { kind: 'nothing' }
   | { kind: 'secrets'; findings: SecretFinding[] }
+  /** The agent's hunks meet the person's own edits in these files: the person decides. */
+  | { kind: 'overlap'; files: string[] }
+  /** A file over `[safety] max_file_size` or more than `max_files_per_step` files: the person decides. */
+  | { kind: 'large'; large: LargeChange }
   | { kind: 'failed'; message: string };
 
 export interface StepCommitOptions {
@@ -59,6 +71,10 @@ export interface StepCommitOptions {
   /** When the step started (`StepRun.startedAt`): with the base, tells this plan's step N from an earlier plan's. */
   startedAt?: string | null;
   allowSecrets: boolean;
+  /** Files where the agent's hunks meet the person's are committed whole (the person chose "commit both"). */
+  commitBoth?: boolean;
+  /** The size limits are not applied (the person chose to commit a large change). */
+  allowLarge?: boolean;
   /** The step's signal: aborting it (Stop, shutdown) kills git, its hooks and gpg. */
   signal?: AbortSignal;
 }
@@ -69,8 +85,11 @@ export interface StepWorkspace {
   snapshot(signal?: AbortSignal): Promise<string>;
   changedSince(baseTree: string): Promise<StepChanges>;
   /**
-   * Commits exactly the files changed since `baseTree` (files the person had changed before the step and the step did
-   * not touch stay out) as `[Step N] <summary>`, after scanning the commit's patch for secrets unless `allowSecrets`.
+   * Commits exactly the hunks changed since `baseTree` as `[Step N] <summary>`: HEAD plus the agent's hunks; the
+   * person's own edits from before the step (staged, unstaged, untracked) stay as they were, and the index gets the
+   * agent's hunks too. Refuses to commit into an unsafe repository state (a rebase, a merge…: `failed`), holds a
+   * change whose hunks meet the person's (`overlap`) or that is too large (`large`), and scans the commit's patch for
+   * secrets unless `allowSecrets`.
    * Idempotent per (runId, step, baseTree, startedAt): when that commit exists (a restart after a crash), its hash is
    * returned and nothing new is made; a later plan's step N in the same run started anew, so it gets its own commit.
    */

@@ -1,4 +1,5 @@
 // The workflow state machine: a pure function from (state, event) to (state, effects).
+import { onHunksOverlap, onLargeChange } from './commit-holds.js';
 import type { Effect, EngineEvent } from './events.js';
 import { runNow, schedule, settle, waitForPerson } from './approval.js';
 import {
@@ -262,6 +263,10 @@ export function transition(s: WorkflowState, e: EngineEvent, opts: TransitionOpt
       return onSecretsFound(s, e, (why) => reject(s, e, why));
     case 'commit_failed':
       return onCommitFailed(s, e, (why) => reject(s, e, why));
+    case 'hunks_overlap':
+      return onHunksOverlap(s, e, (why) => reject(s, e, why));
+    case 'large_change':
+      return onLargeChange(s, e, (why) => reject(s, e, why));
     case 'step_rolled_back':
       return onStepRolledBack(s, e, (why) => reject(s, e, why));
     case 'attempt_failed':

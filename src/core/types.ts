@@ -67,6 +67,17 @@ export interface SecretFinding {
   kind: string;
 }
 
+/** A hold of a step commit the person lifted (StepRun.allowed). */
+export type CommitAllowance = 'overlap' | 'large';
+
+/** A step change over the `[safety]` limits: its big files with their sizes, and how many files it changes. */
+export interface LargeChange {
+  files: { path: string; bytes: number }[];
+  count: number;
+  maxFileBytes: number;
+  maxFiles: number;
+}
+
 /** A command an agent (or agent-collab itself) wants to run, held until the person decides. */
 export interface PendingCommand {
   id: string;
@@ -98,6 +109,10 @@ export type Awaiting =
     }
   | { kind: 'secret_found'; step: number; summary: string; findings: SecretFinding[] }
   | { kind: 'commit_failed'; step: number; summary: string; message: string }
+  /** The agent's hunks meet lines the person had changed (staged or not) in `files`: nothing was committed. */
+  | { kind: 'hunks_overlap'; step: number; summary: string; files: string[] }
+  /** The step's change is over `[safety] max_file_size` / `max_files_per_step`: nothing was committed. */
+  | { kind: 'large_change'; step: number; summary: string; large: LargeChange }
   | { kind: 'external_change'; file: 'plan' | 'comments'; role: Role; action: Action; text: string }
   /**
    * The agent changed what a write turn must leave alone (HEAD, a branch, a ref, the stash, a worktree, agent-collab's
@@ -132,6 +147,11 @@ export interface StepRun {
   feedback: string | null;
   /** "passed", "failed", "none" (no test command) or null before the first test run. */
   testResult: 'passed' | 'failed' | 'none' | null;
+  /**
+   * What the person allowed for this step's commit: `overlap` commits files where the agent's hunks meet the person's
+   * whole; `large` commits past the size limits. Kept across the commit's retries.
+   */
+  allowed?: CommitAllowance[];
   /** Run totals when the step started, for the step's own tokens and cost in log.md. */
   tokensAtStart: number;
   costAtStart: number;

@@ -3,6 +3,7 @@
 // Each ends in an event; a result whose round was stopped meanwhile (its signal aborted) is dropped, except a
 // commit or rollback that happened: git has done it, so the records say so.
 import path from 'node:path';
+import { describeLarge } from '../core/commit-holds.js';
 import { stepSubject } from '../core/plan-steps.js';
 import type { EngineEvent } from '../core/events.js';
 import type { RepoBaselineOf } from '../core/ports.js';
@@ -189,6 +190,8 @@ export class StepExecutor {
       baseTree: run?.baseTree ?? null,
       startedAt: run?.startedAt,
       allowSecrets,
+      commitBoth: run?.allowed?.includes('overlap') === true,
+      allowLarge: run?.allowed?.includes('large') === true,
       signal,
     });
     if (signal.aborted && r.kind !== 'committed') return;
@@ -225,6 +228,16 @@ export class StepExecutor {
       case 'secrets':
         this.records.timeline(`step ${step}: commit held, possible secret (${r.findings.length})`);
         await this.ctx.dispatch({ type: 'secrets_found', step, findings: r.findings });
+        return;
+      case 'overlap':
+        this.records.timeline(
+          `step ${step}: commit held, the agent's hunks meet the person's in ${r.files.join(', ')}`,
+        );
+        await this.ctx.dispatch({ type: 'hunks_overlap', step, files: r.files });
+        return;
+      case 'large':
+        this.records.timeline(`step ${step}: commit held, over the size limits (${describeLarge(r.large).join('; ')})`);
+        await this.ctx.dispatch({ type: 'large_change', step, large: r.large });
         return;
       case 'failed':
         this.records.timeline(`step ${step}: commit failed: ${r.message}`);

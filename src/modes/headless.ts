@@ -4,6 +4,8 @@ import type { Writable } from 'node:stream';
 import type { Agent, Awaiting, Role, WorkflowState } from '../core/types.js';
 import { EXIT, UserError } from '../core/errors.js';
 import { flagsFor } from '../core/decisions.js';
+import { describeLarge } from '../core/commit-holds.js';
+import { refuseUnsafeRepo } from '../adapters/git/repo-safety.js';
 import { askYesNo } from './ask.js';
 import { decisionEvent, type Decision } from './decisions.js';
 import { createPrinter } from './printer.js';
@@ -29,6 +31,8 @@ export interface HeadlessOptions {
   answer?: string;
   /** `--allow-cmd <prefix>`: commands needing confirmation that start with one of these are allowed. */
   allowCmd?: readonly string[];
+  /** `--allow-detached`: steps may be committed onto a detached HEAD. */
+  allowDetached?: boolean;
   /** Answer to the "Resume? [Y/n]" question when stdin is a terminal; tests inject it. */
   ask?: (question: string) => Promise<boolean>;
 }
@@ -41,6 +45,7 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     homeDir: opts.homeDir,
     agents: opts.agents,
     overrides: { workflow: { max_iterations: opts.maxIterations, auto_approve: opts.autoApprove } },
+    allowDetached: opts.allowDetached,
   });
   const print = createPrinter({ json: opts.json, out: stdout, err: stderr });
   try {
@@ -49,6 +54,8 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
         `state.json could not be read (${session.corrupt.reason}); it was moved to ${session.corrupt.movedTo} and a new run starts`,
       );
     }
+    // Before any agent runs: never into a rebase, a merge, … nor onto a detached HEAD unless allowed.
+    await refuseUnsafeRepo(session.repoRoot, opts.allowDetached === true);
     const confinement = await confinementAtStart(session.config);
     if (confinement && 'error' in confinement) throw new UserError(confinement.error);
     if (confinement) print.notice(`warning: ${confinement.warning}`);
@@ -127,6 +134,10 @@ export function hintFor(w: Awaiting): string {
       return `the changes of step ${w.step} look like they contain a secret (${w.findings.map((f) => `${f.file}:${f.line} ${f.kind}`).join(', ')}); remove it and ${rerun}`;
     case 'commit_failed':
       return `${w.message}; ${rerun}`;
+    case 'hunks_overlap':
+      return `step ${w.step} was not committed: the agent changed lines you had changed too in ${w.files.join(', ')}; ${rerun}`;
+    case 'large_change':
+      return `step ${w.step} was not committed: it is over the [safety] limits (${describeLarge(w.large).join('; ')}); ${rerun}`;
     case 'external_change':
       return `${w.file === 'plan' ? 'plan.md' : 'comments.md'} was changed outside agent-collab while the ${w.role} wrote a new version; ${rerun}`;
   }

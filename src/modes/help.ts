@@ -40,6 +40,8 @@ ${DECIDE_LINES}
       --allow-cmd <prefix>   allow commands that need confirmation ([safety] require_confirm_for) when they
                              start with <prefix>, e.g. --allow-cmd "git push origin"; repeatable. Blocked
                              commands are always denied in a run without the UI
+      --allow-detached       commit the steps onto a detached HEAD (refused without it; also \`agent-collab
+                             --allow-detached\` for the UI)
       --json                 print one JSON event per line (NDJSON) on stdout
   -C, --cwd <dir>            run in <dir> instead of the current directory
 
@@ -47,7 +49,8 @@ Without --auto, each invocation lets one agent round through, as one go does in 
 
 Exit codes:
   0    done (or nothing left to do)
-  2    bad input: flags, config, files
+  2    bad input: flags, config, files; a repo mid-rebase/merge/cherry-pick/revert/bisect, on a detached HEAD
+       or without commits
   3    a person is needed: a go, an arbitration, a question, an unfinished run to resume or archive
   4    an agent failed
   130  interrupted (Ctrl+C / SIGTERM): agents stopped, state saved; continue with --resume

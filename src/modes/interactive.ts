@@ -23,6 +23,8 @@ export interface InteractiveOptions {
   agents?: Partial<Record<Role, Agent>>;
   overrides?: DeepPartial<Config>;
   homeDir?: string;
+  /** `--allow-detached`: steps may be committed onto a detached HEAD. */
+  allowDetached?: boolean;
   stdin?: NodeJS.ReadStream;
   stdout?: NodeJS.WriteStream;
 }
@@ -161,6 +163,7 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
       homeDir: opts.homeDir,
       agents: opts.agents,
       overrides: opts.overrides,
+      allowDetached: opts.allowDetached,
     });
   } catch (err) {
     closeOpening(); // the terminal is restored before the error's line is written
@@ -168,6 +171,12 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
   }
   try {
     const notices: string[] = [];
+    const { refuseUnsafeRepo } = await import('../adapters/git/repo-safety.js');
+    const unsafe = await refuseUnsafeRepo(session.repoRoot, opts.allowDetached === true).catch((err: unknown) => err);
+    if (unsafe) {
+      closeOpening();
+      throw unsafe;
+    }
     const { confinementAtStart } = await import('./session.js');
     const confinement = await confinementAtStart(session.config);
     if (confinement && 'error' in confinement) {

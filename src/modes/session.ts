@@ -33,12 +33,16 @@ export interface OpenOptions {
   /** Agents to use instead of the configured ones (tests, demo). */
   agents?: Partial<Record<Role, Agent>>;
   homeDir?: string;
+  /** `--allow-detached`: step commits may go onto a detached HEAD. */
+  allowDetached?: boolean;
 }
 
 export type SavedRun =
   { kind: 'none' } | { kind: 'finished'; state: WorkflowState } | { kind: 'unfinished'; state: WorkflowState };
 
 export interface Session {
+  /** The top of the repository's work tree. */
+  repoRoot: string;
   config: Config;
   paths: Paths;
   files: DiskWorkflowFiles;
@@ -122,7 +126,11 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
         maxDenials: config.safety.max_denials_per_step,
       },
     };
-    const workspace = new GitStepWorkspace(repoRoot, relativeWorkdir(config));
+    const workspace = new GitStepWorkspace(repoRoot, relativeWorkdir(config), {
+      allowDetached: opts.allowDetached === true,
+      maxFileBytes: parseSize(config.safety.max_file_size) ?? 5 * 1024 * 1024,
+      maxFiles: config.safety.max_files_per_step,
+    });
     const repoGuard = new GitRepoState({ ...paths, configDir: path.dirname(paths.configFile) });
     const tests = new ShellTestRunner(
       repoRoot,
@@ -135,6 +143,7 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
         renderPrompt(name, vars, { overrideDir: paths.promptsOverride }),
     };
     return {
+      repoRoot,
       config,
       paths,
       files,

@@ -51,6 +51,10 @@ export const configSchema = z.strictObject({
     confirm_timeout_seconds: intIn(5, 86_400, 600),
     /** Operating-system confinement of write turns and the test command (bubblewrap); "off" only with a warning. */
     sandbox: z._default(z.enum(['on', 'off']), 'on'),
+    /** A step whose commit holds a bigger file waits for the person. */
+    max_file_size: z._default(sizeString, '5MB'),
+    /** A step whose commit changes more files waits for the person. */
+    max_files_per_step: intIn(1, 1_000_000, 200),
   }),
   paths: table({
     workdir: nonEmpty('.agent-collab'),

@@ -54,6 +54,18 @@ export const awaitingSchema = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('secret_found'), step: int, summary: z.string(), findings: z.array(secretFinding) }),
   z.object({ kind: z.literal('commit_failed'), step: int, summary: z.string(), message: z.string() }),
+  z.object({ kind: z.literal('hunks_overlap'), step: int, summary: z.string(), files: z.array(z.string()) }),
+  z.object({
+    kind: z.literal('large_change'),
+    step: int,
+    summary: z.string(),
+    large: z.object({
+      files: z.array(z.object({ path: z.string(), bytes: count })),
+      count,
+      maxFileBytes: count,
+      maxFiles: count,
+    }),
+  }),
   z.object({
     kind: z.literal('forbidden_change'),
     step: int,
@@ -80,6 +92,7 @@ const stepRunSchema = z.object({
   summary: z.nullable(z.string()),
   feedback: z.nullable(z.string()),
   testResult: z.nullable(z.enum(['passed', 'failed', 'none'])),
+  allowed: z.optional(z.array(z.enum(['overlap', 'large']))),
   tokensAtStart: amount,
   costAtStart: amount,
 });

@@ -17,6 +17,8 @@ const LETTERED: ReadonlySet<Modal> = new Set<Modal>([
   'forbidden_change',
   'secret_found',
   'commit_failed',
+  'hunks_overlap',
+  'large_change',
   'external_change',
 ]);
 

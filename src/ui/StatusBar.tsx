@@ -94,6 +94,10 @@ export function waitingText(view: ViewState): string {
       return `waiting for you: possible secret in step ${a.step}`;
     case 'commit_failed':
       return `waiting for you: commit of step ${a.step} failed`;
+    case 'hunks_overlap':
+      return `waiting for you: step ${a.step} changed lines you had changed too`;
+    case 'large_change':
+      return `waiting for you: step ${a.step} is over the size limits`;
     case 'external_change':
       return `waiting for you: ${a.file === 'plan' ? 'plan.md' : 'comments.md'} changed outside`;
   }

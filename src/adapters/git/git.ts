@@ -44,6 +44,8 @@ export interface GitCallOptions {
   input?: string;
   /** Aborting it kills git with everything it started (hooks, gpg); the call then resolves as failed. */
   signal?: AbortSignal;
+  /** How `input` is written and stdout read: 'latin1' maps bytes to characters one to one (file contents). */
+  encoding?: 'utf8' | 'latin1';
 }
 
 const STOPPED = 'git was stopped';
@@ -85,14 +87,14 @@ export function runGit(cwd: string, args: string[], opts: GitCallOptions = {}): 
       if (stopped) resolve({ stdout: '', stderr: STOPPED, exitCode: 1 });
       else
         resolve({
-          stdout: Buffer.concat(stdout).toString('utf8'),
+          stdout: Buffer.concat(stdout).toString(opts.encoding ?? 'utf8'),
           stderr: Buffer.concat(stderr).toString('utf8'),
           exitCode: code ?? 1,
         });
     });
     if (child.stdin) {
       child.stdin.on('error', () => undefined); // git may exit before reading all of it; its exit code tells
-      child.stdin.end(opts.input);
+      child.stdin.end(opts.input === undefined ? undefined : Buffer.from(opts.input, opts.encoding ?? 'utf8'));
     }
   });
 }

@@ -1,5 +1,6 @@
-// The executor's git work: snapshot the working tree before a step, commit only what the step changed (after a
-// secret scan), and roll a step back. The person's index and files are only touched where the step's files are.
+// The executor's git work: snapshot the working tree before a step, commit only the step's own hunks (HEAD plus the
+// diff base → now, after the repo-state, overlap, size and secret checks), and roll a step back. The person's files
+// are never touched by a commit; their index only gets the step's hunks.
 import { copyFile, mkdtemp, rm, rmdir, stat, utimes } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +15,9 @@ import {
 } from './git.js';
 import type { StepChanges, StepCommitOptions, StepCommitResult, StepWorkspace } from '../../core/ports.js';
 import { scanDiff } from '../../core/secret-scan.js';
+import type { LargeChange } from '../../core/types.js';
+import { AgentHunks, indexInfo, type EntryChange } from './agent-hunks.js';
+import { checkRepoSafety } from './repo-safety.js';
 
 /** Pathspecs passed through --pathspec-from-file are taken literally (no globbing of `[`, `*`, `?` in file names). */
 const LITERAL = { GIT_LITERAL_PATHSPECS: '1' };
@@ -21,8 +25,6 @@ const PATHSPEC_STDIN = ['--pathspec-from-file=-', '--pathspec-file-nul'];
 /** Fixed diff shape whatever the person's config says (prefixes, external diff drivers, colors, relative paths). */
 const DIFF_FLAGS = ['--no-ext-diff', '--no-textconv', '--no-color', '--src-prefix=a/', '--dst-prefix=b/'];
 const GITLINK_MODE = '160000';
-/** Up to this many bytes of file names go on a git command line (Linux allows 2 MB of argv in all; macOS 1 MB). */
-const MAX_PATHSPEC_ARGV_BYTES = 128 * 1024;
 
 export interface RawChange {
   path: string;
@@ -32,10 +34,6 @@ export interface RawChange {
 
 function nulList(stdout: string): string[] {
   return stdout.split('\0').filter((s) => s.length > 0);
-}
-
-function fitsOnCommandLine(files: string[]): boolean {
-  return files.reduce((n, f) => n + Buffer.byteLength(f) + 1, 0) <= MAX_PATHSPEC_ARGV_BYTES;
 }
 
 function nulInput(files: string[]): string {
@@ -58,16 +56,32 @@ export function parseRaw(out: string): RawChange[] {
   return changes;
 }
 
+/** What a step commit is checked against before it is made. */
+export interface WorkspaceLimits {
+  /** `--allow-detached`: steps may be committed onto a detached HEAD. */
+  allowDetached: boolean;
+  /** `[safety] max_file_size`: a bigger file in a step holds it for the person. */
+  maxFileBytes: number;
+  /** `[safety] max_files_per_step`: more files in a step hold it for the person. */
+  maxFiles: number;
+}
+
+export const DEFAULT_LIMITS: WorkspaceLimits = { allowDetached: false, maxFileBytes: 5 * 1024 * 1024, maxFiles: 200 };
+
 export class GitStepWorkspace implements StepWorkspace {
   /** The person's index file (`git rev-parse --git-path index`: a linked worktree has its own), found once. */
   private indexPath: Promise<string> | null = null;
   /** agent-collab's work dir relative to the repo root, or null when it lies outside the repo. */
   private readonly workdir: string | null;
 
+  private readonly limits: WorkspaceLimits;
+
   constructor(
     private readonly repoRoot: string,
     workdirRel: string,
+    limits: Partial<WorkspaceLimits> = {},
   ) {
+    this.limits = { ...DEFAULT_LIMITS, ...limits };
     const rel = path.relative(repoRoot, path.resolve(repoRoot, workdirRel)).split(path.sep).join('/');
     this.workdir = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : null;
   }
@@ -117,52 +131,53 @@ export class GitStepWorkspace implements StepWorkspace {
     const existing = opts.baseTree ? found : await findStepCommit(this.repoRoot, key, signal);
     if (existing) return { kind: 'committed', hash: existing };
 
-    const changes = await this.stepChanges(key.baseTree, headOrEmpty, now);
-    if (changes.length === 0) return { kind: 'nothing' };
-    const files = changes.map((c) => c.path);
-    const patch = await this.commitPatch(head, headOrEmpty, now, files);
-    const findings = scanDiff(patch);
-    if (findings.length > 0 && !opts.allowSecrets) return { kind: 'secrets', findings };
-
-    // `git commit --only <files>` commits those paths' working-tree content and nothing else that is staged; git
-    // updates the real index for exactly those paths. New files must be known to the index first: intent-to-add
-    // records the path without staging its content (a path the index has already, e.g. a file the person staged,
-    // stays as it is), and is undone if the commit fails.
-    const created = changes.filter((c) => c.status === 'A').map((c) => c.path);
-    if (created.length > 0)
-      await this.must(
-        ['add', '-N', ...PATHSPEC_STDIN],
-        { env: LITERAL, input: nulInput(created) },
-        'stage the new files',
-      );
-    // Without git's auto-maintenance after the commit (`git maintenance run --auto`, possibly a gc): the person's
-    // next commit, merge or fetch runs it, rather than a step of an unattended run. A stop kills hooks and gpg with it.
-    const commit = await runGit(
+    // Never into a rebase, a merge, … that began during the run (nor onto a HEAD that became detached).
+    const unsafe = await checkRepoSafety(
       this.repoRoot,
-      [
-        '-c',
-        'maintenance.auto=false',
-        'commit',
-        '-q',
-        '--only',
-        ...PATHSPEC_STDIN,
-        ...stepCommitMessageArgs(key, opts.summary),
-      ],
-      {
-        env: LITERAL,
-        input: nulInput(files),
-        signal,
-      },
+      { allowDetached: this.limits.allowDetached, atStart: false },
+      signal,
     );
-    if (commit.exitCode !== 0) {
-      await this.undoIntentToAdd(created, headOrEmpty);
-      return {
-        kind: 'failed',
-        message: commitFailureMessage(opts.step, commit.stderr.trim() ? commit.stderr : commit.stdout),
-      };
+    if (unsafe) return { kind: 'failed', message: `step ${opts.step} was not committed: ${unsafe.message}` };
+
+    const plan = await new AgentHunks(this.repoRoot, this.everythingButWorkdir()).plan(key.baseTree, now, headOrEmpty, {
+      personsIndex: opts.baseTree !== null,
+      commitBoth: opts.commitBoth === true,
+    });
+    if (plan.overlaps.length > 0) return { kind: 'overlap', files: plan.overlaps };
+    if (plan.commit.length === 0) return { kind: 'nothing' };
+    const files = plan.commit.map((c) => c.path);
+    if (!opts.allowLarge) {
+      const large = await this.largeChange(plan.commit);
+      if (large) return { kind: 'large', large };
     }
-    const hash = (await this.must(['rev-parse', 'HEAD'], {}, 'read the new commit')).trim();
-    return { kind: 'committed', hash, files, patch };
+    return this.withTempIndex(async (env) => {
+      // The commit is HEAD plus the agent's hunks, built in an index of its own: the person's index is not staged
+      // from, and git commit (hooks included) sees only this index.
+      if (head !== null) await this.must(['read-tree', 'HEAD'], { env }, 'read HEAD');
+      await this.updateIndex(plan.commit, env);
+      const tree = (await this.must(['write-tree'], { env }, 'stage the step')).trim();
+      const patch = await this.must(['diff', '--binary', ...DIFF_FLAGS, headOrEmpty, tree], {}, 'diff the step');
+      const findings = scanDiff(patch);
+      if (findings.length > 0 && !opts.allowSecrets) return { kind: 'secrets', findings };
+      // Without git's auto-maintenance after the commit (`git maintenance run --auto`, possibly a gc): the person's
+      // next commit, merge or fetch runs it, rather than a step of an unattended run. A stop kills hooks and gpg with it.
+      const commit = await runGit(
+        this.repoRoot,
+        ['-c', 'maintenance.auto=false', 'commit', '-q', ...stepCommitMessageArgs(key, opts.summary)],
+        { env, signal },
+      );
+      if (commit.exitCode !== 0) {
+        return {
+          kind: 'failed',
+          message: commitFailureMessage(opts.step, commit.stderr.trim() ? commit.stderr : commit.stdout),
+        };
+      }
+      // The person's index gets the agent's hunks as well: what they had staged stays staged against the new HEAD,
+      // and the agent's change, now committed, is not shown as staged (nor as undone).
+      await this.updateIndex(plan.index, {});
+      const hash = (await this.must(['rev-parse', 'HEAD'], {}, 'read the new commit')).trim();
+      return { kind: 'committed', hash, files, patch } as const;
+    });
   }
 
   async rollback(baseTree: string): Promise<string[]> {
@@ -213,68 +228,34 @@ export class GitStepWorkspace implements StepWorkspace {
     return parseRaw(out);
   }
 
-  /**
-   * The step's files (changed since `base`) that differ from HEAD, with their status against HEAD: a file the step
-   * changed back to HEAD's content is no change.
-   */
-  private async stepChanges(base: string, headOrEmpty: string, now: string): Promise<RawChange[]> {
-    const [sinceBase, sinceHead] = await Promise.all([this.changedFiles(base, now), this.rawChanges(headOrEmpty, now)]);
-    const stepFiles = new Set(sinceBase);
-    return sinceHead.filter((c) => stepFiles.has(c.path));
+  /** Entries into an index (the person's without `env`) through `update-index --index-info`. */
+  private async updateIndex(changes: readonly EntryChange[], env: Record<string, string>): Promise<void> {
+    if (changes.length === 0) return;
+    await this.must(['update-index', '-z', '--index-info'], { env, input: indexInfo(changes) }, 'update the index');
   }
 
-  /**
-   * The diff HEAD → (HEAD + `files` as in the snapshot `now`): exactly what the commit will hold. The files go on the
-   * command line as literal pathspecs; a list too long for one command line is staged in a temporary index instead.
-   */
-  private async commitPatch(head: string | null, headOrEmpty: string, now: string, files: string[]): Promise<string> {
-    if (fitsOnCommandLine(files)) {
-      return this.must(
-        ['diff', '--binary', ...DIFF_FLAGS, headOrEmpty, now, '--', ...files],
-        { env: LITERAL },
-        'diff the step',
+  /** The commit's files over the size limit, and its file count over the count limit; null when within both. */
+  private async largeChange(changes: readonly EntryChange[]): Promise<LargeChange | null> {
+    const { maxFileBytes, maxFiles } = this.limits;
+    const oids = changes.flatMap((c) => (c.entry && c.entry.mode !== GITLINK_MODE ? [c.entry.oid] : []));
+    const sizes = new Map<string, number>();
+    if (oids.length > 0) {
+      const out = await this.must(
+        ['cat-file', '--batch-check=%(objectname) %(objectsize)'],
+        { input: oids.map((o) => `${o}\n`).join('') },
+        'read file sizes',
       );
+      for (const line of out.split('\n')) {
+        const [oid, size] = line.split(' ');
+        if (oid && size) sizes.set(oid, Number(size));
+      }
     }
-    return this.withTempIndex(async (env) => {
-      if (head !== null) await this.must(['read-tree', 'HEAD'], { env }, 'read HEAD');
-      await this.must(
-        ['add', '-A', ...PATHSPEC_STDIN],
-        { env: { ...env, ...LITERAL }, input: nulInput(files) },
-        'stage the step',
-      );
-      const tree = (await this.must(['write-tree'], { env }, 'stage the step')).trim();
-      return this.must(['diff', '--binary', ...DIFF_FLAGS, headOrEmpty, tree], {}, 'diff the step');
+    const files = changes.flatMap((c) => {
+      const bytes = c.entry ? (sizes.get(c.entry.oid) ?? 0) : 0;
+      return bytes > maxFileBytes ? [{ path: c.path, bytes }] : [];
     });
-  }
-
-  /**
-   * After a failed commit: the intent-to-add entries made for it go again. `git diff --cached` does not show
-   * intent-to-add entries, so a new file it lists as added was staged by the person and keeps its staged content.
-   */
-  private async undoIntentToAdd(created: string[], headOrEmpty: string): Promise<void> {
-    if (created.length === 0) return;
-    const staged = new Set(
-      nulList(
-        await this.must(
-          [
-            'diff',
-            '--cached',
-            '--name-only',
-            '-z',
-            '--no-renames',
-            '--diff-filter=A',
-            ...DIFF_FLAGS,
-            headOrEmpty,
-            '--',
-          ],
-          {},
-          'read the index',
-        ),
-      ),
-    );
-    const added = created.filter((f) => !staged.has(f));
-    if (added.length > 0)
-      await runGit(this.repoRoot, ['reset', '-q', ...PATHSPEC_STDIN], { env: LITERAL, input: nulInput(added) });
+    if (files.length === 0 && changes.length <= maxFiles) return null;
+    return { files, count: changes.length, maxFileBytes, maxFiles };
   }
 
   /** Removes directories left empty by deleting `files` (up to the repo root; non-empty ones stay). */

