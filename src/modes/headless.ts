@@ -42,7 +42,7 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     agents: opts.agents,
     overrides: { workflow: { max_iterations: opts.maxIterations, auto_approve: opts.autoApprove } },
   });
-  const print = createPrinter({ json: opts.json, out: stdout, err: stderr });
+  const print = createPrinter({ json: opts.json, out: stdout, err: stderr, redactor: session.redactor });
   try {
     if (session.corrupt) {
       print.notice(

@@ -13,7 +13,8 @@ import {
   type StepCommitKey,
 } from './git.js';
 import type { StepChanges, StepCommitOptions, StepCommitResult, StepWorkspace } from '../../core/ports.js';
-import { scanDiff } from '../../core/secret-scan.js';
+import { redactText, type KnownSecret } from '../../core/redact.js';
+import { findSecrets } from './secret-check.js';
 
 /** Pathspecs passed through --pathspec-from-file are taken literally (no globbing of `[`, `*`, `?` in file names). */
 const LITERAL = { GIT_LITERAL_PATHSPECS: '1' };
@@ -67,6 +68,8 @@ export class GitStepWorkspace implements StepWorkspace {
   constructor(
     private readonly repoRoot: string,
     workdirRel: string,
+    /** Values of agent-collab's secret environment variables: flagged by the scan, never put in a commit message. */
+    private readonly knownSecrets: readonly KnownSecret[] = [],
   ) {
     const rel = path.relative(repoRoot, path.resolve(repoRoot, workdirRel)).split(path.sep).join('/');
     this.workdir = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : null;
@@ -121,7 +124,7 @@ export class GitStepWorkspace implements StepWorkspace {
     if (changes.length === 0) return { kind: 'nothing' };
     const files = changes.map((c) => c.path);
     const patch = await this.commitPatch(head, headOrEmpty, now, files);
-    const findings = scanDiff(patch);
+    const findings = await findSecrets(this.repoRoot, patch, opts.summary, this.knownSecrets, signal);
     if (findings.length > 0 && !opts.allowSecrets) return { kind: 'secrets', findings };
 
     // `git commit --only <files>` commits those paths' working-tree content and nothing else that is staged; git
@@ -146,7 +149,8 @@ export class GitStepWorkspace implements StepWorkspace {
         '-q',
         '--only',
         ...PATHSPEC_STDIN,
-        ...stepCommitMessageArgs(key, opts.summary),
+        // Committed anyway after a finding: the subject never carries the secret itself.
+        ...stepCommitMessageArgs(key, redactText(opts.summary, this.knownSecrets)),
       ],
       {
         env: LITERAL,

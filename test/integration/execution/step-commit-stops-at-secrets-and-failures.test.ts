@@ -39,6 +39,7 @@ describe('step workspace: secrets and commit failures', () => {
       kind: 'secrets',
       findings: [
         { file: '.env', line: 0, kind: '.env file' },
+        { file: '.env', line: 1, kind: 'hard-coded secret' }, // an unquoted password
         { file: 'config.ts', line: 1, kind: 'GitHub token' },
       ],
     });
