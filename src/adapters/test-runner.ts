@@ -10,6 +10,7 @@ import { detectTestCommand } from './test-command.js';
 import { runProcess, type DebugSink, type ProcessEnd, type RunningProcess } from './process-runner.js';
 import { HeadTailBuffer } from './truncate.js';
 import { BWRAP, bwrapArgs, type AgentConfinement } from './confinement/index.js';
+import { patternRedactor, type Redactor } from '../core/redact.js';
 
 /** How much of the test output the result carries (prompts, UI); the rest is only in the full output file. */
 export const TEST_OUTPUT_MAX_BYTES = 16 * 1024;
@@ -79,6 +80,8 @@ export class ShellTestRunner implements TestRunner {
     private readonly debug: DebugSink,
     /** `[safety] sandbox = "on"`: the test command runs in the same bubblewrap box as a write turn. */
     private readonly confinement: AgentConfinement | null = null,
+    /** The output file and the bounded output are redacted line by line. */
+    private readonly redactor: Redactor = patternRedactor,
   ) {}
 
   /** `sh -c <command>`, wrapped in bubblewrap when confined; a string says why it cannot run. */
@@ -139,9 +142,11 @@ export class ShellTestRunner implements TestRunner {
     const onAbort = (): void => void proc.stop();
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     try {
+      const redact = this.redactor.lines();
       for await (const line of proc.lines()) {
-        bounded.append(`${line}\n`);
-        await out.write(`${line}\n`);
+        const clean = redact(line);
+        bounded.append(`${clean}\n`);
+        await out.write(`${clean}\n`);
       }
       const end = await proc.ended;
       const note = describeEnd(end, this.settings.timeout_seconds);

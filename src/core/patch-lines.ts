@@ -7,6 +7,10 @@ export interface PatchFile {
   added: boolean;
   deleted: boolean;
   addedLines: Array<{ n: number; text: string }>;
+  /** Git shows no lines for it (`GIT binary patch` or `Binary files … differ`): its data is only in the blob. */
+  binary: boolean;
+  /** The new blob's id from the `index <old>..<new>` line (full with `--binary` or `--full-index`), if any. */
+  newBlob: string | null;
 }
 
 const utf8 = new TextEncoder();
@@ -84,7 +88,14 @@ export function parsePatch(patch: string): PatchFile[] {
       oldLeft = newLeft = 0; // malformed hunk: fall through to header parsing
     }
     if (line.startsWith('diff --git ')) {
-      file = { path: pathFromHeader(line.slice('diff --git '.length)), added: false, deleted: false, addedLines: [] };
+      file = {
+        path: pathFromHeader(line.slice('diff --git '.length)),
+        added: false,
+        deleted: false,
+        addedLines: [],
+        binary: false,
+        newBlob: null,
+      };
       files.push(file);
       continue;
     }
@@ -96,7 +107,12 @@ export function parsePatch(patch: string): PatchFile[] {
       newLeft = hunk[3] === undefined ? 1 : Number(hunk[3]);
     } else if (line.startsWith('new file mode ')) file.added = true;
     else if (line.startsWith('deleted file mode ')) file.deleted = true;
-    else if (line.startsWith('rename to ') || line.startsWith('copy to ')) {
+    else if (line === 'GIT binary patch' || (line.startsWith('Binary files ') && line.endsWith(' differ')))
+      file.binary = true;
+    else if (line.startsWith('index ')) {
+      const blob = /^index [0-9a-f]+\.\.([0-9a-f]+)/.exec(line)?.[1];
+      if (blob && !/^0+$/.test(blob)) file.newBlob = blob;
+    } else if (line.startsWith('rename to ') || line.startsWith('copy to ')) {
       file.path = unquotePath(line.slice(line.indexOf(' to ') + 4));
       file.added = true;
     } else if (line.startsWith('+++ ')) {

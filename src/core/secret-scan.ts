@@ -1,106 +1,74 @@
-// Finds secrets a step is about to commit: known token formats and hard-coded credentials on added lines of a
-// `git diff` patch, and files that should never be committed (.env, private keys, certificates).
+// Finds secrets a step is about to commit: known token formats, hard-coded credentials (quoted or not, in code,
+// YAML, JSON, .env and shell), values continued over lines with `\`, base64 of a known token, the exact values of
+// secret variables in agent-collab's environment — on added lines of a `git diff` patch, in the raw bytes of files
+// git treats as binary, and in the commit message; and files that should never be committed (.env, keys).
 import type { SecretFinding } from './types.js';
-import { parsePatch } from './patch-lines.js';
+import type { KnownSecret } from './redact.js';
+import { parsePatch, type PatchFile } from './patch-lines.js';
+import {
+  ASSIGNMENT,
+  ASSIGNMENT_HINT,
+  mayHold,
+  BASE64_RUN,
+  PRIVATE_KEY_HEADER,
+  TOKEN_RULES,
+  decodeBase64,
+  isSecretAssignment,
+  looksLikePlaceholder,
+} from './secret-patterns.js';
 
-interface TokenRule {
-  kind: string;
-  re: RegExp;
-  /** The captured token passes this check (default: it is not a placeholder). */
-  accept?: (token: string) => boolean;
-}
+/** The `file` of a finding in the commit message (line = the message's line). */
+export const COMMIT_MESSAGE = '(commit message)';
 
-const notPlaceholder = (token: string): boolean => !looksLikePlaceholder(token);
+const SCAN_RULES = TOKEN_RULES.filter((r) => !r.redactOnly);
 
-/** Known formats; each regex's first group (or whole match) is the token. All bounded: no quadratic backtracking. */
-const TOKEN_RULES: TokenRule[] = [
-  { kind: 'private key', re: /-----BEGIN (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----/g, accept: () => true },
-  { kind: 'AWS access key', re: /(?<![A-Za-z0-9])((?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16})(?![A-Za-z0-9])/g },
-  {
-    kind: 'AWS secret key',
-    re: /aws[A-Za-z0-9_.-]{0,30}?(?:secret|sk)[A-Za-z0-9_.-]{0,20}["']?\s*(?::=|=>|=|:)\s*["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi,
-    accept: (t) => notPlaceholder(t) && entropy(t) >= 3.5,
-  },
-  { kind: 'GitHub token', re: /(?<![A-Za-z0-9_])((?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255})(?![A-Za-z0-9_])/g },
-  { kind: 'GitHub token', re: /(?<![A-Za-z0-9_])(github_pat_[A-Za-z0-9_]{22,255})/g },
-  { kind: 'Slack token', re: /(?<![A-Za-z0-9])(xox[baprs]-[A-Za-z0-9-]{10,255})/g },
-  { kind: 'Stripe live key', re: /(?<![A-Za-z0-9])((?:sk|rk)_live_[A-Za-z0-9]{16,255})/g },
-  { kind: 'Google API key', re: /(?<![A-Za-z0-9_-])(AIza[0-9A-Za-z_-]{35})(?![A-Za-z0-9_-])/g },
-  {
-    kind: 'Anthropic API key',
-    re: /(?<![A-Za-z0-9_-])(sk-ant-[A-Za-z0-9_-]{20,255})/g,
-    accept: (t) => notPlaceholder(t) && hasLetterAndDigit(t.slice(7)),
-  },
-  {
-    kind: 'OpenAI API key',
-    re: /(?<![A-Za-z0-9_-])(sk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,255})/g,
-    accept: (t) => notPlaceholder(t) && hasLetterAndDigit(t) && entropy(t) >= 3.5,
-  },
-];
-
-/** `password = "…"`, `"api_key": '…'`, `SECRET := "…"`: a credential-like name assigned a quoted literal. */
-const ASSIGNMENT =
-  /(?<![A-Za-z0-9])[A-Za-z0-9_.-]{0,40}?(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|private[_-]?key|client[_-]?secret)["']?\s*(?::=|=>|=|:)\s*(["'`])([^"'`\s]{1,500})\1/gi;
-
-/** Words that mark a value as an example, not a real secret. */
-const PLACEHOLDER_WORDS = [
-  'xxx',
-  'your',
-  'example',
-  'changeme',
-  'change_me',
-  'change-me',
-  'placeholder',
-  'dummy',
-  'redacted',
-  'replace',
-  'sample',
-  'fake',
-  'test',
-  'todo',
-  '***',
-  '...',
-];
-
-function looksLikePlaceholder(value: string): boolean {
-  const v = value.toLowerCase();
-  if (PLACEHOLDER_WORDS.some((w) => v.includes(w))) return true;
-  if (/[<>{}$%]/.test(v)) return true; // <your-key>, ${VAR}, {{ var }}, %(var)s
-  return /(.)\1{5,}/.test(v); // aaaaaa, 000000
-}
-
-/** Shannon entropy in bits per character. */
-export function entropy(text: string): number {
-  const counts = new Map<string, number>();
-  for (const ch of text) counts.set(ch, (counts.get(ch) ?? 0) + 1);
-  let bits = 0;
-  for (const n of counts.values()) {
-    const p = n / text.length;
-    bits -= p * Math.log2(p);
+/** Known token formats (and private-key headers) in `text`, each kind once. */
+function tokenKinds(text: string): string[] {
+  const kinds: string[] = [];
+  if (text.includes('PRIVATE KEY')) {
+    PRIVATE_KEY_HEADER.lastIndex = 0;
+    if (PRIVATE_KEY_HEADER.test(text)) kinds.push('private key');
   }
-  return bits;
+  for (const rule of SCAN_RULES) {
+    if (kinds.includes(rule.kind) || !mayHold(text, rule.hints)) continue;
+    const accept = rule.accept ?? ((t: string) => !looksLikePlaceholder(t));
+    for (const m of text.matchAll(rule.re)) {
+      if (accept(m[1] ?? m[0])) {
+        kinds.push(rule.kind);
+        break;
+      }
+    }
+  }
+  return kinds;
 }
 
-function hasLetterAndDigit(text: string): boolean {
-  return /[A-Za-z]/.test(text) && /[0-9]/.test(text);
+function knownKinds(text: string, known: readonly KnownSecret[]): string[] {
+  return known.filter((k) => text.includes(k.value)).map((k) => `value of $${k.name}`);
 }
 
-function charClasses(text: string): number {
-  return [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((re) => re.test(text)).length;
+/** Known tokens encoded in base64 (`Z2hwX…` for `ghp_…`): the runs are decoded and looked at again. */
+function base64Kinds(text: string): string[] {
+  const kinds: string[] = [];
+  for (const m of text.matchAll(BASE64_RUN)) {
+    for (const kind of tokenKinds(decodeBase64(m[0]))) {
+      const k = `${kind} (base64)`;
+      if (!kinds.includes(k)) kinds.push(k);
+    }
+  }
+  return kinds;
 }
 
-/** A hard-coded value that looks random: long enough, mixed, not a word, identifier, path, URL or placeholder. */
-function looksLikeRandomSecret(value: string): boolean {
-  if (value.length < 10) return false;
-  if (looksLikePlaceholder(value)) return false;
-  if (/^[A-Za-z]+(?:[_.-][A-Za-z0-9]+)*$/.test(value)) return false; // words and identifiers: refresh_token, MY_TOKEN_2
-  if (/^(?:\.{0,2}\/|~\/|[a-z][a-z0-9+.-]*:\/\/[^@]*$)/i.test(value)) return false; // paths; URLs without credentials
-  if (
-    /^[a-z0-9_-]+(?:\.[a-z0-9_-]+)+$/i.test(value) &&
-    /\.(?:json|ya?ml|toml|txt|pem|key|env|ini|cfg|conf)$/i.test(value)
-  )
-    return false;
-  return charClasses(value) >= 2 && entropy(value) >= 3.0;
+/**
+ * Secrets on one added line; at most one finding per kind. A line with a known token or value skips the generic
+ * check for credential-like names.
+ */
+export function scanLine(text: string, known: readonly KnownSecret[] = []): string[] {
+  const kinds = [...tokenKinds(text), ...knownKinds(text, known)];
+  if (kinds.length > 0) return kinds;
+  for (const m of ASSIGNMENT_HINT.test(text) ? text.matchAll(ASSIGNMENT) : []) {
+    if (isSecretAssignment(m[1] ?? '', m[3] ?? '')) return ['hard-coded secret'];
+  }
+  return base64Kinds(text);
 }
 
 /** File names that hold secrets by nature; `.env.example`-style templates are fine. */
@@ -114,40 +82,68 @@ function secretFileKind(file: string): string | null {
   return null;
 }
 
-/** Secrets on one added line; at most one finding per kind. A line with a known token skips the generic check. */
-export function scanLine(text: string): string[] {
-  const kinds: string[] = [];
-  for (const rule of TOKEN_RULES) {
-    if (kinds.includes(rule.kind)) continue;
-    const accept = rule.accept ?? notPlaceholder;
-    for (const m of text.matchAll(rule.re)) {
-      if (accept(m[1] ?? m[0])) {
-        kinds.push(rule.kind);
-        break;
-      }
+/**
+ * The added lines as logical lines: a line ending in `\` goes on with the next added line (shell, Python, .env,
+ * C macros), so `API_KEY=abc\` + `def…` is read as one value. A logical line keeps its first line's number.
+ */
+function logicalLines(lines: PatchFile['addedLines']): Array<{ n: number; text: string }> {
+  const out: Array<{ n: number; text: string }> = [];
+  let open: { n: number; text: string; last: number } | null = null;
+  for (const line of lines) {
+    if (open && line.n === open.last + 1) {
+      open.text += line.text.trimStart();
+      open.last = line.n;
+    } else {
+      if (open) out.push({ n: open.n, text: open.text });
+      open = { n: line.n, text: line.text, last: line.n };
+    }
+    if (open.text.endsWith('\\')) open.text = open.text.slice(0, -1);
+    else {
+      out.push({ n: open.n, text: open.text });
+      open = null;
     }
   }
-  if (kinds.length > 0) return kinds;
-  for (const m of text.matchAll(ASSIGNMENT)) {
-    if (looksLikeRandomSecret(m[2] ?? '')) return ['hard-coded secret'];
-  }
-  return kinds;
+  if (open) out.push({ n: open.n, text: open.text });
+  return out;
 }
 
 /**
  * Secrets in a `git diff` patch: per added line (`line` = its number in the new file), and per added or renamed-to
- * file whose name says it holds secrets (`line` = 0: the file itself).
+ * file whose name says it holds secrets (`line` = 0: the file itself). Binary files are not read here: see
+ * binaryFiles() and scanBinary().
  */
-export function scanDiff(patchText: string): SecretFinding[] {
+export function scanDiff(patchText: string, known: readonly KnownSecret[] = []): SecretFinding[] {
   const findings: SecretFinding[] = [];
   for (const file of parsePatch(patchText)) {
     if (file.added) {
       const kind = secretFileKind(file.path);
       if (kind) findings.push({ file: file.path, line: 0, kind });
     }
-    for (const line of file.addedLines) {
-      for (const kind of scanLine(line.text)) findings.push({ file: file.path, line: line.n, kind });
+    for (const line of logicalLines(file.addedLines)) {
+      for (const kind of scanLine(line.text, known)) findings.push({ file: file.path, line: line.n, kind });
     }
   }
   return findings;
+}
+
+/** The binary files a patch adds or changes, with the blob that holds their new content. */
+export function binaryFiles(patchText: string): Array<{ path: string; blob: string }> {
+  return parsePatch(patchText)
+    .filter((f) => f.binary && !f.deleted && f.newBlob !== null)
+    .map((f) => ({ path: f.path, blob: f.newBlob ?? '' }));
+}
+
+/**
+ * Known token formats and known values in a binary file's bytes (read as text: tokens are ASCII, so they survive
+ * whatever the bytes around them are). `line` = 0: the file as a whole. Strings stored as UTF-16 are not seen.
+ */
+export function scanBinary(file: string, content: string, known: readonly KnownSecret[] = []): SecretFinding[] {
+  return [...tokenKinds(content), ...knownKinds(content, known)].map((kind) => ({ file, line: 0, kind }));
+}
+
+/** Secrets in the commit message agent-collab is about to write (the step's `Summary:` line). */
+export function scanMessage(message: string, known: readonly KnownSecret[] = []): SecretFinding[] {
+  return message
+    .split('\n')
+    .flatMap((text, i) => scanLine(text, known).map((kind) => ({ file: COMMIT_MESSAGE, line: i + 1, kind })));
 }

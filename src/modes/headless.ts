@@ -47,7 +47,7 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     overrides: { workflow: { max_iterations: opts.maxIterations, auto_approve: opts.autoApprove } },
     allowDetached: opts.allowDetached,
   });
-  const print = createPrinter({ json: opts.json, out: stdout, err: stderr });
+  const print = createPrinter({ json: opts.json, out: stdout, err: stderr, redactor: session.redactor });
   try {
     if (session.corrupt) {
       print.notice(

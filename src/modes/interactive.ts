@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Engine } from '../engine/runner.js';
+import { redactedEngine, redactedFiles } from '../ui/redacted-engine.js';
 import type { Agent, Mode, Role, WorkflowState } from '../core/types.js';
 import type { Config } from '../persistence/config-schema.js';
 import type { DeepPartial } from '../persistence/config.js';
@@ -264,8 +265,8 @@ function runApp(
     process.on('SIGINT', signal);
     const instance = render(
       createElement(App, {
-        engine,
-        files: filesReader(session),
+        engine: redactedEngine(engine, session.redactor),
+        files: redactedFiles(filesReader(session), session.redactor),
         confirmEnter: session.config.workflow.confirm_enter,
         onQuit,
         onEdit,

@@ -1,10 +1,12 @@
-// Headless output: NDJSON events (--json) or short human-readable lines.
+// Headless output: NDJSON events (--json) or short human-readable lines, redacted on the way out (core/redact.ts):
+// every string of an NDJSON event, every text line.
 import type { Writable } from 'node:stream';
 import type { EngineOutput } from '../core/events.js';
 import { CANCEL, choicesFor } from '../core/decisions.js';
 import { noticeText } from '../core/notice-text.js';
 import { REFUSAL_ID } from '../adapters/confinement/refusals.js';
 import type { AgentEvent, Awaiting, Phase, WorkflowState } from '../core/types.js';
+import { patternRedactor, type Redactor } from '../core/redact.js';
 
 export interface Printer {
   output(out: EngineOutput): void;
@@ -56,12 +58,16 @@ function formatUsage(u: { inputTokens: number; outputTokens: number; costUsd: nu
   return `${u.inputTokens} in / ${u.outputTokens} out tokens${cost}, ${(u.durationMs / 1000).toFixed(1)} s`;
 }
 
-export function createPrinter(opts: { json: boolean; out: Writable; err: Writable }): Printer {
+export function createPrinter(opts: { json: boolean; out: Writable; err: Writable; redactor?: Redactor }): Printer {
+  const redactor = opts.redactor ?? patternRedactor;
   const line = (obj: Record<string, unknown>): void => {
-    opts.out.write(`${JSON.stringify({ ts: new Date().toISOString(), ...obj })}\n`);
+    opts.out.write(`${JSON.stringify(redactor.deep({ ts: new Date().toISOString(), ...obj }))}\n`);
   };
   const say = (text: string): void => {
-    opts.out.write(`${text}\n`);
+    opts.out.write(`${redactor.text(text)}\n`);
+  };
+  const warn = (text: string): void => {
+    opts.err.write(`agent-collab: ${redactor.text(text)}\n`);
   };
   if (opts.json) {
     return {
@@ -139,13 +145,13 @@ export function createPrinter(opts: { json: boolean; out: Writable; err: Writabl
         case 'rejected':
           return say(`[rejected] ${out.message}`);
         case 'error':
-          opts.err.write(`agent-collab: ${out.message}\n`);
+          warn(out.message);
           return;
         default:
           return;
       }
     },
-    notice: (message) => opts.err.write(`agent-collab: ${message}\n`),
+    notice: (message) => warn(message),
     needsHuman: (_w, phase, hint) => say(`[needs you] ${phase}: ${hint}`),
     done: (state, exitCode) =>
       say(

@@ -26,6 +26,7 @@ import { parseSize } from '../persistence/size.js';
 import { newState, readState } from '../persistence/state-store.js';
 import { DiskWorkflowFiles } from '../persistence/workflow-files.js';
 import { isTerminal } from '../core/transition.js';
+import { createRedactor, secretEnvValues, type Redactor } from '../core/redact.js';
 
 export interface OpenOptions {
   cwd: string;
@@ -46,6 +47,8 @@ export interface Session {
   config: Config;
   paths: Paths;
   files: DiskWorkflowFiles;
+  /** The one redaction layer (known token formats + this process's secret variables) every sink applies. */
+  redactor: Redactor;
   agents: Record<Role, Agent>;
   /** The run found on disk when the session opened. */
   saved: SavedRun;
@@ -79,8 +82,15 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
   let commandHooks: CommandHookServer | null = null;
   try {
     await excludeWorkdir(repo.excludeFile, relativeWorkdir(config));
-    const debugLog = new DebugLog(paths.debugLog, parseSize(config.paths.debug_log_max_size) ?? 10 * 1024 * 1024);
-    const files = new DiskWorkflowFiles(paths, debugLog);
+    // Read once: the values of agent-collab's own secret-looking variables are hidden wherever they turn up.
+    const redactor = createRedactor(secretEnvValues(process.env));
+    const debugLog = new DebugLog(
+      paths.debugLog,
+      parseSize(config.paths.debug_log_max_size) ?? 10 * 1024 * 1024,
+      undefined,
+      redactor,
+    );
+    const files = new DiskWorkflowFiles(paths, debugLog, redactor);
     // Bound late: the engine that answers is built by engineFor(); until then every command is denied.
     let commandGate: CommandGate = () =>
       Promise.resolve({ allow: false, reason: 'agent-collab has no run under way to check the command against' });
@@ -126,17 +136,23 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
         maxDenials: config.safety.max_denials_per_step,
       },
     };
-    const workspace = new GitStepWorkspace(repoRoot, relativeWorkdir(config), {
-      allowDetached: opts.allowDetached === true,
-      maxFileBytes: parseSize(config.safety.max_file_size) ?? 5 * 1024 * 1024,
-      maxFiles: config.safety.max_files_per_step,
-    });
+    const workspace = new GitStepWorkspace(
+      repoRoot,
+      relativeWorkdir(config),
+      {
+        allowDetached: opts.allowDetached === true,
+        maxFileBytes: parseSize(config.safety.max_file_size) ?? 5 * 1024 * 1024,
+        maxFiles: config.safety.max_files_per_step,
+      },
+      redactor.known,
+    );
     const repoGuard = new GitRepoState({ ...paths, configDir: path.dirname(paths.configFile) });
     const tests = new ShellTestRunner(
       repoRoot,
       config.test,
       (source, line) => files.debug(source, line),
       config.safety.sandbox === 'on' ? agentConfinement(paths.workdir) : null,
+      redactor,
     );
     const prompts = {
       render: (name: Parameters<typeof renderPrompt>[0], vars: Record<string, string | number>) =>
@@ -147,6 +163,7 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
       config,
       paths,
       files,
+      redactor,
       agents,
       saved,
       corrupt: read.kind === 'corrupt' ? { movedTo: read.movedTo, reason: read.reason } : null,
@@ -165,8 +182,11 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
           workspace,
           repoGuard,
           tests,
-          artifacts: new RunArtifacts(path.join(paths.workdir, 'runs'), state.runId, (source, line) =>
-            files.debug(source, line),
+          artifacts: new RunArtifacts(
+            path.join(paths.workdir, 'runs'),
+            state.runId,
+            (source, line) => files.debug(source, line),
+            redactor,
           ),
           commands: commandPolicy(config, { interactive: run?.interactive ?? false, allowCmd: run?.allowCmd ?? [] }),
         });

@@ -1,9 +1,11 @@
 // A run's artifacts: `<runs>/<run-id>/step-<N>/attempt-<k>/` (prompt, events.jsonl, test output, patch, …) and
 // `<runs>/<run-id>/timeline.md`. Artifacts are for looking back; a failing disk never stops the run: every error
-// goes to the debug log (and `lastError`) instead of the caller.
+// goes to the debug log (and `lastError`) instead of the caller. Everything written is redacted first (core/redact.ts):
+// a rolled-back step's patch, too, keeps the step's work but not a secret it contained.
 import { appendFile, mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Artifacts } from '../core/ports.js';
+import { patternRedactor, type Redactor } from '../core/redact.js';
 import { writeAtomic } from './atomic-write.js';
 
 export type ArtifactsDebug = (source: string, line: string) => void;
@@ -38,6 +40,7 @@ export class RunArtifacts implements Artifacts {
     runsDir: string,
     runId: string,
     private readonly debug: ArtifactsDebug,
+    private readonly redactor: Redactor = patternRedactor,
   ) {
     this.runDir = path.join(runsDir, plainName(runId, 'run id'));
   }
@@ -64,7 +67,7 @@ export class RunArtifacts implements Artifacts {
       const file = path.join(this.attemptPath(step, attempt), plainName(name, 'file name')); // a bad name rejects
       try {
         await this.attemptDir(step, attempt);
-        await writeAtomic(file, content);
+        await writeAtomic(file, this.redactor.text(content));
       } catch (err) {
         this.fail(`writing ${file}`, err);
         if (mustLand) throw err;
@@ -86,7 +89,7 @@ export class RunArtifacts implements Artifacts {
   appendEvent(step: number, attempt: number, event: unknown): void {
     let line: string;
     try {
-      line = `${JSON.stringify(event) ?? 'null'}\n`;
+      line = `${JSON.stringify(this.redactor.deep(event)) ?? 'null'}\n`;
     } catch (err) {
       this.fail('encoding an event for events.jsonl', err);
       return;
@@ -114,7 +117,7 @@ export class RunArtifacts implements Artifacts {
 
   timeline(line: string): Promise<void> {
     const file = path.join(this.runDir, 'timeline.md');
-    const entry = `- ${new Date().toISOString()} ${line.replace(/\s*\n\s*/g, ' ').trim()}\n`;
+    const entry = `- ${new Date().toISOString()} ${this.redactor.text(line.replace(/\s*\n\s*/g, ' ').trim())}\n`;
     this.timelineChain = this.timelineChain.then(async () => {
       try {
         const isNew = await stat(file).then(

@@ -1,11 +1,13 @@
 import { appendFileSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { appendFile, mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { patternRedactor, type Redactor } from '../core/redact.js';
 
 /**
  * debug.log: `<ISO> [source] line` per line, rotated to debug.log.1 … .<keep> before it would pass `maxBytes`.
  * write() only buffers; one async append at a time drains the buffer in order. A failing disk never throws
- * from here: the error is kept in `lastError` and the lines are dropped.
+ * from here: the error is kept in `lastError` and the lines are dropped. Every line is redacted on the way in
+ * (per source, so a private key's body lines after its header line are hidden too).
  */
 export class DebugLog {
   lastError: Error | null = null;
@@ -18,12 +20,23 @@ export class DebugLog {
   private headSource = '';
   private head = '';
   private chain: Promise<void> = Promise.resolve();
+  private readonly redactors = new Map<string, (line: string) => string>();
 
   constructor(
     readonly path: string,
     readonly maxBytes: number,
     readonly keep = 3,
+    private readonly redactor: Redactor = patternRedactor,
   ) {}
+
+  private redactLine(source: string): (line: string) => string {
+    let redact = this.redactors.get(source);
+    if (!redact) {
+      redact = this.redactor.lines();
+      this.redactors.set(source, redact);
+    }
+    return redact;
+  }
 
   write(source: string, line: string): void {
     const now = Date.now();
@@ -32,8 +45,9 @@ export class DebugLog {
       this.headSource = source;
       this.head = `${new Date(now).toISOString()} [${source}] `;
     }
-    if (!line.includes('\n')) this.pending.push(this.head, line);
-    else for (const part of line.replace(/\r?\n$/, '').split(/\r?\n/)) this.pending.push(this.head, part);
+    const redact = this.redactLine(source);
+    if (!line.includes('\n')) this.pending.push(this.head, redact(line));
+    else for (const part of line.replace(/\r?\n$/, '').split(/\r?\n/)) this.pending.push(this.head, redact(part));
     if (!this.draining) {
       this.draining = true;
       this.chain = this.chain.then(() => this.drain());

@@ -1,6 +1,7 @@
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { inOrder } from './atomic-write.js';
+import { patternRedactor } from '../core/redact.js';
 
 export const LOG_HEADER = '# agent-collab log\n';
 
@@ -10,9 +11,15 @@ export const LOG_HEADER = '# agent-collab log\n';
  *     ## 2026-02-05T10:30:00.000Z — title
  *
  *     - line
+ *
+ * The entry is redacted (`redact`, by default the known token formats only) before it is written.
  */
-export function appendLog(file: string, entry: { title: string; lines?: string[]; at?: Date }): Promise<void> {
-  const text = formatLogEntry(entry);
+export function appendLog(
+  file: string,
+  entry: { title: string; lines?: string[]; at?: Date },
+  redact: (text: string) => string = patternRedactor.text,
+): Promise<void> {
+  const text = redact(formatLogEntry(entry));
   return inOrder(file, async () => {
     await mkdir(path.dirname(file), { recursive: true });
     try {

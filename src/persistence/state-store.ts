@@ -1,5 +1,6 @@
 import { readFile, rename, access } from 'node:fs/promises';
 import type { Mode, WorkflowState } from '../core/types.js';
+import { patternRedactor, STATE_VERBATIM, type Redactor } from '../core/redact.js';
 import { formatPath } from './config-errors.js';
 import { inOrder, writeAtomic } from './atomic-write.js';
 import type { Paths } from './paths.js';
@@ -59,9 +60,16 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/** Atomic, durable write of state.json; writes land in call order (the instance lock keeps other processes out). */
-export async function writeState(paths: Pick<Paths, 'state'>, state: WorkflowState): Promise<void> {
-  const checked = workflowStateSchema.parse(state);
+/**
+ * Atomic, durable write of state.json, its strings redacted; writes land in call order (the instance lock keeps
+ * other processes out).
+ */
+export async function writeState(
+  paths: Pick<Paths, 'state'>,
+  state: WorkflowState,
+  redactor: Redactor = patternRedactor,
+): Promise<void> {
+  const checked = redactor.deep(workflowStateSchema.parse(state), STATE_VERBATIM);
   await inOrder(paths.state, () => writeAtomic(paths.state, `${JSON.stringify(checked, null, 2)}\n`));
 }
 

@@ -6,6 +6,7 @@ import type { ExternalChangeChoice, StepInfo, Verdict, WorkflowState } from '../
 import { changedSinceWritten, reconcile, WrittenCopies, type WatchedFile } from './external-edits.js';
 import path from 'node:path';
 import type { DebugLog } from './debug-log.js';
+import { patternRedactor, type Redactor } from '../core/redact.js';
 import { archiveRun } from './history.js';
 import { appendLog } from './log-file.js';
 import type { Paths } from './paths.js';
@@ -26,6 +27,8 @@ export class DiskWorkflowFiles implements WorkflowFiles {
   constructor(
     readonly paths: Paths,
     readonly debugLog: DebugLog,
+    /** Applied to state.json and log.md (debug.log redacts on its own). */
+    readonly redactor: Redactor = patternRedactor,
   ) {
     this.written = new WrittenCopies(path.join(paths.workdir, '.written'));
   }
@@ -71,7 +74,7 @@ export class DiskWorkflowFiles implements WorkflowFiles {
   }
 
   saveState(state: WorkflowState): Promise<void> {
-    return writeState(this.paths, state);
+    return writeState(this.paths, state, this.redactor);
   }
 
   async readPlan(): Promise<string | null> {
@@ -115,7 +118,7 @@ export class DiskWorkflowFiles implements WorkflowFiles {
   }
 
   appendLog(title: string, lines: string[]): Promise<void> {
-    return appendLog(this.paths.log, { title, lines });
+    return appendLog(this.paths.log, { title, lines }, this.redactor.text);
   }
 
   archive(state: WorkflowState): Promise<string> {

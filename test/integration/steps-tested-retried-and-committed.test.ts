@@ -202,7 +202,7 @@ describe('step execution: tests, retries, commits', () => {
         {
           when: { step: 1 },
           do: {
-            writeFiles: { '.env': 'API_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789\n', 'app.txt': 'app\n' },
+            writeFiles: { '.env': 'API_TOKEN=ghp_' + 'abcdefghijklmnopqrstuvwxyz0123456789\n', 'app.txt': 'app\n' },
             text: 'Summary: add config',
           },
         },

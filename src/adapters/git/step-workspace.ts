@@ -14,10 +14,11 @@ import {
   type StepCommitKey,
 } from './git.js';
 import type { StepChanges, StepCommitOptions, StepCommitResult, StepWorkspace } from '../../core/ports.js';
-import { scanDiff } from '../../core/secret-scan.js';
 import type { LargeChange } from '../../core/types.js';
 import { AgentHunks, indexInfo, type EntryChange } from './agent-hunks.js';
 import { checkRepoSafety } from './repo-safety.js';
+import { redactText, type KnownSecret } from '../../core/redact.js';
+import { findSecrets } from './secret-check.js';
 
 /** Pathspecs passed through --pathspec-from-file are taken literally (no globbing of `[`, `*`, `?` in file names). */
 const LITERAL = { GIT_LITERAL_PATHSPECS: '1' };
@@ -80,6 +81,8 @@ export class GitStepWorkspace implements StepWorkspace {
     private readonly repoRoot: string,
     workdirRel: string,
     limits: Partial<WorkspaceLimits> = {},
+    /** Values of agent-collab's secret environment variables: flagged by the scan, never put in a commit message. */
+    private readonly knownSecrets: readonly KnownSecret[] = [],
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
     const rel = path.relative(repoRoot, path.resolve(repoRoot, workdirRel)).split(path.sep).join('/');
@@ -157,13 +160,20 @@ export class GitStepWorkspace implements StepWorkspace {
       await this.updateIndex(plan.commit, env);
       const tree = (await this.must(['write-tree'], { env }, 'stage the step')).trim();
       const patch = await this.must(['diff', '--binary', ...DIFF_FLAGS, headOrEmpty, tree], {}, 'diff the step');
-      const findings = scanDiff(patch);
+      const findings = await findSecrets(this.repoRoot, patch, opts.summary, this.knownSecrets, signal);
       if (findings.length > 0 && !opts.allowSecrets) return { kind: 'secrets', findings };
       // Without git's auto-maintenance after the commit (`git maintenance run --auto`, possibly a gc): the person's
       // next commit, merge or fetch runs it, rather than a step of an unattended run. A stop kills hooks and gpg with it.
       const commit = await runGit(
         this.repoRoot,
-        ['-c', 'maintenance.auto=false', 'commit', '-q', ...stepCommitMessageArgs(key, opts.summary)],
+        // Committed anyway after a finding: the subject never carries the secret itself.
+        [
+          '-c',
+          'maintenance.auto=false',
+          'commit',
+          '-q',
+          ...stepCommitMessageArgs(key, redactText(opts.summary, this.knownSecrets)),
+        ],
         { env, signal },
       );
       if (commit.exitCode !== 0) {

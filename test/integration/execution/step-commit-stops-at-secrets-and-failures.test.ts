@@ -11,7 +11,7 @@ const GITHUB_TOKEN = `ghp_${'a1B2c3D4e5'.repeat(3)}Z9y8X7`;
 async function stepAddingSecret(): Promise<string> {
   const base = await fx.ws.snapshot();
   fx.write('config.ts', `export const token = "${GITHUB_TOKEN}";\n`);
-  fx.write('.env', 'DB_PASSWORD=hunter2\n');
+  fx.write('.env', 'DB_PASSWORD=hun' + 'ter2\n');
   fx.write('ok.ts', 'export const ok = true;\n');
   return base;
 }
@@ -39,6 +39,7 @@ describe('step workspace: secrets and commit failures', () => {
       kind: 'secrets',
       findings: [
         { file: '.env', line: 0, kind: '.env file' },
+        { file: '.env', line: 1, kind: 'hard-coded secret' }, // an unquoted password
         { file: 'config.ts', line: 1, kind: 'GitHub token' },
       ],
     });

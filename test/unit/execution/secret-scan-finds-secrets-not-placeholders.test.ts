@@ -1,22 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { scanDiff, scanLine } from '../../../src/core/secret-scan.js';
+import {
+  COMMIT_MESSAGE,
+  binaryFiles,
+  scanBinary,
+  scanDiff,
+  scanLine,
+  scanMessage,
+} from '../../../src/core/secret-scan.js';
 
 // Built from pieces so this file itself does not look like it holds secrets.
 const GH = `ghp_${'k3Jd9Qw2Lm'.repeat(3)}Zx81Pq`;
 const AWS_ID = `AKIA${'Q3ZL7WXN4RT2MB6K'}`;
-const AWS_SECRET = 'h7Kq/2Lm9Zx+4Rt8Wn3Bv6Yc1Pd5Gf0Js7Ha2QeU';
+const AWS_SK_VALUE = 'h7Kq/2Lm9Zx+4Rt8Wn3B' + 'v6Yc1Pd5Gf0Js7Ha2QeU';
 const OPENAI = `sk-proj-${'A1b2C3d4E5f6G7h8'.repeat(2)}`;
 const ANTHROPIC = `sk-ant-api03-${'Zq9Xw8Vu7Ts6Rq5P'.repeat(2)}`;
 
 const hits: Array<[string, string]> = [
-  ['-----BEGIN RSA PRIVATE KEY-----', 'private key'],
-  ['-----BEGIN OPENSSH PRIVATE KEY-----', 'private key'],
-  ['-----BEGIN PRIVATE KEY-----', 'private key'],
-  ['-----BEGIN PGP PRIVATE KEY BLOCK-----', 'private key'],
+  ['-----BEGIN RSA PRIVATE' + ' KEY-----', 'private key'],
+  ['-----BEGIN OPENSSH PRIVATE' + ' KEY-----', 'private key'],
+  ['-----BEGIN PRIVATE' + ' KEY-----', 'private key'],
+  ['-----BEGIN PGP PRIVATE' + ' KEY BLOCK-----', 'private key'],
   [`aws_access_key_id = ${AWS_ID}`, 'AWS access key'],
   [`const id = "ASIA${'Z7Y6X5W4V3U2T1S9'}";`, 'AWS access key'],
-  [`aws_secret_access_key = ${AWS_SECRET}`, 'AWS secret key'],
-  [`AWS_SECRET_ACCESS_KEY: "${AWS_SECRET}"`, 'AWS secret key'],
+  [`aws_secret_access_key = ${AWS_SK_VALUE}`, 'AWS secret key'],
+  [`AWS_SECRET_ACCESS_KEY: "${AWS_SK_VALUE}"`, 'AWS secret key'],
   [`token = "${GH}"`, 'GitHub token'],
   [`curl -H "Authorization: token gho_${'p0O9i8U7y6'.repeat(3)}T5r4E3"`, 'GitHub token'],
   [`GITHUB_PAT=github_pat_11ABCDEFG0${'q1W2e3R4t5'.repeat(6)}`, 'GitHub token'],
@@ -26,12 +33,26 @@ const hits: Array<[string, string]> = [
   [`OPENAI_API_KEY=${OPENAI}`, 'OpenAI API key'],
   [`client = OpenAI(api_key="sk-${'Ab3De6Gh9Jk2Mn5Pq8St1Vw4Yz7Bc0Ef3Hi6Kl9No2Qr5'}")`, 'OpenAI API key'],
   [`ANTHROPIC_API_KEY=${ANTHROPIC}`, 'Anthropic API key'],
-  ['password = "9fK2#xLq7!vB3zR8"', 'hard-coded secret'],
-  ['"client_secret": "f83kd92mdk3l0apq9z7x"', 'hard-coded secret'],
-  ["DB_PASSWORD: 'Tr0ub4dor&3xyzzy'", 'hard-coded secret'],
-  ['const apiKey = `a8f3k2l9x0q1z7m4n6b5`;', 'hard-coded secret'],
-  ['$token := "9f86d081884c7d659a2feaa0c55ad015"', 'hard-coded secret'],
+  ['password = "9fK2' + '#xLq7!vB3zR8"', 'hard-coded secret'],
+  ['"client_secret": "f83k' + 'd92mdk3l0apq9z7x"', 'hard-coded secret'],
+  ["DB_PASSWORD: 'Tr0u" + "b4dor&3xyzzy'", 'hard-coded secret'],
+  ['const apiKey = `a8f3' + 'k2l9x0q1z7m4n6b5`;', 'hard-coded secret'],
+  ['$token := "9f86' + 'd081884c7d659a2feaa0c55ad015"', 'hard-coded secret'],
+  // Unquoted values, YAML and JSON keys:
+  ['DB_PASSWORD=hun' + 'ter2xyz', 'hard-coded secret'],
+  ['export STRIPE_SECRET_KEY=a8f3' + 'k2l9x0q1z7m4n6b5', 'hard-coded secret'],
+  ['  password: s3cr' + '3tPass!', 'hard-coded secret'],
+  ['db: { "api_key": "a8f3' + 'k2l9x0q1z7m4n6b5" }', 'hard-coded secret'],
+  ['SECRET_KEY: 9f86' + 'd081884c7d659a2f', 'hard-coded secret'],
+  // A known token, base64-encoded (as in a Kubernetes Secret or `echo … | base64`):
+  [`github: ${btoa(GH)}`, 'GitHub token (base64)'],
+  [`data: ${btoa(`key=${AWS_ID}`)}`, 'AWS access key (base64)'],
+  [`auth = "${JWT_TOKEN()}"`, 'JSON Web Token'],
 ];
+
+function JWT_TOKEN(): string {
+  return `eyJ${'hbGciOiJIUzI1NiJ9'}.eyJ${'zdWIiOiIxMjM0NTY3ODkwIn0'}.${'dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U'}`;
+}
 
 const nearMisses: string[] = [
   'token = os.environ["GITHUB_TOKEN"]',
@@ -60,6 +81,19 @@ const nearMisses: string[] = [
   '-----BEGIN PUBLIC KEY-----',
   '-----BEGIN CERTIFICATE-----',
   'pwd = "hunter2"',
+  // Unquoted look-alikes: references, types, code, placeholders, empties.
+  'DB_PASSWORD=${DB_PASSWORD}',
+  'DB_PASSWORD=',
+  'password: changeme',
+  'API_KEY=<your-key>',
+  'SECRET_KEY=xxx',
+  'password: string;',
+  'password: process.env.DB_PASSWORD',
+  'private_key: Optional[str] = None',
+  'GITHUB_TOKEN=$(gh auth token)',
+  'token: {{ .Values.token }}',
+  'sort_key: created_at',
+  `image: ${btoa('just some ordinary text, nothing secret here')}`,
 ];
 
 describe('secret scan: one added line', () => {
@@ -171,7 +205,7 @@ describe('secret scan: a git diff', () => {
       '--- /dev/null',
       '+++ "b/caf\\303\\251 menu/\\tsecret.pem"',
       '@@ -0,0 +1 @@',
-      '+-----BEGIN EC PRIVATE KEY-----',
+      '+-----BEGIN EC PRIVATE' + ' KEY-----',
     ].join('\n');
     expect(scanDiff(patch)).toEqual([
       { file: 'café menu/\tsecret.pem', line: 0, kind: 'PEM key or certificate file' },
@@ -187,5 +221,51 @@ describe('secret scan: a git diff', () => {
   it('scans a huge minified line to the end without backtracking (a pattern that did would hang here)', () => {
     const line = `var a="${'ab-_.'.repeat(200_000)}";`;
     expect(scanDiff(newFile('dist/app.min.js', [line]))).toEqual([]);
+  });
+});
+
+describe('secret scan: what the earlier scan let through', () => {
+  it('reads a value continued over added lines with a backslash as one value', () => {
+    const half = GH.slice(0, 20);
+    const patch = newFile('deploy.sh', ['#!/bin/sh', `export GH_TOKEN=${half}\\`, `  ${GH.slice(20)}`, 'echo ok']);
+    expect(scanDiff(patch)).toEqual([{ file: 'deploy.sh', line: 2, kind: 'GitHub token' }]);
+  });
+
+  it('flags the exact value of a secret variable of agent-collab, named, wherever it is added', () => {
+    const known = [{ name: 'MY_SERVICE_TOKEN', value: 'q8Zr2Lw5Tn0Vx' }];
+    expect(scanDiff(newFile('conf/app.ini', ['[svc]', 'value = q8Zr2Lw5Tn0Vx']), known)).toEqual([
+      { file: 'conf/app.ini', line: 2, kind: 'value of $MY_SERVICE_TOKEN' },
+    ]);
+  });
+
+  it('flags a token in the commit message', () => {
+    expect(scanMessage(`Add the client (token ${GH})`)).toEqual([
+      { file: COMMIT_MESSAGE, line: 1, kind: 'GitHub token' },
+    ]);
+    expect(scanMessage('Add the GitHub client; read the token from GITHUB_TOKEN')).toEqual([]);
+  });
+
+  it('names the binary files of a patch with their new blob, and finds tokens in their bytes', () => {
+    const blob = 'a'.repeat(40);
+    const patch = [
+      'diff --git a/img.bin b/img.bin',
+      'new file mode 100644',
+      `index 0000000000000000000000000000000000000000..${blob}`,
+      'GIT binary patch',
+      'literal 10',
+      'RcmZQzWMXDwW@2Ui00$5N0RR91',
+      '',
+      'diff --git a/old.bin b/old.bin',
+      'deleted file mode 100644',
+      `index ${'b'.repeat(40)}..0000000000000000000000000000000000000000`,
+      'Binary files a/old.bin and /dev/null differ',
+    ].join('\n');
+    expect(binaryFiles(patch)).toEqual([{ path: 'img.bin', blob }]);
+    const bytes = `\u0000\u0001\ufffd${AWS_ID}\u0000\u00ff${GH}\u0007`;
+    expect(scanBinary('img.bin', bytes)).toEqual([
+      { file: 'img.bin', line: 0, kind: 'AWS access key' },
+      { file: 'img.bin', line: 0, kind: 'GitHub token' },
+    ]);
+    expect(scanBinary('img.bin', '\u0000PNG\u0001ordinary bytes')).toEqual([]);
   });
 });
