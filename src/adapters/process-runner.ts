@@ -1,4 +1,4 @@
-// The one way adapters run a CLI: stdin closed, own process group, stdout streamed line by line, stderr kept
+// The one way adapters run a CLI: stdin closed (or the prompt written to it, then closed), own process group, stdout streamed line by line, stderr kept
 // bounded, wall and idle timeouts, and a stop that takes the whole process group down.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -27,6 +27,11 @@ export interface ProcessSpec {
   debug: DebugSink;
   /** Label for the debug sink. */
   source: string;
+  /**
+   * Written to the CLI's stdin, which is then closed (default: stdin closed at once). The prompt goes this way: an
+   * argument is limited to 128 KB by the kernel (a larger one fails with E2BIG).
+   */
+  input?: string;
   wallTimeoutMs?: number;
   idleTimeoutMs?: number;
   stderrMaxBytes?: number;
@@ -79,7 +84,7 @@ export function runProcess(spec: ProcessSpec): RunningProcess {
     cwd: spec.cwd,
     env: spec.env,
     extendEnv: spec.env === undefined,
-    stdin: 'ignore',
+    stdin: spec.input === undefined ? 'ignore' : 'pipe',
     stdout: 'pipe',
     stderr: 'pipe',
     detached: true,
@@ -88,6 +93,11 @@ export function runProcess(spec: ProcessSpec): RunningProcess {
     encoding: 'utf8',
   });
   const pgid = child.pid;
+  if (child.stdin) {
+    // A CLI that exits without reading it all (a usage error) breaks the pipe; how it ended says why.
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(spec.input);
+  }
   const startedAt = performance.now();
   // When each CLI started and ended, next to its output (`<source> process`, so the raw output lines stay apart).
   const lifecycle = `${spec.source} process`;
