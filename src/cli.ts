@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { EXIT, UserError } from './core/errors.js';
+import { neutralizeControls } from './core/terminal-text.js';
 import { HELP, VERSION } from './modes/help.js';
 
 // A reader that goes away (`agent-collab run --json | head`) is not an error worth a stack trace.
@@ -172,7 +173,7 @@ main(process.argv.slice(2)).then(
   },
   (err: unknown) => {
     if (err instanceof UserError) {
-      process.stderr.write(`agent-collab: ${err.message}\n`);
+      process.stderr.write(`agent-collab: ${neutralizeControls(err.message)}\n`);
       process.exitCode = err.exitCode;
       return;
     }

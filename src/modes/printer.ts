@@ -1,8 +1,10 @@
-// Headless output: NDJSON events (--json) or short human-readable lines.
+// Headless output: NDJSON events (--json) or short human-readable lines. Text mode shows control characters
+// (an agent's ESC, BEL, CR …) instead of passing them to the terminal; NDJSON carries them JSON-escaped.
 import type { Writable } from 'node:stream';
 import type { EngineOutput } from '../core/events.js';
 import { CANCEL, choicesFor } from '../core/decisions.js';
 import { noticeText } from '../core/notice-text.js';
+import { escapeJsonControls, neutralizeControls } from '../core/terminal-text.js';
 import { REFUSAL_ID } from '../adapters/confinement/refusals.js';
 import type { AgentEvent, Awaiting, Phase, WorkflowState } from '../core/types.js';
 
@@ -56,10 +58,13 @@ function formatUsage(u: { inputTokens: number; outputTokens: number; costUsd: nu
 
 export function createPrinter(opts: { json: boolean; out: Writable; err: Writable }): Printer {
   const line = (obj: Record<string, unknown>): void => {
-    opts.out.write(`${JSON.stringify({ ts: new Date().toISOString(), ...obj })}\n`);
+    opts.out.write(`${escapeJsonControls(JSON.stringify({ ts: new Date().toISOString(), ...obj }))}\n`);
   };
   const say = (text: string): void => {
-    opts.out.write(`${text}\n`);
+    opts.out.write(`${neutralizeControls(text)}\n`);
+  };
+  const warn = (text: string): void => {
+    opts.err.write(`agent-collab: ${neutralizeControls(text)}\n`);
   };
   if (opts.json) {
     return {
@@ -137,13 +142,13 @@ export function createPrinter(opts: { json: boolean; out: Writable; err: Writabl
         case 'rejected':
           return say(`[rejected] ${out.message}`);
         case 'error':
-          opts.err.write(`agent-collab: ${out.message}\n`);
+          warn(out.message);
           return;
         default:
           return;
       }
     },
-    notice: (message) => opts.err.write(`agent-collab: ${message}\n`),
+    notice: (message) => warn(message),
     needsHuman: (_w, phase, hint) => say(`[needs you] ${phase}: ${hint}`),
     done: (state, exitCode) =>
       say(
