@@ -13,6 +13,24 @@ export interface Printer {
   notice(message: string): void;
   needsHuman(w: Awaiting, phase: Phase, hint: string): void;
   done(state: WorkflowState, exitCode: number): void;
+  /** Settles once stdout has taken what was written (undefined when it has): the engine waits on a slow reader. */
+  drained(): Promise<void> | undefined;
+}
+
+/** Resolves when `out` wants more (or is gone); undefined when it does already. */
+function drainOf(out: Writable): Promise<void> | undefined {
+  if (!out.writableNeedDrain || out.destroyed) return undefined;
+  return new Promise((resolve) => {
+    const done = (): void => {
+      out.off('drain', done);
+      out.off('close', done);
+      out.off('error', done);
+      resolve();
+    };
+    out.on('drain', done);
+    out.on('close', done);
+    out.on('error', done);
+  });
 }
 
 const MAX_LINE = 200;
@@ -66,8 +84,10 @@ export function createPrinter(opts: { json: boolean; out: Writable; err: Writabl
   const warn = (text: string): void => {
     opts.err.write(`agent-collab: ${neutralizeControls(text)}\n`);
   };
+  const drained = (): Promise<void> | undefined => drainOf(opts.out);
   if (opts.json) {
     return {
+      drained,
       output(out) {
         switch (out.type) {
           case 'phase':
@@ -122,6 +142,7 @@ export function createPrinter(opts: { json: boolean; out: Writable; err: Writabl
     };
   }
   return {
+    drained,
     output(out) {
       switch (out.type) {
         case 'phase':
