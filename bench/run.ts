@@ -2,10 +2,13 @@
 //   startup  `agent-collab --version` ≤ 2× `node -e 0`
 //   tui      first frame ≤ 3× `node -e 0`; key → frame p95 < 50 ms; peak RSS < 200 MB
 //   loop     the real CLIs with 2 s model replies: agent-collab's wall time ≤ 1.05× the same CLI calls run bare
-// Options: --only startup|tui|loop (repeatable), --check (exit 1 when a goal is missed).
+//   memory   a stand-in codex printing 2×50 MB (1 MB lines, or one 50 MB line per turn) to a slow --json reader:
+//            agent-collab's peak RSS < 300 MB
+// Options: --only startup|tui|loop|memory (repeatable), --check (exit 1 when a goal is missed).
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
+import { memoryLines } from './memory.js';
 import { realCliLines } from './real-cli.js';
 import { startupLines } from './startup.js';
 import { tuiBenchLines } from './tui.js';
@@ -15,6 +18,7 @@ const SECTIONS: Record<string, () => string[] | Promise<string[]>> = {
   tui: tuiBenchLines,
   // 6 pairs with 2 s replies (~45 s each) keep the whole bench near 6 min; an even count lets each side go first equally often
   loop: () => realCliLines({ instantPairs: 2, slowPairs: 6, latencyMs: 2000 }),
+  memory: memoryLines,
 };
 
 async function main(): Promise<number> {

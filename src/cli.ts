@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Entry point: parses the command line and hands over to a mode. Every failure a user can cause ends here
 // as one line on stderr and a documented exit code, never a stack trace.
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { EXIT, UserError } from './core/errors.js';
+import { neutralizeControls } from './core/terminal-text.js';
 import { HELP, VERSION } from './modes/help.js';
 
 // A reader that goes away (`agent-collab run --json | head`) is not an error worth a stack trace.
@@ -23,6 +25,7 @@ const COMMON = {
 const RUN_OPTIONS = {
   ...COMMON,
   goal: { type: 'string', short: 'g' },
+  'goal-file': { type: 'string' },
   resume: { type: 'boolean' },
   fresh: { type: 'boolean' },
   cwd: { type: 'string', short: 'C' },
@@ -42,6 +45,21 @@ function parseMaxIterations(text: string | undefined): number | undefined {
   if (!Number.isInteger(n) || n < 1 || n > 100)
     throw new UserError(`--max-iterations must be a whole number from 1 to 100 (got "${text}")`);
   return n;
+}
+
+/**
+ * The goal from `--goal` or `--goal-file <file>` ("-": stdin). A file has no size limit, where an argument stops at
+ * 128 KB (the kernel's limit for one argument).
+ */
+function goalOf(goal: string | undefined, file: string | undefined): string | undefined {
+  if (file === undefined) return goal;
+  if (goal !== undefined) throw new UserError('--goal and --goal-file cannot be used together; pick one');
+  try {
+    return readFileSync(file === '-' ? 0 : file, 'utf8');
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new UserError(`cannot read the goal from ${file === '-' ? 'stdin' : file} (${reason}); check the path`);
+  }
 }
 
 function parsed<T>(fn: () => T): T {
@@ -86,7 +104,7 @@ async function main(argv: string[]): Promise<number> {
       const { parseDecision } = await import('./modes/decisions.js');
       return runHeadless({
         cwd: values.cwd ?? process.cwd(),
-        goal: values.goal,
+        goal: goalOf(values.goal, values['goal-file']),
         auto: values.auto ?? false,
         autoApprove: values['auto-approve'],
         json: values.json ?? false,
@@ -162,7 +180,7 @@ main(process.argv.slice(2)).then(
   },
   (err: unknown) => {
     if (err instanceof UserError) {
-      process.stderr.write(`agent-collab: ${err.message}\n`);
+      process.stderr.write(`agent-collab: ${neutralizeControls(err.message)}\n`);
       process.exitCode = err.exitCode;
       return;
     }

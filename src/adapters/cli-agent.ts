@@ -35,6 +35,7 @@ export interface CliFlavor {
   /** How to install it, shown when the binary is missing. */
   installHint: string;
   /**
+   * The CLI's arguments; the prompt is not among them, it goes to the CLI's stdin (an argument is limited to 128 KB).
    * `hook`: the PreToolUse hook every shell command must pass (null: none). `confined`: the turn runs confined
    * (null: `[safety] sandbox = "off"`); a CLI with a sandbox of its own turns it on here.
    */
@@ -161,6 +162,7 @@ export class CliAgent implements Agent {
         env,
         debug: this.opts.debug,
         source: this.opts.debugSource,
+        input: turn.prompt,
         wallTimeoutMs: this.opts.wallTimeoutMs,
         idleTimeoutMs: this.opts.idleTimeoutMs,
       });

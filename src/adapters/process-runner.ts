@@ -1,10 +1,11 @@
-// The one way adapters run a CLI: stdin closed, own process group, stdout streamed line by line, stderr kept
+// The one way adapters run a CLI: stdin closed (or the prompt written to it, then closed), own process group, stdout streamed line by line, stderr kept
 // bounded, wall and idle timeouts, and a stop that takes the whole process group down.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { execa, type ResultPromise } from 'execa';
 import { signalGroup, terminateGroup } from './process-group.js';
+import { boundedLines } from './bounded-lines.js';
 import { HeadTailBuffer } from './truncate.js';
 
 /** Receives every raw output line (`source` is e.g. `planner/codex` or `planner/codex stderr`). */
@@ -27,6 +28,11 @@ export interface ProcessSpec {
   debug: DebugSink;
   /** Label for the debug sink. */
   source: string;
+  /**
+   * Written to the CLI's stdin, which is then closed (default: stdin closed at once). The prompt goes this way: an
+   * argument is limited to 128 KB by the kernel (a larger one fails with E2BIG).
+   */
+  input?: string;
   wallTimeoutMs?: number;
   idleTimeoutMs?: number;
   stderrMaxBytes?: number;
@@ -81,7 +87,7 @@ export function runProcess(spec: ProcessSpec): RunningProcess {
     cwd: spec.cwd,
     env: spec.env,
     extendEnv: spec.env === undefined,
-    stdin: 'ignore',
+    stdin: spec.input === undefined ? 'ignore' : 'pipe',
     stdout: 'pipe',
     stderr: 'pipe',
     detached: true,
@@ -90,6 +96,11 @@ export function runProcess(spec: ProcessSpec): RunningProcess {
     encoding: 'utf8',
   });
   const pgid = child.pid;
+  if (child.stdin) {
+    // A CLI that exits without reading it all (a usage error) breaks the pipe; how it ended says why.
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(spec.input);
+  }
   const startedAt = performance.now();
   // When each CLI started and ended, next to its output (`<source> process`, so the raw output lines stay apart).
   const lifecycle = `${spec.source} process`;
@@ -123,6 +134,8 @@ export function runProcess(spec: ProcessSpec): RunningProcess {
   };
   const readers: { close(): void }[] = [];
   let pipeTimer: NodeJS.Timeout | undefined;
+  /** Whether stdout's reader waits for the CLI's output (not for its own consumer, which may be slow). */
+  let waitingForOutput = true;
   // When the CLI exits, whatever it left in its group (tool shells, their children) goes too; that also closes
   // the output pipes they may still hold. A process that escaped into a group of its own is not chased, but its
   // hold on the pipes must not keep the run open: after a grace for the last output, they are closed from here.
@@ -135,13 +148,19 @@ export function runProcess(spec: ProcessSpec): RunningProcess {
     clearTimeout(wallTimer);
     clearTimeout(idleTimer);
     void killGroup();
-    pipeTimer = setTimeout(() => {
+    const closePipes = (): void => {
+      // Output the CLI left in the pipe is not lost while agent-collab's own consumer is slow to take it.
+      if (!waitingForOutput && !child.stdout?.readableEnded) {
+        pipeTimer = setTimeout(closePipes, PIPE_GRACE_MS);
+        return;
+      }
       if (!child.stdout?.readableEnded || !child.stderr?.readableEnded)
         spec.debug(lifecycle, `${name} (pid ${pgid}) left its output open; no longer read`);
       for (const r of readers) r.close();
       child.stdout?.destroy();
       child.stderr?.destroy();
-    }, PIPE_GRACE_MS);
+    };
+    pipeTimer = setTimeout(closePipes, PIPE_GRACE_MS);
   });
 
   if (child.stderr) {
@@ -155,15 +174,23 @@ export function runProcess(spec: ProcessSpec): RunningProcess {
       spec.onStderrLine?.(line);
     });
   }
+  // stdout is read only as fast as its lines are taken (backpressure on the CLI's pipe), each line bounded.
   let stdoutLines: AsyncIterator<string> | null = null;
   if (child.stdout) {
-    const rl = createInterface({ input: child.stdout, crlfDelay: Infinity });
-    readers.push(rl);
-    rl.on('line', (line) => {
-      activity();
-      spec.debug(spec.source, line);
+    const stdout = child.stdout;
+    readers.push({ close: () => stdout.destroy() });
+    const lines = boundedLines(stdout, {
+      onChunk: activity,
+      waiting: (w) => {
+        waitingForOutput = w;
+      },
     });
-    stdoutLines = rl[Symbol.asyncIterator](); // created now so no line is missed before someone iterates
+    stdoutLines = (async function* () {
+      for await (const line of lines) {
+        spec.debug(spec.source, line);
+        yield line;
+      }
+    })();
   }
 
   const ended: Promise<ProcessEnd> = (async () => {
@@ -186,15 +213,21 @@ export function runProcess(spec: ProcessSpec): RunningProcess {
 
   async function* lines(): AsyncGenerator<string> {
     if (!stdoutLines) return;
-    for (;;) {
-      let next: IteratorResult<string>;
-      try {
-        next = await stdoutLines.next();
-      } catch {
-        return; // the pipe broke: the process is going away, `ended` tells how
+    try {
+      for (;;) {
+        let next: IteratorResult<string>;
+        try {
+          next = await stdoutLines.next();
+        } catch {
+          return; // the pipe broke: the process is going away, `ended` tells how
+        }
+        if (next.done) return;
+        yield next.value;
       }
-      if (next.done) return;
-      yield next.value;
+    } finally {
+      // Nobody takes the rest: the pipe is closed, so neither the CLI nor the end of the run waits on it.
+      waitingForOutput = true;
+      child.stdout?.destroy();
     }
   }
 

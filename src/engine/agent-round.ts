@@ -186,6 +186,7 @@ export class AgentRounds {
       this.ctx.deps.files.debug(role, JSON.stringify(ev));
       play.record?.(ev);
       this.ctx.emit({ type: 'agent_event', role, event: ev });
+      await this.ctx.deps.outputDrained?.();
       switch (ev.type) {
         case 'session':
           await this.ctx.dispatch({ type: 'session', role, sessionId: ev.sessionId });

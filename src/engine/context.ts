@@ -31,6 +31,12 @@ export interface EngineDeps {
   /** The [safety] policy for commands; without it every command is denied (fail closed). */
   commands?: CommandPolicy;
   now?: () => Date;
+  /**
+   * Settles once the output the engine's subscribers wrote has been taken (undefined: at once). Awaited after each
+   * agent event, so an agent's output is read no faster than a slow `--json` reader takes it: the CLI waits on its
+   * pipe instead of agent-collab buffering its output in memory.
+   */
+  outputDrained?: () => Promise<void> | undefined;
 }
 
 export interface EngineContext {

@@ -149,7 +149,11 @@ async function drive(
   opts: HeadlessOptions,
   print: ReturnType<typeof createPrinter>,
 ): Promise<number> {
-  const engine = session.engineFor(state, { interactive: false, allowCmd: opts.allowCmd ?? [] });
+  const engine = session.engineFor(state, {
+    interactive: false,
+    allowCmd: opts.allowCmd ?? [],
+    outputDrained: print.drained,
+  });
   // Manual mode: this invocation is one go — unless it already finishes a round that was under way.
   let goes = opts.auto || state.inflight ? 0 : 1;
   // Rerunning with --resume after a failure is the retry.

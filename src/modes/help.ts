@@ -29,6 +29,7 @@ Usage:
 
 Options for run:
   -g, --goal <text>          what you want done (required unless --resume)
+      --goal-file <file>     read the goal from <file> ("-": stdin) instead, e.g. for a long goal
       --auto                 auto mode: rounds run without waiting for a go
       --auto-approve         execute the plan as soon as the reviewer approves it
       --max-iterations <n>   review rounds before you are asked to decide (default 5)

@@ -1,9 +1,11 @@
 // Headless output: NDJSON events (--json) or short human-readable lines, redacted on the way out (core/redact.ts):
-// every string of an NDJSON event, every text line.
+// every string of an NDJSON event, every text line. Text mode shows control characters (an agent's ESC, BEL, CR …)
+// instead of passing them to the terminal; NDJSON carries them JSON-escaped.
 import type { Writable } from 'node:stream';
 import type { EngineOutput } from '../core/events.js';
 import { CANCEL, choicesFor } from '../core/decisions.js';
 import { noticeText } from '../core/notice-text.js';
+import { escapeJsonControls, neutralizeControls } from '../core/terminal-text.js';
 import { REFUSAL_ID } from '../adapters/confinement/refusals.js';
 import type { AgentEvent, Awaiting, Phase, WorkflowState } from '../core/types.js';
 import { patternRedactor, type Redactor } from '../core/redact.js';
@@ -13,6 +15,24 @@ export interface Printer {
   notice(message: string): void;
   needsHuman(w: Awaiting, phase: Phase, hint: string): void;
   done(state: WorkflowState, exitCode: number): void;
+  /** Settles once stdout has taken what was written (undefined when it has): the engine waits on a slow reader. */
+  drained(): Promise<void> | undefined;
+}
+
+/** Resolves when `out` wants more (or is gone); undefined when it does already. */
+function drainOf(out: Writable): Promise<void> | undefined {
+  if (!out.writableNeedDrain || out.destroyed) return undefined;
+  return new Promise((resolve) => {
+    const done = (): void => {
+      out.off('drain', done);
+      out.off('close', done);
+      out.off('error', done);
+      resolve();
+    };
+    out.on('drain', done);
+    out.on('close', done);
+    out.on('error', done);
+  });
 }
 
 const MAX_LINE = 200;
@@ -61,16 +81,18 @@ function formatUsage(u: { inputTokens: number; outputTokens: number; costUsd: nu
 export function createPrinter(opts: { json: boolean; out: Writable; err: Writable; redactor?: Redactor }): Printer {
   const redactor = opts.redactor ?? patternRedactor;
   const line = (obj: Record<string, unknown>): void => {
-    opts.out.write(`${JSON.stringify(redactor.deep({ ts: new Date().toISOString(), ...obj }))}\n`);
+    opts.out.write(`${escapeJsonControls(JSON.stringify(redactor.deep({ ts: new Date().toISOString(), ...obj })))}\n`);
   };
   const say = (text: string): void => {
-    opts.out.write(`${redactor.text(text)}\n`);
+    opts.out.write(`${neutralizeControls(redactor.text(text))}\n`);
   };
   const warn = (text: string): void => {
-    opts.err.write(`agent-collab: ${redactor.text(text)}\n`);
+    opts.err.write(`agent-collab: ${neutralizeControls(redactor.text(text))}\n`);
   };
+  const drained = (): Promise<void> | undefined => drainOf(opts.out);
   if (opts.json) {
     return {
+      drained,
       output(out) {
         switch (out.type) {
           case 'phase':
@@ -125,6 +147,7 @@ export function createPrinter(opts: { json: boolean; out: Writable; err: Writabl
     };
   }
   return {
+    drained,
     output(out) {
       switch (out.type) {
         case 'phase':

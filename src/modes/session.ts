@@ -18,6 +18,7 @@ import { Engine } from '../engine/runner.js';
 import type { Agent, Mode, Role, WorkflowState } from '../core/types.js';
 import type { Config } from '../persistence/config-schema.js';
 import { loadConfig, type DeepPartial } from '../persistence/config.js';
+import { pruneRuns } from '../persistence/runs-prune.js';
 import { DebugLog } from '../persistence/debug-log.js';
 import { archiveRun } from '../persistence/history.js';
 import { acquireInstanceLock } from '../persistence/instance-lock.js';
@@ -58,7 +59,10 @@ export interface Session {
    * Builds the engine over `state` (a saved one to resume, or a new one). `interactive`: a person can answer held
    * commands (the TUI); else blocked and confirm-required commands are denied unless `allowCmd` prefixes allow them.
    */
-  engineFor(state: WorkflowState, run?: { interactive?: boolean; allowCmd?: readonly string[] }): Engine;
+  engineFor(
+    state: WorkflowState,
+    run?: { interactive?: boolean; allowCmd?: readonly string[]; outputDrained?: () => Promise<void> | undefined },
+  ): Engine;
   newRun(goal: string, mode: Mode): WorkflowState;
   /** Moves the saved run to history/. */
   archiveSaved(state: WorkflowState): Promise<string>;
@@ -107,6 +111,12 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
           ? { kind: 'finished', state: read.state }
           : { kind: 'unfinished', state: read.state }
         : { kind: 'none' };
+    await pruneRuns(
+      path.join(paths.workdir, 'runs'),
+      parseSize(config.paths.runs_max_size) ?? 200 * 1024 * 1024,
+      saved.kind === 'unfinished' ? saved.state.runId : null,
+      (line) => files.debug('agent-collab', line),
+    );
     const agents: Record<Role, Agent> = {
       planner:
         opts.agents?.planner ??
@@ -189,6 +199,7 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
             redactor,
           ),
           commands: commandPolicy(config, { interactive: run?.interactive ?? false, allowCmd: run?.allowCmd ?? [] }),
+          ...(run?.outputDrained ? { outputDrained: run.outputDrained } : {}),
         });
         commandGate = (check) => engine.checkCommand(check);
         return engine;

@@ -63,6 +63,8 @@ export const configSchema = z.strictObject({
     log: nonEmpty('log.md'),
     debug_log: nonEmpty('debug.log'),
     debug_log_max_size: z._default(sizeString, '10MB'),
+    /** All runs' artifacts together (`runs/`); the oldest runs are removed at start beyond it. */
+    runs_max_size: z._default(sizeString, '200MB'),
   }),
   test: table({
     default_command: nonEmpty('auto'),

@@ -45,13 +45,27 @@ export class DebugLog {
       this.headSource = source;
       this.head = `${new Date(now).toISOString()} [${source}] `;
     }
+    // Cut first: a huge line is redacted only in what is kept of it.
     const redact = this.redactLine(source);
-    if (!line.includes('\n')) this.pending.push(this.head, redact(line));
-    else for (const part of line.replace(/\r?\n$/, '').split(/\r?\n/)) this.pending.push(this.head, redact(part));
+    if (!line.includes('\n')) this.pending.push(this.head, redact(this.bounded(line)));
+    else
+      for (const part of line.replace(/\r?\n$/, '').split(/\r?\n/))
+        this.pending.push(this.head, redact(this.bounded(part)));
     if (!this.draining) {
       this.draining = true;
       this.chain = this.chain.then(() => this.drain());
     }
+  }
+
+  /**
+   * A line shortened to its head and tail when it could take more than an eighth of the cap (3 bytes a character;
+   * a quarter for tiny caps): one huge line (an agent's 50 MB message) still leaves the file within its cap.
+   */
+  private bounded(line: string): string {
+    const max = Math.max(Math.floor(this.maxBytes / 24), Math.min(1024, Math.floor(this.maxBytes / 4)));
+    if (line.length <= max) return line;
+    const half = Math.floor(max / 2);
+    return `${line.slice(0, half)} … [agent-collab: ${line.length - 2 * half} characters of this line not logged] … ${line.slice(-half)}`;
   }
 
   /** Resolves when everything written so far is on disk. */

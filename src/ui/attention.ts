@@ -14,8 +14,8 @@ export function supportsOsc9(env: NodeJS.ProcessEnv = process.env): boolean {
 export function attentionSequence(what: string, env: NodeJS.ProcessEnv = process.env): string {
   const bell = '\u0007';
   if (!supportsOsc9(env)) return bell;
-  // A control character (BEL, ESC) inside would end the sequence early.
-  const text = Array.from(`agent-collab: ${what}`, (ch) => (ch < ' ' || ch === '\u007f' ? ' ' : ch))
+  // A control character (BEL, ESC, or C1's ST) inside would end the sequence early.
+  const text = Array.from(`agent-collab: ${what}`, (ch) => (ch < ' ' || (ch >= '\u007f' && ch <= '\u009f') ? ' ' : ch))
     .join('')
     .slice(0, 200);
   return `${bell}\u001b]9;${text}\u0007`;

@@ -1,5 +1,6 @@
 // Turning conversation entries and file text into screen lines, and the scroll window over them. Pure: the
 // components render only the lines inside the window, so a long conversation costs what fits on screen.
+import { neutralizeControls } from '../core/terminal-text.js';
 import type { CommandName } from './keymap.js';
 import type { ConversationEntry, Tone, Who } from './view-model.js';
 
@@ -28,9 +29,10 @@ export function textWidth(text: string): number {
   return w;
 }
 
-/** Cuts `text` to `width` columns, with an ellipsis when something was cut. */
-export function truncate(text: string, width: number): string {
+/** Cuts `text` to `width` columns, with an ellipsis when something was cut; control characters are made visible. */
+export function truncate(raw: string, width: number): string {
   if (width <= 0) return '';
+  const text = neutralizeControls(raw);
   if (textWidth(text) <= width) return text;
   let out = '';
   let w = 0;
@@ -79,7 +81,8 @@ function wrapParagraph(text: string, width: number): string[] {
 export function wrapText(text: string, width: number): string[] {
   const w = Math.max(1, width);
   const out: string[] = [];
-  for (const para of text.replace(/\t/g, '  ').split(/\r?\n/)) out.push(...wrapParagraph(para, w));
+  // Control characters made visible first: an agent's ESC never reaches the terminal, and widths stay true.
+  for (const para of neutralizeControls(text).replace(/\t/g, '  ').split('\n')) out.push(...wrapParagraph(para, w));
   return out;
 }
 
@@ -146,7 +149,7 @@ export function entryLines(e: ConversationEntry, width: number, expanded: boolea
 export function fileLines(text: string, width: number, prefix = 'f'): Line[] {
   const out: Line[] = [];
   let i = 0;
-  for (const raw of text.replace(/\t/g, '  ').split(/\r?\n/)) {
+  for (const raw of neutralizeControls(text).replace(/\t/g, '  ').split('\n')) {
     const heading = /^#{1,6}\s/.test(raw);
     const checked = /^\s*(\d+\.|[-*])\s+\[[xX]\]/.test(raw);
     for (const t of wrapParagraph(raw, Math.max(1, width))) {

@@ -1,8 +1,8 @@
-// Claude Code adapter: `claude -p <prompt> --output-format stream-json --verbose`, continued with `--resume <id>`.
+// Claude Code adapter: `claude -p --output-format stream-json --verbose` with the prompt on stdin, continued with
+// `--resume <id>`.
 import type { AgentEvent, AgentTurn } from '../../core/types.js';
 import type { HookLaunch } from '../command-hook/endpoint.js';
 import { CliAgent, type CliAgentOptions, type CliFlavor } from '../cli-agent.js';
-import { promptArg } from '../cli-args.js';
 import type { ConfinedTurn } from '../confinement/index.js';
 import { claudeConfigBox, claudeGitMountPoints } from './claude-box.js';
 import { claudeProtectedEditRules, claudeSandbox } from './sandbox-settings.js';
@@ -84,8 +84,8 @@ export function claudeNeedsHook(turn: Pick<AgentTurn, 'access'>): boolean {
 }
 
 /**
- * argv after `claude`. The prompt comes right after -p, before the variadic `--allowedTools` / `--disallowedTools`
- * (which would swallow a following positional). The permission mode is always explicit (`default`: in -p mode
+ * argv after `claude`. The prompt is not among them: `-p` without one reads it from stdin (the process runner writes
+ * it there; measured on 2.1.197 with a 1 MB prompt), so no argument limit applies. The permission mode is always explicit (`default`: in -p mode
  * anything not allowed is denied), so a user's settings cannot widen a turn. `--resume` only finds sessions
  * started in the same cwd: the turn's cwd is the repo root.
  */
@@ -96,7 +96,7 @@ export function buildClaudeArgs(
   confined: ConfinedTurn | null = null,
 ): string[] {
   const write = turn.access === 'workspace-write';
-  const args = ['-p', promptArg(turn.prompt), '--output-format', 'stream-json', '--verbose'];
+  const args = ['-p', '--output-format', 'stream-json', '--verbose'];
   if (sessionId !== null) args.push('--resume', sessionId);
   const settings = claudeSettings(hook !== null && claudeNeedsHook(turn) ? hook : null, write ? confined : null);
   if (settings !== null) args.push('--settings', settings);

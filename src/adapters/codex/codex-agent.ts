@@ -1,11 +1,10 @@
-// Codex CLI adapter: `codex exec --json`, continued with `codex exec resume --json <thread_id>`.
+// Codex CLI adapter: `codex exec --json -`, continued with `codex exec resume --json <thread_id> -`; the prompt on stdin.
 import os from 'node:os';
 import path from 'node:path';
 import type { AgentEvent, AgentTurn } from '../../core/types.js';
 import { unwrapShellCommand } from '../command-hook/approvals.js';
 import type { HookLaunch } from '../command-hook/endpoint.js';
 import { CliAgent, type CliAgentOptions, type CliFlavor } from '../cli-agent.js';
-import { promptArg } from '../cli-args.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_WALL_TIMEOUT_MS } from '../process-runner.js';
 import { finishCodex, newCodexState, translateCodexLine, translateCodexStderr } from './translate.js';
 
@@ -26,8 +25,11 @@ export function codexHookConfig(hook: Pick<HookLaunch, 'command' | 'timeoutSecon
  */
 export const CODEX_HOOK_TRUST_FLAG = '--dangerously-bypass-hook-trust';
 
+/** codex's prompt argument that makes it read the prompt from stdin (an argument is limited to 128 KB). */
+export const CODEX_PROMPT_FROM_STDIN = '-';
+
 /**
- * argv after `codex`. The sandbox is always explicit, so a user's config.toml cannot widen a read-only turn;
+ * argv after `codex`; the prompt itself goes to stdin (`-`). The sandbox is always explicit, so a user's config.toml cannot widen a read-only turn;
  * `resume` rejects `--sandbox`, so it gets `-c sandbox_mode=…` and runs in the turn's cwd (no `-C`).
  */
 export function buildCodexArgs(
@@ -38,8 +40,17 @@ export function buildCodexArgs(
   const sandbox = turn.access === 'workspace-write' ? 'workspace-write' : 'read-only';
   const hookArgs = hook === null ? [] : ['-c', codexHookConfig(hook), CODEX_HOOK_TRUST_FLAG];
   if (threadId === null)
-    return ['exec', '--json', '-C', turn.cwd, '--sandbox', sandbox, ...hookArgs, promptArg(turn.prompt)];
-  return ['exec', 'resume', '--json', '-c', `sandbox_mode="${sandbox}"`, ...hookArgs, threadId, promptArg(turn.prompt)];
+    return ['exec', '--json', '-C', turn.cwd, '--sandbox', sandbox, ...hookArgs, CODEX_PROMPT_FROM_STDIN];
+  return [
+    'exec',
+    'resume',
+    '--json',
+    '-c',
+    `sandbox_mode="${sandbox}"`,
+    ...hookArgs,
+    threadId,
+    CODEX_PROMPT_FROM_STDIN,
+  ];
 }
 
 /** codex reports a command as it runs it (`/bin/bash -lc '<cmd>'`); the hook saw `<cmd>`. */

@@ -53,20 +53,22 @@ describe('CLI agents over a stand-in binary', () => {
       text: 'Final answer: done.',
     });
     expect(await argvOf(binary)).toEqual({
-      argv: ['exec', '--json', '-C', dir, '--sandbox', 'workspace-write', 'Do it'],
+      argv: ['exec', '--json', '-C', dir, '--sandbox', 'workspace-write', '-'],
       cwd: dir,
+      stdin: 'Do it',
     });
     expect(debug.filter(([s]) => s === 'planner/codex')).toHaveLength(14);
     expect(debug).toContainEqual(['planner/codex stderr', 'Reading additional input from stdin...']);
   });
 
-  it('codex resume passes the thread id and runs in the turn cwd', async () => {
+  it('codex resume passes the thread id, the prompt on stdin, and runs in the turn cwd', async () => {
     const { dir, binary, agent } = await setup('codex', { transcript: 'codex-readonly.exec.jsonl' });
     const events = await collect(agent.resume('th-7', turn(dir)));
     expect(events.at(-1)).toMatchObject({ type: 'done', text: 'Read-only run done.' });
     expect(await argvOf(binary)).toEqual({
-      argv: ['exec', 'resume', '--json', '-c', 'sandbox_mode="read-only"', 'th-7', 'Do it'],
+      argv: ['exec', 'resume', '--json', '-c', 'sandbox_mode="read-only"', 'th-7', '-'],
       cwd: dir,
+      stdin: 'Do it',
     });
   });
 
@@ -88,15 +90,9 @@ describe('CLI agents over a stand-in binary', () => {
     expect(await collect(agent.resume('x', turn(dir)))).toEqual([
       { type: 'error', kind: 'session_lost', message: 'No conversation found with session ID: x' },
     ]);
-    expect((await argvOf(binary)).argv.slice(0, 7)).toEqual([
-      '-p',
-      'Do it',
-      '--output-format',
-      'stream-json',
-      '--verbose',
-      '--resume',
-      'x',
-    ]);
+    const seen = await argvOf(binary);
+    expect(seen.stdin).toBe('Do it');
+    expect(seen.argv.slice(0, 6)).toEqual(['-p', '--output-format', 'stream-json', '--verbose', '--resume', 'x']);
   });
 
   it('codex: resuming an unknown thread (no rollout found, exit 1, no JSON) → session_lost; a new run with that stderr is not', async () => {

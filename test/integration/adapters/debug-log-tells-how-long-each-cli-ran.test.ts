@@ -30,6 +30,8 @@ describe("debug.log records each CLI's start and exit", () => {
     const fast = runProcess(
       nodeScript('console.log(JSON.stringify({ type: "result" }));', { source: 'reviewer/claude', debug }),
     );
+    // its output is read as it is taken (the runner reads no faster than its consumer)
+    for await (const line of fast.lines()) expect(line).toBe('{"type":"result"}');
     await fast.ended;
     writeFileSync(release, '');
     await slow.ended;

@@ -1,5 +1,5 @@
 // Writes a stand-in CLI executable for adapter tests: it prints a recorded transcript, some stderr, then exits
-// (or hangs), and saves the argv it got and the command hook's variables in its environment next to itself.
+// (or hangs), and saves the argv and stdin it got and the command hook's variables in its environment next to itself.
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,7 +45,7 @@ if (c.escaped) {
   fs.writeFileSync(${JSON.stringify(`${file}.escaped`)}, String(e.pid));
   e.unref();
 }
-fs.writeFileSync(${JSON.stringify(`${file}.argv.json`)}, JSON.stringify({ argv: process.argv.slice(2), cwd: process.cwd() }));
+fs.writeFileSync(${JSON.stringify(`${file}.argv.json`)}, JSON.stringify({ argv: process.argv.slice(2), cwd: process.cwd(), stdin: fs.readFileSync(0, 'utf8') }));
 fs.writeFileSync(${JSON.stringify(`${file}.hook-env.json`)}, JSON.stringify({ token: process.env.AGENT_COLLAB_HOOK_TOKEN ?? null, replyKey: process.env.AGENT_COLLAB_HOOK_REPLY_KEY ?? null }));
 process.stdout.write(c.out);
 process.stderr.write(c.err);
@@ -62,8 +62,9 @@ export async function escapedPidOf(cli: string): Promise<number> {
   return Number(await readFile(`${cli}.escaped`, 'utf8'));
 }
 
-export async function argvOf(cli: string): Promise<{ argv: string[]; cwd: string }> {
-  return JSON.parse(await readFile(`${cli}.argv.json`, 'utf8')) as { argv: string[]; cwd: string };
+/** The stand-in's last argv, cwd and everything it read on stdin (the prompt). */
+export async function argvOf(cli: string): Promise<{ argv: string[]; cwd: string; stdin: string }> {
+  return JSON.parse(await readFile(`${cli}.argv.json`, 'utf8')) as { argv: string[]; cwd: string; stdin: string };
 }
 
 /** What the stand-in's runs logged, in order: `start <pid>` when one began, `exit <pid>` right before one exited by itself. */

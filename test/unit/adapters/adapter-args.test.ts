@@ -3,7 +3,7 @@ import { buildClaudeArgs, claudeEnv } from '../../../src/adapters/claude/claude-
 import { buildCodexArgs } from '../../../src/adapters/codex/codex-agent.js';
 
 describe('codex argv', () => {
-  it('read-only start: exec --json -C <cwd> with an explicit read-only sandbox, prompt last', () => {
+  it('read-only start: exec --json -C <cwd> with an explicit read-only sandbox, "-" last (the prompt comes on stdin)', () => {
     expect(buildCodexArgs({ prompt: 'Write the plan', cwd: '/repo', access: 'read-only' }, null)).toEqual([
       'exec',
       '--json',
@@ -11,7 +11,7 @@ describe('codex argv', () => {
       '/repo',
       '--sandbox',
       'read-only',
-      'Write the plan',
+      '-',
     ]);
   });
 
@@ -23,11 +23,11 @@ describe('codex argv', () => {
       '/repo',
       '--sandbox',
       'workspace-write',
-      'Do step 1',
+      '-',
     ]);
   });
 
-  it('resume: exec resume --json, sandbox via -c (resume rejects --sandbox), thread id, prompt', () => {
+  it('resume: exec resume --json, sandbox via -c (resume rejects --sandbox), thread id, "-" (prompt on stdin)', () => {
     expect(buildCodexArgs({ prompt: 'Next', cwd: '/repo', access: 'workspace-write' }, 'th-1')).toEqual([
       'exec',
       'resume',
@@ -35,7 +35,7 @@ describe('codex argv', () => {
       '-c',
       'sandbox_mode="workspace-write"',
       'th-1',
-      'Next',
+      '-',
     ]);
     expect(buildCodexArgs({ prompt: 'Review', cwd: '/repo', access: 'read-only' }, 'th-1')).toEqual([
       'exec',
@@ -44,21 +44,26 @@ describe('codex argv', () => {
       '-c',
       'sandbox_mode="read-only"',
       'th-1',
-      'Review',
+      '-',
     ]);
   });
 
-  it('a prompt starting with "-" is not taken for an option', () => {
-    expect(buildCodexArgs({ prompt: '- fix it', cwd: '/r', access: 'read-only' }, null).at(-1)).toBe(' - fix it');
-    expect(buildCodexArgs({ prompt: '-', cwd: '/r', access: 'read-only' }, 't').at(-1)).toBe(' -');
+  it('the prompt is never an argument, whatever its size (it goes to stdin)', () => {
+    const prompt = `--sandbox danger-full-access ${'x'.repeat(200_000)}`;
+    for (const args of [
+      buildCodexArgs({ prompt, cwd: '/r', access: 'read-only' }, null),
+      buildCodexArgs({ prompt, cwd: '/r', access: 'read-only' }, 't'),
+    ]) {
+      expect(args.some((a) => a.includes('danger-full-access') || a.length > 1000)).toBe(false);
+      expect(args.at(-1)).toBe('-');
+    }
   });
 });
 
 describe('claude argv', () => {
-  it('read-only turn: prompt right after -p, stream-json, then an allowlist of read-only tools last', () => {
+  it('read-only turn: -p without a prompt (it comes on stdin), stream-json, then an allowlist of read-only tools last', () => {
     expect(buildClaudeArgs({ prompt: 'Review the plan', access: 'read-only' }, null)).toEqual([
       '-p',
-      'Review the plan',
       '--output-format',
       'stream-json',
       '--verbose',
@@ -75,7 +80,6 @@ describe('claude argv', () => {
   it('execution turn: default mode with file edits under the cwd allowed, and no shell command allowed by itself', () => {
     expect(buildClaudeArgs({ prompt: 'Do step 2', access: 'workspace-write' }, null)).toEqual([
       '-p',
-      'Do step 2',
       '--output-format',
       'stream-json',
       '--verbose',
@@ -91,17 +95,10 @@ describe('claude argv', () => {
     ]);
   });
 
-  it('resume: --resume <session_id>, prompt still first', () => {
+  it('resume: --resume <session_id>; the prompt is never an argument', () => {
     const args = buildClaudeArgs({ prompt: 'Again', access: 'read-only' }, 'sess-9');
-    expect(args.slice(0, 7)).toEqual([
-      '-p',
-      'Again',
-      '--output-format',
-      'stream-json',
-      '--verbose',
-      '--resume',
-      'sess-9',
-    ]);
+    expect(args).not.toContain('Again');
+    expect(args.slice(0, 6)).toEqual(['-p', '--output-format', 'stream-json', '--verbose', '--resume', 'sess-9']);
     expect(args.at(-1)).toBe('Read,Grep,Glob');
   });
 

@@ -33,7 +33,7 @@ function turn(access: AgentTurn['access']): AgentTurn {
 describe('claude with the hook', () => {
   it('workspace-write turn: --settings holds a Bash PreToolUse command hook with the CLI timeout', () => {
     const args = buildClaudeArgs({ prompt: 'Go', access: 'workspace-write' }, 'sess-1', hook);
-    expect(args.slice(0, 7)).toEqual(['-p', 'Go', '--output-format', 'stream-json', '--verbose', '--resume', 'sess-1']);
+    expect(args.slice(0, 6)).toEqual(['-p', '--output-format', 'stream-json', '--verbose', '--resume', 'sess-1']);
     const settings = JSON.parse(args[args.indexOf('--settings') + 1]!) as unknown;
     expect(settings).toEqual({
       hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: hook.command, timeout: 630 }] }] },
@@ -70,24 +70,24 @@ describe('codex with the hook', () => {
     return parseToml(args[i]!) as { hooks: { PreToolUse: unknown } };
   };
 
-  it('exec: -c hooks.PreToolUse (valid TOML, the command string intact) and --dangerously-bypass-hook-trust before the prompt', () => {
+  it('exec: -c hooks.PreToolUse (valid TOML, the command string intact) and --dangerously-bypass-hook-trust before "-" (the prompt on stdin)', () => {
     const args = buildCodexArgs({ prompt: 'Go', cwd: '/repo', access: 'workspace-write' }, null, hook);
     expect(hookOverride(args).hooks.PreToolUse).toEqual([
       { matcher: 'Bash', hooks: [{ type: 'command', command: hook.command, timeout: 630 }] },
     ]);
     expect(args).toContain('--dangerously-bypass-hook-trust');
-    expect(args.at(-1)).toBe('Go');
+    expect(args.at(-1)).toBe('-');
     expect(args.slice(0, 6)).toEqual(['exec', '--json', '-C', '/repo', '--sandbox', 'workspace-write']);
     expect(args.join(' ')).not.toMatch(/secret-/); // the hook's token and reply key stay in the environment
   });
 
-  it('exec resume: the same hook and flag, then the thread id and the prompt', () => {
+  it('exec resume: the same hook and flag, then the thread id and "-" (the prompt on stdin)', () => {
     const args = buildCodexArgs({ prompt: 'Again', cwd: '/repo', access: 'read-only' }, 'th-1', hook);
     expect(hookOverride(args).hooks.PreToolUse).toEqual([
       { matcher: 'Bash', hooks: [{ type: 'command', command: hook.command, timeout: 630 }] },
     ]);
     expect(args).toContain('--dangerously-bypass-hook-trust');
-    expect(args.slice(-2)).toEqual(['th-1', 'Again']);
+    expect(args.slice(-2)).toEqual(['th-1', '-']);
     expect(args.slice(0, 5)).toEqual(['exec', 'resume', '--json', '-c', 'sandbox_mode="read-only"']);
   });
 

@@ -21,6 +21,27 @@ describe('DebugLog', () => {
     expect(lines.slice(200).map((l) => l.replace(/^\S+ /, ''))).toEqual(['[reviewer] multi', '[reviewer] line']);
   });
 
+  it('a single line far over the cap keeps its head and tail, and the files stay within the cap', async () => {
+    const dir = await tempDir();
+    const f = path.join(dir, 'debug.log');
+    const cap = 1024 * KB;
+    const log = new DebugLog(f, cap, 2);
+    log.write('planner/codex', `HEAD-OF-LINE${'é'.repeat(5 * cap)}TAIL-OF-LINE`);
+    log.write('planner/codex', 'the next line');
+    await log.flush();
+    const names = await readdir(dir);
+    let all = '';
+    for (const name of names) {
+      const text = await readFile(path.join(dir, name), 'utf8');
+      expect(Buffer.byteLength(text)).toBeLessThanOrEqual(cap);
+      all += text;
+    }
+    expect(all).toMatch(
+      /\[planner\/codex\] HEAD-OF-LINEé+ … \[agent-collab: \d+ characters of this line not logged\] … é+TAIL-OF-LINE\n/,
+    );
+    expect(all).toContain('[planner/codex] the next line');
+  });
+
   it('rotates debug.log → .1 → .2 → .3 and drops the oldest, never passing maxBytes', async () => {
     const dir = await tempDir();
     const f = path.join(dir, 'debug.log');
