@@ -8,6 +8,7 @@ import type { CommandGate } from '../core/ports.js';
 import path from 'node:path';
 import { ShellTestRunner } from '../adapters/test-runner.js';
 import { agentConfinement, checkConfinement } from '../adapters/confinement/index.js';
+import { reapOrphans } from '../adapters/reap-orphans.js';
 import { excludeWorkdir, locateRepo } from '../adapters/git/git.js';
 import { GitRepoState } from '../adapters/git/repo-state.js';
 import { GitStepWorkspace } from '../adapters/git/step-workspace.js';
@@ -26,6 +27,7 @@ import { parseSize } from '../persistence/size.js';
 import { newState, readState } from '../persistence/state-store.js';
 import { DiskWorkflowFiles } from '../persistence/workflow-files.js';
 import { isTerminal } from '../core/transition.js';
+import { EXIT, UserError } from '../core/errors.js';
 
 export interface OpenOptions {
   cwd: string;
@@ -77,6 +79,11 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
     await excludeWorkdir(repo.excludeFile, relativeWorkdir(config));
     const debugLog = new DebugLog(paths.debugLog, parseSize(config.paths.debug_log_max_size) ?? 10 * 1024 * 1024);
     const files = new DiskWorkflowFiles(paths, debugLog);
+    // Before anything runs or the tree is looked at: nothing an earlier, killed agent-collab started may still write.
+    const reaped = await reapOrphans(paths.workdir);
+    for (const p of reaped.ended) files.debug('agent-collab', `ended, left running by an earlier agent-collab: ${p}`);
+    for (const p of reaped.survivors)
+      files.debug('agent-collab', `still running after SIGKILL, left by an earlier agent-collab: ${p}`);
     // Bound late: the engine that answers is built by engineFor(); until then every command is denied.
     let commandGate: CommandGate = () =>
       Promise.resolve({ allow: false, reason: 'agent-collab has no run under way to check the command against' });
@@ -93,6 +100,8 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
           ? { kind: 'finished', state: read.state }
           : { kind: 'unfinished', state: read.state }
         : { kind: 'none' };
+    if (saved.kind === 'unfinished' && saved.state.stepRun !== null && reaped.ended.length > 0)
+      throw orphanedStepError(saved.state.stepRun.step, reaped.ended.length);
     const agents: Record<Role, Agent> = {
       planner:
         opts.agents?.planner ??
@@ -192,6 +201,18 @@ export async function confinementAtStart(
   if (config.safety.sandbox === 'off') return { warning: SANDBOX_OFF_WARNING };
   const problem = await check();
   return problem === null ? null : { error: problem };
+}
+
+/**
+ * Processes of a killed agent-collab were still running when this one started: they may have changed the tree
+ * after the step's last look at it, so the step does not go on by itself (the next start finds them gone).
+ */
+function orphanedStepError(step: number, count: number): UserError {
+  return new UserError(
+    `an earlier agent-collab was killed during step ${step} and left ${count} process(es) running, now ended; ` +
+      'they may have changed files after it died: check `git status` and `git diff`, then run `--resume` again',
+    EXIT.needsHuman,
+  );
 }
 
 function relativeWorkdir(config: Config): string {
