@@ -39,9 +39,10 @@ let exitHookInstalled = false;
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
-  // A plain exit (or an uncaught error) that did not stop them: the watchdog would too, this is sooner.
+  // A plain exit (or an uncaught error) that did not stop them: the watchdog would too, this is sooner. Groups
+  // with a grace (git) get SIGTERM so git removes its lock files; the watchdog sends SIGKILL after the grace.
   process.on('exit', () => {
-    for (const pgid of liveGroups.keys()) signalGroup(pgid, 'SIGKILL');
+    for (const [pgid, grace] of liveGroups) signalGroup(pgid, grace > 0 ? 'SIGTERM' : 'SIGKILL');
   });
 }
 
