@@ -79,9 +79,9 @@ function ensureWatchdog(): ChildProcess | null {
   return dog;
 }
 
-/** The watchdog's pid, once one runs (tests kill it to prove the reap at the next start). */
-export function watchdogPid(): number | undefined {
-  return watchdog?.pid;
+/** Starts the watchdog now (at session start), so it already runs when the first child does. */
+export function startWatchdog(): void {
+  ensureWatchdog();
 }
 
 /**

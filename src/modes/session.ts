@@ -9,6 +9,7 @@ import path from 'node:path';
 import { ShellTestRunner } from '../adapters/test-runner.js';
 import { agentConfinement, checkConfinement } from '../adapters/confinement/index.js';
 import { reapOrphans } from '../adapters/reap-orphans.js';
+import { startWatchdog } from '../adapters/owned-processes.js';
 import { excludeWorkdir, locateRepo } from '../adapters/git/git.js';
 import { GitRepoState } from '../adapters/git/repo-state.js';
 import { GitStepWorkspace } from '../adapters/git/step-workspace.js';
@@ -81,6 +82,7 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
     const files = new DiskWorkflowFiles(paths, debugLog);
     // Before anything runs or the tree is looked at: nothing an earlier, killed agent-collab started may still write.
     const reaped = await reapOrphans(paths.workdir);
+    startWatchdog();
     for (const p of reaped.ended) files.debug('agent-collab', `ended, left running by an earlier agent-collab: ${p}`);
     for (const p of reaped.survivors)
       files.debug('agent-collab', `still running after SIGKILL, left by an earlier agent-collab: ${p}`);
