@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import { execa, type ResultPromise } from 'execa';
 import { signalGroup, terminateGroup } from './process-group.js';
 import { boundedLines } from './bounded-lines.js';
+import { adoptGroup, withOwnerTag } from './owned-processes.js';
 import { HeadTailBuffer } from './truncate.js';
 
 /** Receives every raw output line (`source` is e.g. `planner/codex` or `planner/codex stderr`). */
@@ -62,18 +63,6 @@ export interface RunningProcess {
   stop(): Promise<ProcessEnd>;
 }
 
-/** Process groups still running, killed if this process exits without stopping them. */
-const liveGroups = new Set<number>();
-let exitHookInstalled = false;
-
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on('exit', () => {
-    for (const pgid of liveGroups) signalGroup(pgid, 'SIGKILL');
-  });
-}
-
 export function runProcess(spec: ProcessSpec): RunningProcess {
   if (!existsSync(spec.cwd)) {
     const ended = Promise.resolve<ProcessEnd>({
@@ -85,8 +74,9 @@ export function runProcess(spec: ProcessSpec): RunningProcess {
   const stderr = new HeadTailBuffer(spec.stderrMaxBytes ?? DEFAULT_STDERR_MAX_BYTES);
   const child: ResultPromise = execa(spec.command, spec.args, {
     cwd: spec.cwd,
-    env: spec.env,
-    extendEnv: spec.env === undefined,
+    // The owner tag lets the watchdog and the next start find whatever this child starts (owned-processes.ts).
+    env: withOwnerTag(spec.env ?? process.env),
+    extendEnv: false,
     stdin: spec.input === undefined ? 'ignore' : 'pipe',
     stdout: 'pipe',
     stderr: 'pipe',
@@ -105,9 +95,9 @@ export function runProcess(spec: ProcessSpec): RunningProcess {
   // When each CLI started and ended, next to its output (`<source> process`, so the raw output lines stay apart).
   const lifecycle = `${spec.source} process`;
   const name = path.basename(spec.command);
+  // Watched from now on: if agent-collab dies, even by SIGKILL, the watchdog takes the group down at once.
+  const release = pgid === undefined ? () => undefined : adoptGroup(pgid, 0);
   if (pgid !== undefined) {
-    installExitHook();
-    liveGroups.add(pgid);
     spec.debug(lifecycle, `started ${name} (pid ${pgid})`);
   }
 
@@ -116,7 +106,7 @@ export function runProcess(spec: ProcessSpec): RunningProcess {
   let groupGone: Promise<void> | null = null;
   const killGroup = (): Promise<void> => {
     if (pgid === undefined) return Promise.resolve();
-    groupGone ??= terminateGroup(pgid, KILL_GRACE_MS).finally(() => liveGroups.delete(pgid));
+    groupGone ??= terminateGroup(pgid, KILL_GRACE_MS).finally(release);
     return groupGone;
   };
   const terminate = (reason: 'timeout' | 'idle' | 'stopped'): Promise<void> => {

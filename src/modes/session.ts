@@ -8,6 +8,8 @@ import type { CommandGate } from '../core/ports.js';
 import path from 'node:path';
 import { ShellTestRunner } from '../adapters/test-runner.js';
 import { agentConfinement, checkConfinement } from '../adapters/confinement/index.js';
+import { reapOrphans } from '../adapters/reap-orphans.js';
+import { startWatchdog } from '../adapters/owned-processes.js';
 import { excludeWorkdir, locateRepo } from '../adapters/git/git.js';
 import { GitRepoState } from '../adapters/git/repo-state.js';
 import { GitStepWorkspace } from '../adapters/git/step-workspace.js';
@@ -28,6 +30,7 @@ import { newState, readState } from '../persistence/state-store.js';
 import { DiskWorkflowFiles } from '../persistence/workflow-files.js';
 import { isTerminal } from '../core/transition.js';
 import { createRedactor, secretEnvValues, type Redactor } from '../core/redact.js';
+import { EXIT, UserError } from '../core/errors.js';
 
 export interface OpenOptions {
   cwd: string;
@@ -95,6 +98,12 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
       redactor,
     );
     const files = new DiskWorkflowFiles(paths, debugLog, redactor);
+    // Before anything runs or the tree is looked at: nothing an earlier, killed agent-collab started may still write.
+    const reaped = await reapOrphans(paths.workdir);
+    startWatchdog();
+    for (const p of reaped.ended) files.debug('agent-collab', `ended, left running by an earlier agent-collab: ${p}`);
+    for (const p of reaped.survivors)
+      files.debug('agent-collab', `still running after SIGKILL, left by an earlier agent-collab: ${p}`);
     // Bound late: the engine that answers is built by engineFor(); until then every command is denied.
     let commandGate: CommandGate = () =>
       Promise.resolve({ allow: false, reason: 'agent-collab has no run under way to check the command against' });
@@ -111,6 +120,8 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
           ? { kind: 'finished', state: read.state }
           : { kind: 'unfinished', state: read.state }
         : { kind: 'none' };
+    if (saved.kind === 'unfinished' && saved.state.stepRun !== null && reaped.ended.length > 0)
+      throw orphanedStepError(saved.state.stepRun.step, reaped.ended.length);
     await pruneRuns(
       path.join(paths.workdir, 'runs'),
       parseSize(config.paths.runs_max_size) ?? 200 * 1024 * 1024,
@@ -236,6 +247,18 @@ export async function confinementAtStart(
   if (config.safety.sandbox === 'off') return { warning: SANDBOX_OFF_WARNING };
   const problem = await check();
   return problem === null ? null : { error: problem };
+}
+
+/**
+ * Processes of a killed agent-collab were still running when this one started: they may have changed the tree
+ * after the step's last look at it, so the step does not go on by itself (the next start finds them gone).
+ */
+function orphanedStepError(step: number, count: number): UserError {
+  return new UserError(
+    `an earlier agent-collab was killed during step ${step} and left ${count} process(es) running, now ended; ` +
+      'they may have changed files after it died: check `git status` and `git diff`, then run `--resume` again',
+    EXIT.needsHuman,
+  );
 }
 
 function relativeWorkdir(config: Config): string {

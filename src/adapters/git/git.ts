@@ -4,6 +4,7 @@ import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stepSubject } from '../../core/plan-steps.js';
 import { UserError } from '../../core/errors.js';
+import { adoptGroup, withOwnerTag } from '../owned-processes.js';
 import { terminateGroup } from '../process-group.js';
 
 export const RUN_TRAILER = 'Agent-Collab-Run';
@@ -61,10 +62,12 @@ export function runGit(cwd: string, args: string[], opts: GitCallOptions = {}): 
     // nothing git starts can wait on a prompt there (nor can GIT_TERMINAL_PROMPT=0 git itself; stdin is no terminal).
     const child = spawn('git', args, {
       cwd,
-      env: { ...process.env, GIT_TERMINAL_PROMPT: '0', ...opts.env },
+      env: withOwnerTag({ ...process.env, GIT_TERMINAL_PROMPT: '0', ...opts.env }),
       stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       detached: true,
     });
+    // If agent-collab dies meanwhile, the watchdog ends git (SIGTERM first: git removes its lock files) and its hooks.
+    const release = child.pid === undefined ? () => undefined : adoptGroup(child.pid, KILL_GRACE_MS);
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     let stopped = false;
@@ -78,11 +81,13 @@ export function runGit(cwd: string, args: string[], opts: GitCallOptions = {}): 
     child.stdout?.on('data', (d: Buffer) => stdout.push(d));
     child.stderr?.on('data', (d: Buffer) => stderr.push(d));
     child.once('error', (err: NodeJS.ErrnoException) => {
+      release();
       signal?.removeEventListener('abort', onAbort);
       if (err.code === 'ENOENT') reject(new UserError('git was not found on PATH; install git and try again'));
       else resolve({ stdout: '', stderr: `could not run git: ${err.message}`, exitCode: 1 });
     });
     child.once('close', (code) => {
+      release();
       signal?.removeEventListener('abort', onAbort);
       if (stopped) resolve({ stdout: '', stderr: STOPPED, exitCode: 1 });
       else
