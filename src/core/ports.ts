@@ -49,7 +49,9 @@ export type StepCommitResult =
   | { kind: 'committed'; hash: string; files?: string[]; patch?: string }
   | { kind: 'nothing' }
   | { kind: 'secrets'; findings: SecretFinding[] }
-  | { kind: 'failed'; message: string };
+  | { kind: 'failed'; message: string }
+  /** The commit's hooks changed git's config, hooks or refs beyond the commit: all undone, the commit too. */
+  | { kind: 'forbidden'; changes: string[]; undone: string[] };
 
 export interface StepCommitOptions {
   runId: string;

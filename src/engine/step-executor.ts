@@ -225,6 +225,16 @@ export class StepExecutor {
         this.records.timeline(`step ${step}: commit held, possible secret (${r.findings.length})`);
         await this.ctx.dispatch({ type: 'secrets_found', step, findings: r.findings });
         return;
+      case 'forbidden':
+        this.records.timeline(`step ${step}: the commit's hooks changed what they must not: ${r.changes.join('; ')}`);
+        await this.ctx.dispatch({
+          type: 'forbidden_change',
+          step,
+          attempt: run?.attempt ?? 1,
+          changes: r.changes,
+          undone: r.undone,
+        });
+        return;
       case 'failed':
         this.records.timeline(`step ${step}: commit failed: ${r.message}`);
         await this.ctx.dispatch({ type: 'commit_failed', step, message: r.message });

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { ShellTestRunner } from '../adapters/test-runner.js';
 import { agentConfinement, checkConfinement } from '../adapters/confinement/index.js';
 import { excludeWorkdir, locateRepo } from '../adapters/git/git.js';
+import { BoxedCommit } from '../adapters/git/boxed-commit.js';
 import { GitRepoState } from '../adapters/git/repo-state.js';
 import { GitStepWorkspace } from '../adapters/git/step-workspace.js';
 import { RunArtifacts } from '../persistence/artifacts.js';
@@ -122,8 +123,13 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
         maxDenials: config.safety.max_denials_per_step,
       },
     };
-    const workspace = new GitStepWorkspace(repoRoot, relativeWorkdir(config));
     const repoGuard = new GitRepoState({ ...paths, configDir: path.dirname(paths.configFile) });
+    // With the sandbox on, the step commit's hooks run in the agent's box and are checked afterwards.
+    const commitBox =
+      config.safety.sandbox === 'on'
+        ? new BoxedCommit(agentConfinement(paths.workdir), repoGuard, path.join(paths.workdir, 'backups')).run
+        : undefined;
+    const workspace = new GitStepWorkspace(repoRoot, relativeWorkdir(config), commitBox);
     const tests = new ShellTestRunner(
       repoRoot,
       config.test,

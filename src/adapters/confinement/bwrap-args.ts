@@ -23,6 +23,10 @@ export interface ConfinementSpec {
   tmpDir?: string;
   /** Makes the repo read-only as well (read-only turns). */
   repoReadOnly?: boolean;
+  /** Makes the git dirs writable (agent-collab's own boxed `git commit`: objects, index, refs, logs). */
+  gitWritable?: boolean;
+  /** Paths that stay read-only whatever covers them (the boxed commit's git config and hooks): bound last. */
+  readOnly?: string[];
 }
 
 type Mode = 'rw' | 'ro' | 'tmpfs';
@@ -57,9 +61,10 @@ export function confinementMounts(spec: ConfinementSpec): { path: string; mode: 
     ...(spec.visible ?? []).map((p) => ({ path: real(p), mode: 'ro' as Mode })),
     ...(spec.home ? [{ path: real(spec.home), mode: 'ro' as Mode }] : []),
     { path: repo, mode: spec.repoReadOnly ? 'ro' : 'rw' },
-    ...gitDirsOf(repo).map((p) => ({ path: real(p), mode: 'ro' as Mode })),
+    ...gitDirsOf(repo).map((p) => ({ path: real(p), mode: (spec.gitWritable ? 'rw' : 'ro') as Mode })),
     { path: path.resolve(repo, spec.workdir), mode: 'ro' },
     ...(spec.stateDirs ?? []).map((p) => ({ path: real(p), mode: 'rw' as Mode })),
+    ...(spec.readOnly ?? []).map((p) => ({ path: real(p), mode: 'ro' as Mode })),
   ];
   const seen = new Map<string, Mode>();
   for (const e of entries) {

@@ -44,6 +44,8 @@ export interface GitCallOptions {
   input?: string;
   /** Aborting it kills git with everything it started (hooks, gpg); the call then resolves as failed. */
   signal?: AbortSignal;
+  /** Runs git through another program (agent-collab's boxed commit: bubblewrap): its command line for git's args. */
+  wrap?: (gitArgs: string[]) => { command: string; args: string[] };
 }
 
 const STOPPED = 'git was stopped';
@@ -57,7 +59,8 @@ export function runGit(cwd: string, args: string[], opts: GitCallOptions = {}): 
   return new Promise((resolve, reject) => {
     // Its own process group and session: an abort reaches hooks and gpg too, and with no controlling terminal
     // nothing git starts can wait on a prompt there (nor can GIT_TERMINAL_PROMPT=0 git itself; stdin is no terminal).
-    const child = spawn('git', args, {
+    const launch = opts.wrap ? opts.wrap(args) : { command: 'git', args };
+    const child = spawn(launch.command, launch.args, {
       cwd,
       env: { ...process.env, GIT_TERMINAL_PROMPT: '0', ...opts.env },
       stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
@@ -77,7 +80,8 @@ export function runGit(cwd: string, args: string[], opts: GitCallOptions = {}): 
     child.stderr?.on('data', (d: Buffer) => stderr.push(d));
     child.once('error', (err: NodeJS.ErrnoException) => {
       signal?.removeEventListener('abort', onAbort);
-      if (err.code === 'ENOENT') reject(new UserError('git was not found on PATH; install git and try again'));
+      if (err.code === 'ENOENT' && !opts.wrap)
+        reject(new UserError('git was not found on PATH; install git and try again'));
       else resolve({ stdout: '', stderr: `could not run git: ${err.message}`, exitCode: 1 });
     });
     child.once('close', (code) => {

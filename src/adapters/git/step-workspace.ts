@@ -14,6 +14,7 @@ import {
 } from './git.js';
 import type { StepChanges, StepCommitOptions, StepCommitResult, StepWorkspace } from '../../core/ports.js';
 import { scanDiff } from '../../core/secret-scan.js';
+import { plainCommit, type CommitRunner } from './boxed-commit.js';
 
 /** Pathspecs passed through --pathspec-from-file are taken literally (no globbing of `[`, `*`, `?` in file names). */
 const LITERAL = { GIT_LITERAL_PATHSPECS: '1' };
@@ -67,6 +68,8 @@ export class GitStepWorkspace implements StepWorkspace {
   constructor(
     private readonly repoRoot: string,
     workdirRel: string,
+    /** How the step commit is spawned: boxed and checked afterwards when confinement is on (boxed-commit.ts). */
+    private readonly runCommit: CommitRunner = plainCommit,
   ) {
     const rel = path.relative(repoRoot, path.resolve(repoRoot, workdirRel)).split(path.sep).join('/');
     this.workdir = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : null;
@@ -137,7 +140,7 @@ export class GitStepWorkspace implements StepWorkspace {
       );
     // Without git's auto-maintenance after the commit (`git maintenance run --auto`, possibly a gc): the person's
     // next commit, merge or fetch runs it, rather than a step of an unattended run. A stop kills hooks and gpg with it.
-    const commit = await runGit(
+    const { result: commit, overreach } = await this.runCommit(
       this.repoRoot,
       [
         '-c',
@@ -154,6 +157,11 @@ export class GitStepWorkspace implements StepWorkspace {
         signal,
       },
     );
+    if (overreach) {
+      // The commit (if made) is undone already: HEAD and the index are as before it.
+      await this.undoIntentToAdd(created, headOrEmpty);
+      return { kind: 'forbidden', ...overreach };
+    }
     if (commit.exitCode !== 0) {
       await this.undoIntentToAdd(created, headOrEmpty);
       return {
