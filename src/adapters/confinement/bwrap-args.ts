@@ -27,6 +27,12 @@ export interface ConfinementSpec {
   gitWritable?: boolean;
   /** Paths that stay read-only whatever covers them (the boxed commit's git config and hooks): bound last. */
   readOnly?: string[];
+  /**
+   * Keeps the box in its caller's session and process group, so that a stop's SIGTERM to the group reaches the
+   * program (git then removes its lock files). Only for a caller that started it in a session of its own, without
+   * a terminal (agent-collab's git calls): there is no terminal to type into.
+   */
+  sameSession?: boolean;
 }
 
 type Mode = 'rw' | 'ro' | 'tmpfs';
@@ -85,7 +91,8 @@ export function bwrapArgs(spec: ConfinementSpec, command: string, args: string[]
         ? ['--bind-try', m.path, m.path]
         : ['--ro-bind-try', m.path, m.path],
   );
-  return ['--ro-bind', '/', '/', '--dev', '/dev', ...mounts, ...bwrapHardening(), '--', command, ...args];
+  const hardening = bwrapHardening().filter((a) => !(spec.sameSession && a === '--new-session'));
+  return ['--ro-bind', '/', '/', '--dev', '/dev', ...mounts, ...hardening, '--', command, ...args];
 }
 
 /** Not root inside the box: a root without capabilities could still not build a sandbox of its own (codex does). */

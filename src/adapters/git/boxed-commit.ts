@@ -120,6 +120,8 @@ export class BoxedCommit {
       ...(process.env.HOME ? { home: process.env.HOME } : {}),
       gitWritable: true,
       readOnly: places.readOnly,
+      // runGit starts it in a session of its own without a terminal; a stop's SIGTERM then reaches git and its hooks
+      sameSession: true,
       // a temporary index (GIT_INDEX_FILE) outside the repo must be writable too
       ...(opts.env?.GIT_INDEX_FILE
         ? { stateDirs: [path.dirname(path.resolve(repoRoot, opts.env.GIT_INDEX_FILE))] }
@@ -134,7 +136,9 @@ export class BoxedCommit {
     const shown = (abs: string): string => shownPath(repoRoot, abs);
     const files = await putBackGitDirFiles(filesBefore, await readGitDirFiles(places.gitDirs), this.backupDir, shown);
     const { after } = withoutFiles(await this.repoState.compare(before), files.backups, shown);
-    const moved = result.exitCode === 0 && after.snapshot.head !== null && after.snapshot.head !== before.snapshot.head;
+    // A stop may kill git after the commit was made: that commit is the step's (found again by its trailers on resume).
+    const finished = result.exitCode === 0 || opts.signal?.aborted === true;
+    const moved = finished && after.snapshot.head !== null && after.snapshot.head !== before.snapshot.head;
     const isOneCommitOnTop = moved && (await this.parentsOf(repoRoot, after.snapshot.head!)) === before.snapshot.head;
     const expected = isOneCommitOnTop ? expectedAfterCommit(before.snapshot, after.snapshot.head!) : before.snapshot;
     const changes = [...files.changes, ...describeRepoChanges(expected, after.snapshot)];
