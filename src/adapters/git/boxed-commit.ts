@@ -102,6 +102,9 @@ function expectedAfterCommit(before: RepoSnapshot, newHead: string): RepoSnapsho
 }
 
 export class BoxedCommit {
+  /** Where the git dirs are: found once (they do not move while agent-collab runs). */
+  private places: Promise<GitPlaces> | null = null;
+
   constructor(
     private readonly confinement: AgentConfinement,
     private readonly repoState: GitRepoState,
@@ -112,7 +115,11 @@ export class BoxedCommit {
   readonly run: CommitRunner = async (repoRoot, args, opts) => {
     const problem = await this.confinement.check();
     if (problem !== null) return { result: { stdout: '', stderr: problem, exitCode: 1 }, overreach: null };
-    const places = await gitPlaces(repoRoot);
+    this.places ??= gitPlaces(repoRoot).catch((err: unknown) => {
+      this.places = null; // asked again next time
+      throw err;
+    });
+    const places = await this.places;
     const [before, filesBefore] = await Promise.all([this.repoState.take(), readGitDirFiles(places.gitDirs)]);
     const spec: ConfinementSpec = {
       repo: repoRoot,
