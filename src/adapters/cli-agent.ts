@@ -200,6 +200,8 @@ export class CliAgent implements Agent {
       }
       const end = await proc.ended;
       if (run.stopped) return;
+      // Refusals a CLI reports only on stderr (refusals.ts), before its answer or failure.
+      if (refusals && 'stderr' in end) yield* refusals.seeStderr(end.stderr);
       if (done) {
         this.noteEndAfterAnswer(end);
         for (const ev of translator.finish()) yield ev;

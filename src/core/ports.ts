@@ -61,7 +61,9 @@ export type StepCommitResult =
   | { kind: 'overlap'; files: string[] }
   /** A file over `[safety] max_file_size` or more than `max_files_per_step` files: the person decides. */
   | { kind: 'large'; large: LargeChange }
-  | { kind: 'failed'; message: string };
+  | { kind: 'failed'; message: string }
+  /** The commit's hooks changed git's config, hooks or refs beyond the commit: all undone, the commit too. */
+  | { kind: 'forbidden'; changes: string[]; undone: string[] };
 
 export interface StepCommitOptions {
   runId: string;

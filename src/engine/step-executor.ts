@@ -239,6 +239,16 @@ export class StepExecutor {
         this.records.timeline(`step ${step}: commit held, over the size limits (${describeLarge(r.large).join('; ')})`);
         await this.ctx.dispatch({ type: 'large_change', step, large: r.large });
         return;
+      case 'forbidden':
+        this.records.timeline(`step ${step}: the commit's hooks changed what they must not: ${r.changes.join('; ')}`);
+        await this.ctx.dispatch({
+          type: 'forbidden_change',
+          step,
+          attempt: run?.attempt ?? 1,
+          changes: r.changes,
+          undone: r.undone,
+        });
+        return;
       case 'failed':
         this.records.timeline(`step ${step}: commit failed: ${r.message}`);
         await this.ctx.dispatch({ type: 'commit_failed', step, message: r.message });

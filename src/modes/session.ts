@@ -11,6 +11,7 @@ import { agentConfinement, checkConfinement } from '../adapters/confinement/inde
 import { reapOrphans } from '../adapters/reap-orphans.js';
 import { startWatchdog } from '../adapters/owned-processes.js';
 import { excludeWorkdir, locateRepo } from '../adapters/git/git.js';
+import { BoxedCommit } from '../adapters/git/boxed-commit.js';
 import { GitRepoState } from '../adapters/git/repo-state.js';
 import { GitStepWorkspace } from '../adapters/git/step-workspace.js';
 import { RunArtifacts } from '../persistence/artifacts.js';
@@ -157,6 +158,12 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
         maxDenials: config.safety.max_denials_per_step,
       },
     };
+    const repoGuard = new GitRepoState({ ...paths, configDir: path.dirname(paths.configFile) });
+    // With the sandbox on, the step commit's hooks run in the agent's box and are checked afterwards.
+    const commitBox =
+      config.safety.sandbox === 'on'
+        ? new BoxedCommit(agentConfinement(paths.workdir), repoGuard, path.join(paths.workdir, 'backups')).run
+        : undefined;
     const workspace = new GitStepWorkspace(
       repoRoot,
       relativeWorkdir(config),
@@ -166,8 +173,8 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
         maxFiles: config.safety.max_files_per_step,
       },
       redactor.known,
+      commitBox,
     );
-    const repoGuard = new GitRepoState({ ...paths, configDir: path.dirname(paths.configFile) });
     const tests = new ShellTestRunner(
       repoRoot,
       config.test,

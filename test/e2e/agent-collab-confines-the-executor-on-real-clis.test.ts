@@ -187,6 +187,16 @@ for (const executor of ['claude', 'codex'] as const) {
         .filter((a) => refusalFor(r.lines, a, executor, server) === null)
         .map((a) => a.what);
       expect(unreported, report).toEqual([]);
+      // codex says it rejected a patch aimed outside the project only on stderr: the run turns that into a refusal
+      if (executor === 'codex') {
+        const fromStderr = r.lines.filter(
+          (l) =>
+            l.event === 'agent' &&
+            l.type === 'tool_result' &&
+            String(l.output).startsWith('confinement refused: a patch (writing outside of the project'),
+        );
+        expect(fromStderr.length, report).toBeGreaterThanOrEqual(1);
+      }
     }, 180_000);
   });
 }

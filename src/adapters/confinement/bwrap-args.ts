@@ -28,6 +28,16 @@ export interface ConfinementSpec {
   privateDirs?: PrivateDir[];
   /** Unix sockets to make unreachable in the box; default: those found where daemons keep them (sockets.ts). */
   sockets?: string[];
+  /** Makes the git dirs writable (agent-collab's own boxed `git commit`: objects, index, refs, logs). */
+  gitWritable?: boolean;
+  /** Paths that stay read-only whatever covers them (the boxed commit's git config and hooks): bound last. */
+  readOnly?: string[];
+  /**
+   * Keeps the box in its caller's session and process group, so that a stop's SIGTERM to the group reaches the
+   * program (git then removes its lock files). Only for a caller that started it in a session of its own, without
+   * a terminal (agent-collab's git calls): there is no terminal to type into.
+   */
+  sameSession?: boolean;
 }
 
 /**
@@ -80,12 +90,13 @@ export function confinementMounts(spec: ConfinementSpec): { path: string; mode: 
     ...(spec.visible ?? []).map((p) => ({ path: real(p), mode: 'ro' as Mode })),
     ...(spec.home ? [{ path: real(spec.home), mode: 'ro' as Mode }] : []),
     { path: repo, mode: spec.repoReadOnly ? 'ro' : 'rw' },
-    ...gitDirsOf(repo).map((p) => ({ path: real(p), mode: 'ro' as Mode })),
+    ...gitDirsOf(repo).map((p) => ({ path: real(p), mode: (spec.gitWritable ? 'rw' : 'ro') as Mode })),
     { path: path.resolve(repo, spec.workdir), mode: 'ro' },
     ...(spec.stateDirs ?? []).map((p) => ({ path: real(p), mode: 'rw' as Mode })),
     ...(spec.privateDirs ?? [])
       .filter((d) => existsSync(d.path))
       .map((d) => ({ path: real(d.path), mode: 'private' as Mode, dir: d })),
+    ...(spec.readOnly ?? []).map((p) => ({ path: real(p), mode: 'ro' as Mode })),
   ];
   const seen = new Map<string, { mode: Mode; dir?: PrivateDir }>();
   for (const e of entries) {
@@ -140,7 +151,7 @@ export function bwrapArgs(spec: ConfinementSpec, command: string, args: string[]
     '/dev',
     ...mounts,
     ...socketMasks(spec),
-    ...bwrapHardening(),
+    ...bwrapHardening().filter((a) => !(spec.sameSession && a === '--new-session')),
     '--',
     command,
     ...args,

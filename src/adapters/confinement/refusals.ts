@@ -10,6 +10,7 @@ export const REFUSAL_PREFIX = 'confinement refused: ';
 export const REFUSAL_ID = 'agent-collab-confinement';
 
 const READ_ONLY_FS = /Read-only file system|EROFS/;
+const STDERR_PATCH_REJECTED = /\bpatch rejected: (.+)$/i;
 const CLAUDE_RULE_DENIAL = /denied by your permission settings|haven't granted it yet|is a sensitive file/;
 
 function clip(text: string, max = 300): string {
@@ -47,6 +48,19 @@ export class RefusalWatcher {
         return refusal(`a patch of ${clip(patch[1]!)} (outside the working tree or in a read-only dir)`);
     }
     return null;
+  }
+
+  /**
+   * Refusals a CLI gives only on stderr: codex 0.169 `exec --json` emits no event for a patch it rejects for writing
+   * outside the project, only the line `patch rejected: writing outside of the project`. One event per such line.
+   */
+  seeStderr(stderr: string): AgentEvent[] {
+    const out: AgentEvent[] = [];
+    for (const line of stderr.split('\n')) {
+      const m = STDERR_PATCH_REJECTED.exec(line);
+      if (m) out.push(refusal(`a patch (${clip(m[1]!, 160)})`));
+    }
+    return out;
   }
 
   /** Outside the repo, or in its .git or agent-collab's work dir. */

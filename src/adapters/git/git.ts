@@ -47,6 +47,8 @@ export interface GitCallOptions {
   signal?: AbortSignal;
   /** How `input` is written and stdout read: 'latin1' maps bytes to characters one to one (file contents). */
   encoding?: 'utf8' | 'latin1';
+  /** Runs git through another program (agent-collab's boxed commit: bubblewrap): its command line for git's args. */
+  wrap?: (gitArgs: string[]) => { command: string; args: string[] };
 }
 
 const STOPPED = 'git was stopped';
@@ -60,7 +62,8 @@ export function runGit(cwd: string, args: string[], opts: GitCallOptions = {}): 
   return new Promise((resolve, reject) => {
     // Its own process group and session: an abort reaches hooks and gpg too, and with no controlling terminal
     // nothing git starts can wait on a prompt there (nor can GIT_TERMINAL_PROMPT=0 git itself; stdin is no terminal).
-    const child = spawn('git', args, {
+    const launch = opts.wrap ? opts.wrap(args) : { command: 'git', args };
+    const child = spawn(launch.command, launch.args, {
       cwd,
       env: withOwnerTag({ ...process.env, GIT_TERMINAL_PROMPT: '0', ...opts.env }),
       stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
@@ -83,7 +86,8 @@ export function runGit(cwd: string, args: string[], opts: GitCallOptions = {}): 
     child.once('error', (err: NodeJS.ErrnoException) => {
       release();
       signal?.removeEventListener('abort', onAbort);
-      if (err.code === 'ENOENT') reject(new UserError('git was not found on PATH; install git and try again'));
+      if (err.code === 'ENOENT' && !opts.wrap)
+        reject(new UserError('git was not found on PATH; install git and try again'));
       else resolve({ stdout: '', stderr: `could not run git: ${err.message}`, exitCode: 1 });
     });
     child.once('close', (code) => {

@@ -4,6 +4,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { describeRepoChanges, refLabel, type RepoSnapshot } from '../../core/repo-invariants.js';
+import { dotGitHash, guardsDotGit, putBackDotGit, readDotGit, type DotGit } from './dot-git.js';
 import { firstLine, runGit, type GitCallOptions } from './git.js';
 import {
   fileHash,
@@ -30,6 +31,8 @@ export interface RepoBaseline {
   stash: Array<{ oid: string; message: string }>;
   /** The index file's bytes: put back when HEAD moved, so the person's staging matches HEAD again. */
   index: Buffer | null;
+  /** `<repo>/.git` itself when it is a symlink or a gitfile (dot-git.ts). */
+  dotGit?: DotGit;
 }
 
 const STOPPED = 'git was stopped';
@@ -38,23 +41,33 @@ export class GitRepoState {
   private indexPath: string | null = null;
   private gitPaths: Promise<{ config: string; hooks: string }> | null = null;
   private places: Promise<GitPlaces | null> | null = null;
+  /** What compare() already did about a replaced `.git` link, for restore() to report. */
+  private dotGitNotes: string[] = [];
 
   constructor(private readonly paths: RepoStatePaths) {}
 
   /** Records what the turn must leave alone. */
   async take(signal?: AbortSignal): Promise<RepoBaseline> {
+    const dotGit = await readDotGit(this.paths.repoRoot);
     const [git, files, index] = await Promise.all([this.gitState(signal), this.readFiles(), this.readIndex()]);
     const hashes = this.hashed(files, () => null);
+    if (guardsDotGit(dotGit)) hashes.gitFiles['.git'] = dotGitHash(dotGit);
     return {
       snapshot: { ...git.snapshot, ...hashes },
       contents: files,
       stash: git.stash,
       index,
+      dotGit,
     };
   }
 
   /** The snapshot now, with log.md measured against its length in `before`, and what changed since. */
   async compare(before: RepoBaseline, signal?: AbortSignal): Promise<{ after: RepoBaseline; changes: string[] }> {
+    // Before any git command: a replaced `.git` link would point that command at the agent's git dir.
+    const dotGit = await readDotGit(this.paths.repoRoot);
+    const dotGitChanged =
+      before.dotGit && guardsDotGit(before.dotGit) && dotGitHash(dotGit) !== dotGitHash(before.dotGit);
+    if (dotGitChanged) this.dotGitNotes.push(await putBackDotGit(this.paths.repoRoot, before.dotGit!, dotGit));
     const git = await this.gitState(signal);
     const files = await this.readFiles();
     const hashes = this.hashed(files, (abs, f) => {
@@ -64,11 +77,13 @@ export class GitRepoState {
         abs === this.paths.log && was !== undefined && f.data.subarray(0, was.data.length).equals(was.data);
       return appended ? fileHash(was) : null;
     });
+    if (before.dotGit && guardsDotGit(before.dotGit)) hashes.gitFiles['.git'] = dotGitHash(dotGit);
     const after: RepoBaseline = {
       snapshot: { ...git.snapshot, ...hashes },
       contents: files,
       stash: git.stash,
       index: null,
+      ...(before.dotGit ? { dotGit: before.dotGit } : {}),
     };
     return { after, changes: describeRepoChanges(before.snapshot, after.snapshot) };
   }
@@ -79,7 +94,7 @@ export class GitRepoState {
    * what it left for the person, one line each.
    */
   async restore(before: RepoBaseline, after: RepoBaseline): Promise<string[]> {
-    const notes: string[] = [];
+    const notes: string[] = this.dotGitNotes.splice(0);
     const b = before.snapshot;
     const a = after.snapshot;
     // Files first: a hook or a git config the agent planted (core.fsmonitor, core.hooksPath) must be gone before

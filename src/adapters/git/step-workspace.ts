@@ -19,6 +19,7 @@ import { AgentHunks, indexInfo, type EntryChange } from './agent-hunks.js';
 import { checkRepoSafety } from './repo-safety.js';
 import { redactText, type KnownSecret } from '../../core/redact.js';
 import { findSecrets } from './secret-check.js';
+import { plainCommit, type CommitRunner } from './boxed-commit.js';
 
 /** Pathspecs passed through --pathspec-from-file are taken literally (no globbing of `[`, `*`, `?` in file names). */
 const LITERAL = { GIT_LITERAL_PATHSPECS: '1' };
@@ -83,6 +84,8 @@ export class GitStepWorkspace implements StepWorkspace {
     limits: Partial<WorkspaceLimits> = {},
     /** Values of agent-collab's secret environment variables: flagged by the scan, never put in a commit message. */
     private readonly knownSecrets: readonly KnownSecret[] = [],
+    /** How the step commit is spawned: boxed and checked afterwards when confinement is on (boxed-commit.ts). */
+    private readonly runCommit: CommitRunner = plainCommit,
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
     const rel = path.relative(repoRoot, path.resolve(repoRoot, workdirRel)).split(path.sep).join('/');
@@ -164,7 +167,7 @@ export class GitStepWorkspace implements StepWorkspace {
       if (findings.length > 0 && !opts.allowSecrets) return { kind: 'secrets', findings };
       // Without git's auto-maintenance after the commit (`git maintenance run --auto`, possibly a gc): the person's
       // next commit, merge or fetch runs it, rather than a step of an unattended run. A stop kills hooks and gpg with it.
-      const commit = await runGit(
+      const { result: commit, overreach } = await this.runCommit(
         this.repoRoot,
         // Committed anyway after a finding: the subject never carries the secret itself.
         [
@@ -176,6 +179,8 @@ export class GitStepWorkspace implements StepWorkspace {
         ],
         { env, signal },
       );
+      // The commit (if made) is undone already: HEAD and the person's index are as before it.
+      if (overreach) return { kind: 'forbidden', ...overreach } as const;
       if (commit.exitCode !== 0) {
         return {
           kind: 'failed',

@@ -49,15 +49,55 @@ const REDIRECT_OPS = new Set([...OUTPUT_OPS, '<', '<&', '>&-', '<&-']);
 function parseScript(text: string): Script {
   if (!parser)
     throw new Error('the command policy is not initialized: call `await loadShellParser()` before parsing commands');
-  const tree = parser.parse(text);
+  const p = parser;
+  let tree = p.parse(text);
   if (!tree) return { parts: [], syntaxError: 'the parser returned nothing' };
+  let readWrite = new Set<number>();
+  // tree-sitter-bash has no `<>` (open read-write, e.g. `1<>/dev/sda`): read again with each unquoted one spelled
+  // `>|` (same length, so every offset stays), a write to the same file, unless that does not parse either.
+  if (tree.rootNode.hasError && text.includes('<>')) {
+    const alt = readWriteAsOutput(text);
+    const again = alt.at.size > 0 ? p.parse(alt.text) : null;
+    if (again && !again.rootNode.hasError) {
+      tree.delete();
+      tree = again;
+      readWrite = alt.at;
+    } else again?.delete();
+  }
   try {
     const parts: ScriptPart[] = [];
-    walk(tree.rootNode, text, parts);
+    walk(tree.rootNode, text, parts, readWrite);
     return { parts, syntaxError: tree.rootNode.hasError ? describeError(tree.rootNode, text) : null };
   } finally {
     tree.delete();
   }
+}
+
+/** `text` with every unquoted `<>` operator spelled `>|`, and where they were. */
+export function readWriteAsOutput(text: string): { text: string; at: Set<number> } {
+  const at = new Set<number>();
+  let out = '';
+  let quote: "'" | '"' | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote === "'") {
+      if (c === "'") quote = null;
+    } else if (c === '\\') {
+      out += c + (text[i + 1] ?? '');
+      i++;
+      continue;
+    } else if (quote === '"') {
+      if (c === '"') quote = null;
+    } else if (c === "'" || c === '"') quote = c;
+    else if (c === '<' && text[i + 1] === '>' && text[i - 1] !== '<') {
+      at.add(i);
+      out += '>|';
+      i++;
+      continue;
+    }
+    out += c;
+  }
+  return { text: out, at };
 }
 
 function describeError(root: Node, text: string): string {
@@ -80,7 +120,7 @@ function firstError(root: Node): Node | null {
 }
 
 /** Depth-first, in source order; iterative so that deeply nested input cannot overflow the stack. */
-function walk(root: Node, source: string, parts: ScriptPart[]): void {
+function walk(root: Node, source: string, parts: ScriptPart[], readWrite: ReadonlySet<number>): void {
   const stack: Node[] = [root];
   while (stack.length > 0) {
     const node = stack.pop()!;
@@ -91,7 +131,7 @@ function walk(root: Node, source: string, parts: ScriptPart[]): void {
       const assign = assignment(node);
       if (assign) parts.push({ kind: 'assign', ...assign, start: node.startIndex });
     } else if (node.type === 'file_redirect') {
-      const write = writeTarget(node);
+      const write = writeTarget(node, readWrite);
       if (write) parts.push({ kind: 'write', write, start: node.startIndex });
     }
     stack.push(...node.children.filter((c): c is Node => c !== null).reverse());
@@ -150,12 +190,18 @@ function stdinOf(command: Node): Stdin | null {
   return stdin;
 }
 
-function operatorOf(redirect: Node): string | null {
-  return redirect.children.find((c) => c !== null && !c.isNamed && REDIRECT_OPS.has(c.type))?.type ?? null;
+function operatorNode(redirect: Node): Node | null {
+  return redirect.children.find((c): c is Node => c !== null && !c.isNamed && REDIRECT_OPS.has(c.type)) ?? null;
 }
 
-function writeTarget(node: Node): WriteTarget | null {
-  const op = operatorOf(node);
+function operatorOf(redirect: Node): string | null {
+  return operatorNode(redirect)?.type ?? null;
+}
+
+/** `readWrite`: where a `<>` was read as `>|` (parseScript). */
+function writeTarget(node: Node, readWrite: ReadonlySet<number>): WriteTarget | null {
+  const opNode = operatorNode(node);
+  const op = opNode && readWrite.has(opNode.startIndex) ? '<>' : (opNode?.type ?? null);
   if (!op || !OUTPUT_OPS.has(op)) return null;
   const dest = node.childForFieldName('destination');
   if (!dest) return null;

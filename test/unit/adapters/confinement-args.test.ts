@@ -51,6 +51,23 @@ describe('bubblewrap mounts', () => {
     expect(mounts.filter((m) => m.mode === 'rw').map((m) => m.path)).toEqual(['/nonexistent-ac/t']);
   });
 
+  it('the step commit’s box: .git writable, git’s config and hooks read-only over it, the work dir still read-only', () => {
+    const mounts = confinementMounts({
+      repo,
+      workdir: '.agent-collab',
+      tmpDir: '/tmp',
+      gitWritable: true,
+      readOnly: [`${repo}/.git/config`, `${repo}/.husky`],
+    });
+    expect(mounts.map((m) => `${m.mode} ${m.path}`).slice(3)).toEqual([
+      `rw ${repo}`,
+      `rw ${repo}/.git`,
+      `ro ${repo}/.agent-collab`,
+      `ro ${repo}/.husky`,
+      `ro ${repo}/.git/config`,
+    ]);
+  });
+
   it('argv: whole file system read-only first, fresh /dev, the mounts, its own namespaces without capabilities, then the command', () => {
     const args = bwrapArgs({ repo, workdir: '.agent-collab', tmpDir: '/tmp' }, '/usr/bin/codex', ['exec', '--json']);
     expect(args.slice(0, 5)).toEqual(['--ro-bind', '/', '/', '--dev', '/dev']);

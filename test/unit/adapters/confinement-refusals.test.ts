@@ -65,4 +65,16 @@ describe('refusals', () => {
     const w = new RefusalWatcher(turn);
     expect(w.see(refusal('confinement refused: a write by the command x (Read-only file system)') as never)).toBeNull();
   });
+
+  it('a patch codex rejected only on stderr (0.169: no JSON event) is named, one event per rejected patch', () => {
+    const w = new RefusalWatcher(turn);
+    const stderr =
+      'Reading prompt from stdin...\npatch rejected: writing outside of the project\nsome other line\n' +
+      '2026-11-26T06:00:00Z ERROR codex_core: patch rejected: writing outside of the project\n';
+    expect(w.seeStderr(stderr)).toEqual([
+      refusal('confinement refused: a patch (writing outside of the project)'),
+      refusal('confinement refused: a patch (writing outside of the project)'),
+    ]);
+    expect(w.seeStderr('Reading prompt from stdin...\nerror: something else\n')).toEqual([]);
+  });
 });

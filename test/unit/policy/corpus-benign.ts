@@ -11,6 +11,11 @@ export const BENIGN: string[] = [
   'rm -- -file',
   'rmdir empty',
   'unlink file.tmp',
+  // `<>` as data, and a read-write redirect to a file of the project
+  "grep -n '<>' src/main.c",
+  'echo "a <> b"',
+  'echo x 1<> notes.txt',
+  'exec 3<> fifo.tmp',
   // the words of a rule as data
   'echo "rm -rf"',
   'echo "git push --force"',

@@ -297,6 +297,15 @@ export const RAW_DISK: Dangerous[] = [
   dev('cp disk.img /dev/sdb'),
   dev('ddrescue img /dev/sdb'),
   dev('tee /dev/sda < img'),
+  // every redirect that opens a file for writing: read-write `<>` (tree-sitter-bash has none), noclobber, both streams
+  dev('echo x 1<>/dev/sda', '1<> /dev/sda'),
+  dev('echo x <>/dev/nvme0n1', '<> /dev/nvme0n1'),
+  dev('exec 3<>/dev/sda', '3<> /dev/sda'),
+  dev('cat img 3>&1 1<> /dev/sdb', '1<> /dev/sdb'),
+  dev('echo x >|/dev/sda', '>| /dev/sda'),
+  dev('cat img &>/dev/sda', '&> /dev/sda'),
+  dev('cat img &>>/dev/sdb', '&>> /dev/sdb'),
+  dev('cat img 2>&1 >&/dev/sda', '>& /dev/sda'),
 ];
 
 /**
@@ -332,8 +341,6 @@ export const HIDDEN_EFFECTS: Dangerous[] = [
   rmrf('rsync -a --del empty/ ~/'),
   dev('truncate -s 0 /dev/sda'),
   dev('find . -fprint /dev/sda'),
-  // the shell parser does not read `1<>` (a read-write redirect with a descriptor): unparseable, held
-  held('confirm', 'unparseable')('echo x 1<>/dev/sda'),
   dev('echo x <>/dev/sda'),
   // tools and wrappers that run a command; the command string is still checked
   rmrf('node -e \'require("child_"+"process").execSync("rm -rf /")\''),
