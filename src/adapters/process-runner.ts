@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { execa, type ResultPromise } from 'execa';
-import { signalGroup, terminateGroup } from './process-group.js';
+import { terminateGroup } from './process-group.js';
 import { boundedLines } from './bounded-lines.js';
 import { adoptGroup, withOwnerTag } from './owned-processes.js';
 import { HeadTailBuffer } from './truncate.js';
