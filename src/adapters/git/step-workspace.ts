@@ -15,7 +15,7 @@ import {
 } from './git.js';
 import type { StepChanges, StepCommitOptions, StepCommitResult, StepWorkspace } from '../../core/ports.js';
 import type { LargeChange } from '../../core/types.js';
-import { AgentHunks, indexInfo, type EntryChange } from './agent-hunks.js';
+import { AgentHunks, indexInfo, type Entry, type EntryChange } from './agent-hunks.js';
 import { checkRepoSafety } from './repo-safety.js';
 import { redactText, type KnownSecret } from '../../core/redact.js';
 import { findSecrets } from './secret-check.js';
@@ -135,7 +135,10 @@ export class GitStepWorkspace implements StepWorkspace {
     const headOrEmpty = head ?? (await this.emptyTree());
     const key = keyFrom(opts.baseTree ?? headOrEmpty);
     const existing = opts.baseTree ? found : await findStepCommit(this.repoRoot, key, signal);
-    if (existing) return { kind: 'committed', hash: existing };
+    if (existing) {
+      await this.catchUpIndex(existing);
+      return { kind: 'committed', hash: existing };
+    }
 
     // Never into a rebase, a merge, … that began during the run (nor onto a HEAD that became detached).
     const unsafe = await checkRepoSafety(
@@ -244,6 +247,41 @@ export class GitStepWorkspace implements StepWorkspace {
   }
 
   /** Entries into an index (the person's without `env`) through `update-index --index-info`. */
+  /**
+   * A step commit found again after a crash: agent-collab may have died between the commit and giving the person's
+   * index the agent's hunks, and the commit would then show as a staged reversal. Entries still at the commit's
+   * parent version take the commit's; an entry the person changed since is left as it is.
+   */
+  private async catchUpIndex(commit: string): Promise<void> {
+    const out = await this.must(
+      ['diff-tree', '-r', '-z', '--no-renames', '--no-commit-id', '--root', commit],
+      {},
+      'read the step commit',
+    );
+    const changed = new Map<string, { was: Entry; now: Entry }>();
+    const fields = out.split('\0');
+    for (let i = 0; i + 1 < fields.length && fields[i]?.startsWith(':'); i += 2) {
+      const [oldMode = '', newMode = '', oldOid = '', newOid = ''] = (fields[i] ?? '').slice(1).split(' ');
+      const entry = (mode: string, oid: string): Entry => (/^0+$/.test(mode) ? null : { mode, oid });
+      changed.set(fields[i + 1] ?? '', { was: entry(oldMode, oldOid), now: entry(newMode, newOid) });
+    }
+    if (changed.size === 0) return;
+    const staged = new Map<string, string>();
+    // The whole index (ls-files takes no pathspec list on stdin); this runs only after a crash.
+    const ls = await this.must(['ls-files', '-s', '-z'], {}, 'read the index');
+    for (const line of ls.split('\0').filter(Boolean)) {
+      const tab = line.indexOf('\t');
+      const [mode = '', oid = ''] = line.slice(0, tab).split(' ');
+      staged.set(line.slice(tab + 1), `${mode} ${oid}`);
+    }
+    const key = (e: Entry): string | undefined => (e ? `${e.mode} ${e.oid}` : undefined);
+    const behind = [...changed].filter(([file, c]) => staged.get(file) === key(c.was));
+    await this.updateIndex(
+      behind.map(([file, c]) => ({ path: file, entry: c.now })),
+      {},
+    );
+  }
+
   private async updateIndex(changes: readonly EntryChange[], env: Record<string, string>): Promise<void> {
     if (changes.length === 0) return;
     await this.must(['update-index', '-z', '--index-info'], { env, input: indexInfo(changes) }, 'update the index');

@@ -25,6 +25,39 @@ describe('step commits are idempotent per run and step', () => {
     expect(fx.status()).toEqual(['?? b.txt']);
   });
 
+  it('a crash between the commit and the index update: the commit found again brings the index up to it', async () => {
+    fx = fixture();
+    fx.write('kept.txt', 'v1\n');
+    fx.git('add', 'kept.txt');
+    fx.git('commit', '-q', '-m', 'kept');
+    const base = await fx.ws.snapshot();
+    fx.write('a.txt', 'new file\n');
+    fx.write('kept.txt', 'v2\n');
+    const first = await commit('run-3', 1, 'A', base);
+    expect(first.kind).toBe('committed');
+    // As if agent-collab died right after `git commit`: the person's index still has the entries from before it.
+    fx.git('read-tree', 'HEAD^');
+    expect(fx.status()).toEqual(['?? a.txt', 'D  a.txt', 'MM kept.txt']);
+    const again = await commit('run-3', 1, 'A', base);
+    expect(again).toEqual({ kind: 'committed', hash: first.kind === 'committed' ? first.hash : '' });
+    expect(fx.status()).toEqual([]);
+  });
+
+  it('the index catch-up after a crash leaves an entry the person staged since as it is', async () => {
+    fx = fixture();
+    fx.write('kept.txt', 'v1\n');
+    fx.git('add', 'kept.txt');
+    fx.git('commit', '-q', '-m', 'kept');
+    const base = await fx.ws.snapshot();
+    fx.write('kept.txt', 'v2\n');
+    await commit('run-4', 1, 'A', base);
+    fx.git('read-tree', 'HEAD^');
+    fx.write('kept.txt', 'the person’s v3\n');
+    fx.git('add', 'kept.txt');
+    await commit('run-4', 1, 'A', base);
+    expect(fx.git('show', ':kept.txt')).toBe('the person’s v3\n');
+  });
+
   it('another run or another step is not mistaken for it', async () => {
     fx = fixture();
     let base = await fx.ws.snapshot();
