@@ -21,7 +21,7 @@ import { loadConfig, type DeepPartial } from '../persistence/config.js';
 import { DebugLog } from '../persistence/debug-log.js';
 import { archiveRun } from '../persistence/history.js';
 import { acquireInstanceLock } from '../persistence/instance-lock.js';
-import { resolvePaths, type Paths } from '../persistence/paths.js';
+import { checkPathsStayInRepo, resolvePaths, type Paths } from '../persistence/paths.js';
 import { parseSize } from '../persistence/size.js';
 import { newState, readState } from '../persistence/state-store.js';
 import { DiskWorkflowFiles } from '../persistence/workflow-files.js';
@@ -69,6 +69,7 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
   const repo = await locateRepo(opts.cwd);
   const { config } = loadConfig({ repoRoot: repo.root, homeDir: opts.homeDir, overrides: opts.overrides });
   const paths = resolvePaths(repo.root, config);
+  checkPathsStayInRepo(paths, config);
   const repoRoot = repo.root;
   await mkdir(paths.workdir, { recursive: true });
   const release = await acquireInstanceLock(paths.workdir);
