@@ -128,5 +128,6 @@ export type EngineOutput =
   | { type: 'notice'; notice: Notice }
   | { type: 'awaiting'; awaiting: NonNullable<WorkflowState['awaiting']>; phase: WorkflowState['phase'] }
   | { type: 'rejected'; event: EngineEventType; message: string }
-  | { type: 'error'; message: string }
+  /** `exitCode`: the documented code for it when the error says (a UserError); else an agent failure (4). */
+  | { type: 'error'; message: string; exitCode?: number }
   | { type: 'finished'; phase: 'DONE' | 'CANCELLED' };

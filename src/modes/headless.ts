@@ -211,7 +211,7 @@ async function drive(
     print.output(out);
     if (out.type === 'awaiting') onAwaiting(out.awaiting);
     else if (out.type === 'finished') settle(EXIT.done);
-    else if (out.type === 'error') settle(EXIT.agentFailure);
+    else if (out.type === 'error') settle(out.exitCode ?? EXIT.agentFailure);
   });
 
   const stopSignals = opts.handleSignals ? onSignals(() => settle(EXIT.interrupted)) : () => undefined;

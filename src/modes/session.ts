@@ -19,7 +19,6 @@ import type { Agent, Mode, Role, WorkflowState } from '../core/types.js';
 import type { Config } from '../persistence/config-schema.js';
 import { loadConfig, type DeepPartial } from '../persistence/config.js';
 import { DebugLog } from '../persistence/debug-log.js';
-import { archiveRun } from '../persistence/history.js';
 import { acquireInstanceLock } from '../persistence/instance-lock.js';
 import { checkPathsStayInRepo, resolvePaths, type Paths } from '../persistence/paths.js';
 import { parseSize } from '../persistence/size.js';
@@ -88,6 +87,8 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
     });
     commandHooks = hooks;
     const read = await readState(paths);
+    // From here on, state.json is the file agent-collab read: another one in its place stops the run.
+    if (read.kind === 'ok') await files.watch.stateIs(read.state);
     const saved: SavedRun =
       read.kind === 'ok'
         ? isTerminal(read.state.phase)
@@ -163,7 +164,7 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
       },
       newRun: (goal, mode) =>
         newState({ runId: newRunId(), goal, mode, maxIterations: config.workflow.max_iterations }),
-      archiveSaved: (state) => archiveRun(paths, { goal: state.goal }),
+      archiveSaved: (state) => files.archive(state),
       commandHooks: hooks,
       close: async () => {
         await hooks.close();

@@ -18,16 +18,19 @@ import {
   writePlan,
   writePlanBody,
 } from './plan-files.js';
-import { writeState } from './state-store.js';
+import { WorkdirWatch } from './workdir-watch.js';
 
 export class DiskWorkflowFiles implements WorkflowFiles {
   private readonly written: WrittenCopies;
+  /** Every write below goes through it: a deleted work dir or a replaced state.json stops the run. */
+  readonly watch: WorkdirWatch;
 
   constructor(
     readonly paths: Paths,
     readonly debugLog: DebugLog,
   ) {
     this.written = new WrittenCopies(path.join(paths.workdir, '.written'));
+    this.watch = new WorkdirWatch(paths);
   }
 
   private async bodyOf(which: WatchedFile): Promise<string | null> {
@@ -41,6 +44,7 @@ export class DiskWorkflowFiles implements WorkflowFiles {
 
   /** remember(), from the text just written (not read back: an edit by the person right after is still noticed). */
   private async rememberWritten(which: WatchedFile, text: string): Promise<void> {
+    this.watch.wrote(which === 'plan' ? this.paths.plan : this.paths.comments, text);
     await this.written.remember(
       which,
       await bodyOfText(text, which === 'plan' ? this.paths.plan : this.paths.comments),
@@ -71,7 +75,7 @@ export class DiskWorkflowFiles implements WorkflowFiles {
   }
 
   saveState(state: WorkflowState): Promise<void> {
-    return writeState(this.paths, state);
+    return this.watch.save(state);
   }
 
   async readPlan(): Promise<string | null> {
@@ -83,19 +87,22 @@ export class DiskWorkflowFiles implements WorkflowFiles {
   }
 
   async writePlan(body: string, iteration: number): Promise<void> {
-    await this.rememberWritten('plan', await writePlan(this.paths.plan, { body, status: 'reviewing', iteration }));
+    await this.rememberWritten(
+      'plan',
+      await this.watch.guard(() => writePlan(this.paths.plan, { body, status: 'reviewing', iteration })),
+    );
   }
 
   async writeComments(body: string, verdict: Verdict, iteration: number): Promise<void> {
     await this.rememberWritten(
       'comments',
-      await writeComments(this.paths.comments, { body, status: verdict, iteration }),
+      await this.watch.guard(() => writeComments(this.paths.comments, { body, status: verdict, iteration })),
     );
   }
 
   async setPlanStatus(status: 'draft' | 'reviewing' | 'approved'): Promise<void> {
     if (!(await exists(this.paths.plan))) return;
-    await setPlanStatus(this.paths.plan, status);
+    await this.watch.guard(() => setPlanStatus(this.paths.plan, status));
   }
 
   async readSteps(): Promise<StepInfo[]> {
@@ -105,21 +112,31 @@ export class DiskWorkflowFiles implements WorkflowFiles {
   async markStepDone(step: number, commit: string | null): Promise<void> {
     const body = await this.readPlan();
     if (body === null) return;
-    await this.rememberWritten('plan', await writePlanBody(this.paths.plan, markStepDone(body, step, commit)));
+    await this.rememberWritten(
+      'plan',
+      await this.watch.guard(() => writePlanBody(this.paths.plan, markStepDone(body, step, commit))),
+    );
   }
 
   async markStepSkipped(step: number): Promise<void> {
     const body = await this.readPlan();
     if (body === null) return;
-    await this.rememberWritten('plan', await writePlanBody(this.paths.plan, markStepSkipped(body, step)));
+    await this.rememberWritten(
+      'plan',
+      await this.watch.guard(() => writePlanBody(this.paths.plan, markStepSkipped(body, step))),
+    );
   }
 
   appendLog(title: string, lines: string[]): Promise<void> {
-    return appendLog(this.paths.log, { title, lines });
+    return this.watch.guard(() => appendLog(this.paths.log, { title, lines }));
   }
 
   archive(state: WorkflowState): Promise<string> {
-    return archiveRun(this.paths, { goal: state.goal });
+    return this.watch.guard(async () => {
+      const where = await archiveRun(this.paths, { goal: state.goal });
+      this.watch.forget();
+      return where;
+    });
   }
 
   debug(source: string, line: string): void {
