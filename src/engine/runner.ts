@@ -223,6 +223,8 @@ export class Engine {
         return this.rounds.run(effect.role, effect.action, signal);
       case 'merge_external':
         return this.rounds.mergeExternal(effect, signal);
+      case 'resolve_conflicts':
+        return this.rounds.resolveConflicts(effect, signal);
       case 'run_tests':
         return this.steps.runTests(effect.step, effect.attempt, signal);
       case 'commit_step':

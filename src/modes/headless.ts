@@ -162,6 +162,8 @@ export function hintFor(w: Awaiting): string {
       return `${w.message}; ${rerun}`;
     case 'external_change':
       return `${w.file === 'plan' ? 'plan.md' : 'comments.md'} was changed outside agent-collab while the ${w.role} wrote a new version; ${rerun}`;
+    case 'merge_conflicts':
+      return `${w.file === 'plan' ? 'plan.md' : 'comments.md'} has ${w.conflicts} conflict(s) between your edit and the ${w.role}'s version, marked <<<<<<< / >>>>>>> in the file: resolve them there, or take one side; ${rerun}`;
   }
 }
 

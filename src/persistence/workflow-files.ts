@@ -55,7 +55,11 @@ export class DiskWorkflowFiles implements WorkflowFiles {
     return changedSinceWritten(await this.bodyOf(which), await this.written.last(which));
   }
 
-  async resolveExternal(which: WatchedFile, incoming: string, choice: ExternalChangeChoice): Promise<string> {
+  async resolveExternal(
+    which: WatchedFile,
+    incoming: string,
+    choice: ExternalChangeChoice,
+  ): Promise<string | { conflicts: number; yours: string; backup: string }> {
     const name = path.basename(which === 'plan' ? this.paths.plan : this.paths.comments);
     const r = await reconcile({
       choice,
@@ -66,7 +70,11 @@ export class DiskWorkflowFiles implements WorkflowFiles {
       name,
     });
     await this.appendLog(`${name} changed outside agent-collab: ${choice}`, [r.note]);
-    return r.text;
+    if (!r.conflicts) return r.text;
+    // The merge with its conflicts marked goes into the file itself, where the person resolves them.
+    const file = which === 'plan' ? this.paths.plan : this.paths.comments;
+    await this.rememberWritten(which, await this.watch.guard(() => writePlanBody(file, r.text)));
+    return { conflicts: r.conflicts.count, yours: r.conflicts.yours, backup: r.conflicts.backup };
   }
 
   /** The person's edit of `which` is accepted as the new base (e.g. after editing the plan by hand). */

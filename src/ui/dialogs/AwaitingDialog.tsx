@@ -8,6 +8,7 @@ import {
   CommitFailedDialog,
   ExternalChangeDialog,
   ForbiddenChangeDialog,
+  MergeConflictsDialog,
   SecretDialog,
   StepFailedDialog,
 } from './ExecutionDialogs.js';
@@ -19,9 +20,11 @@ interface AwaitingDialogProps {
   onEvent: (event: EngineEvent) => void;
   /** Opens plan.md in $EDITOR (while the person edits it by hand). */
   onEditPlan: () => void;
+  /** Opens plan.md or comments.md in $EDITOR (to resolve a merge's conflicts). */
+  onEdit?: (file: 'plan' | 'comments') => void;
 }
 
-export function AwaitingDialog({ awaiting: a, onEvent, onEditPlan }: AwaitingDialogProps) {
+export function AwaitingDialog({ awaiting: a, onEvent, onEditPlan, onEdit }: AwaitingDialogProps) {
   const decide = (choice: string, rounds?: number): void => {
     const event = decideEvent(a, choice, rounds);
     if (event) onEvent(event);
@@ -52,6 +55,8 @@ export function AwaitingDialog({ awaiting: a, onEvent, onEditPlan }: AwaitingDia
       return <CommitFailedDialog awaiting={a} onChoose={decide} />;
     case 'external_change':
       return <ExternalChangeDialog awaiting={a} onChoose={decide} />;
+    case 'merge_conflicts':
+      return <MergeConflictsDialog awaiting={a} onChoose={decide} onEdit={onEdit ?? onEditPlan} />;
     default:
       return null;
   }
