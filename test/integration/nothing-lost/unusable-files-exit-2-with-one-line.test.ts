@@ -163,4 +163,37 @@ describe('unusable files and directories are bad input (exit 2), said in one lin
     const log = execFileSync('git', ['log', '--format=%s'], { cwd: r.dir, encoding: 'utf8' });
     expect(log.trim()).toBe('initial');
   });
+
+  it('.agent-collab/ made read-only during the run: the exit code is the one the summary names, no internal error', async () => {
+    // Root ignores permissions; in its own user namespace without capabilities the CLI is bound by them.
+    const r = tempRepoWithFakeScript({
+      rules: [{ when: { kind: 'review' }, do: { run: 'chmod -R a-w .agent-collab', verdict: 'APPROVED' } }],
+    });
+    cleanups.push(r.cleanup);
+    const work = path.join(r.dir, '.agent-collab');
+    cleanups.unshift(() => execFileSync('chmod', ['-R', 'u+w', work]));
+    writeFileSync(
+      path.join(work, 'config.toml'),
+      `${readFileSync(path.join(work, 'config.toml'), 'utf8')}[safety]\nsandbox = "off"\n`,
+    );
+    const box = ['--unshare-user', '--uid', '1000', '--gid', '1000', '--cap-drop', 'ALL', '--dev-bind', '/', '/'];
+    const run = await runToEnd('bwrap', [...box, process.execPath, CLI, 'run', '--goal', 'g', '--auto', '--json'], {
+      cwd: r.dir,
+      env: { ...process.env, HOME: r.home, XDG_CONFIG_HOME: path.join(r.home, '.config'), NO_COLOR: '1' },
+    });
+    const events = run.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const done = events.find((e) => e.event === 'done');
+    expect(done?.exit_code).toBe(4); // "the state could not be saved"
+    expect(run.code).toBe(done?.exit_code);
+    expect(run.stderr).not.toContain('internal error');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(events.some((e) => e.event === 'error' && /EACCES/.test(String(e.message)))).toBe(true);
+    // What was saved before the directory went read-only is intact.
+    const state = JSON.parse(readFileSync(path.join(work, 'state.json'), 'utf8')) as { phase: string };
+    expect(state.phase).toBe('REVIEW');
+    expect(readFileSync(path.join(work, 'plan.md'), 'utf8')).toContain('## Steps');
+  });
 });
