@@ -28,6 +28,8 @@ export class WorkdirWatch {
   private saved: { id: FileId; state: WorkflowState } | null = null;
   /** The full text agent-collab last wrote to each of its markdown files, to put back if they vanish. */
   private readonly texts = new Map<string, string>();
+  /** The instance lock's directory was there at a check (it is not when the files are used without a session). */
+  private lockSeen = false;
 
   constructor(private readonly paths: Pick<Paths, 'workdir' | 'state'>) {}
 
@@ -38,7 +40,13 @@ export class WorkdirWatch {
   guard<T>(write: () => Promise<T>): Promise<T> {
     return inOrder(`${this.paths.state}#watch`, async () => {
       await this.check();
-      return write();
+      try {
+        return await write();
+      } catch (err) {
+        // Deleted while the write was under way (between its mkdir and its open): said as such, not as ENOENT.
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') await this.check();
+        throw err;
+      }
     });
   }
 
@@ -71,7 +79,11 @@ export class WorkdirWatch {
    * after writing back state.json and the markdown files it has copies of (someone else's state.json moved aside).
    */
   private async check(): Promise<void> {
-    const dirGone = (await fileId(this.paths.workdir)) === null;
+    // The lock directory is there from the start of the session to its end: without it the whole work dir went
+    // (whatever agent-collab wrote since, e.g. debug.log, has made the directory again).
+    const lockThere = (await fileId(path.join(this.paths.workdir, 'agent-collab.lock'))) !== null;
+    const dirGone = (await fileId(this.paths.workdir)) === null || (this.lockSeen && !lockThere);
+    this.lockSeen ||= lockThere;
     if (!this.saved && !dirGone) return;
     const now = await fileId(this.paths.state);
     const saved = this.saved;
@@ -87,8 +99,14 @@ export class WorkdirWatch {
       what = `${rel(this.paths.state)} was replaced by another program during the run`;
       kept = `; that file is kept as ${rel(aside)}`;
     }
-    const restored = await this.restore();
-    const back = restored.length ? `; agent-collab wrote back its ${restored.join(', ')}` : '';
+    this.lockSeen = false; // reported once: what follows is measured from the files as written back
+    let back: string;
+    try {
+      const restored = await this.restore();
+      back = restored.length ? `; agent-collab wrote back its ${restored.join(', ')}` : '';
+    } catch (err) {
+      back = `; agent-collab could not write back its files (${(err as Error).message.split('\n')[0]})`;
+    }
     throw new WorkdirChanged(
       `${what}${kept}${back}; the run stopped: check ${rel(this.paths.workdir)}/, then rerun with --resume (or --fresh)`,
     );
