@@ -128,6 +128,35 @@ describe('unusable files and directories are bad input (exit 2), said in one lin
     expect(snapshot(work)).toEqual(before);
   });
 
+  it('an unwritable .agent-collab/ (permissions, no root powers) names the path; never "internal error"', async () => {
+    const r = repo();
+    const work = path.join(r.dir, '.agent-collab');
+    const before = snapshot(work);
+    execFileSync('chmod', ['555', work]);
+    cleanups.unshift(() => execFileSync('chmod', ['755', work]));
+    // Root ignores permissions; in its own user namespace without capabilities the CLI is bound by them.
+    const box = ['--unshare-user', '--uid', '1000', '--gid', '1000', '--cap-drop', 'ALL', '--dev-bind', '/', '/'];
+    const run = await runToEnd('bwrap', [...box, process.execPath, CLI, 'run', '--goal', 'g', '--json'], {
+      cwd: r.dir,
+      env: { ...process.env, HOME: r.home, XDG_CONFIG_HOME: path.join(r.home, '.config'), NO_COLOR: '1' },
+    });
+    expectOneLineRefusal(run, /may not write or read .*\.agent-collab\/.*; fix its permissions .*EACCES/);
+    expect(snapshot(work)).toEqual(before);
+  });
+
+  it('.agent-collab that is a file says to move it aside; the file is kept', async () => {
+    const r = repo();
+    const work = path.join(r.dir, '.agent-collab');
+    rmSync(work, { recursive: true });
+    writeFileSync(work, 'my notes\n');
+    const run = await runCli(['run', '--goal', 'g', '--json'], { cwd: r.dir, home: r.home }).done;
+    expectOneLineRefusal(
+      run,
+      /a part of .*\.agent-collab\/config\.toml is a file where agent-collab expects a directory; move it aside/,
+    );
+    expect(readFileSync(work, 'utf8')).toBe('my notes\n');
+  });
+
   it('state.json that is a directory names it and says to move it aside; the directory and its content are kept', async () => {
     const r = repo();
     const state = path.join(r.dir, '.agent-collab', 'state.json');
