@@ -2,10 +2,13 @@
 // Entry point: parses the command line and hands over to a mode. Every failure a user can cause ends here
 // as one line on stderr and a documented exit code, never a stack trace.
 import { readFileSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { EXIT, UserError } from './core/errors.js';
 import { neutralizeControls } from './core/terminal-text.js';
 import { HELP, VERSION } from './modes/help.js';
+import { asUserError } from './persistence/fs-errors.js';
 
 // A reader that goes away (`agent-collab run --json | head`) is not an error worth a stack trace.
 for (const stream of [process.stdout, process.stderr]) {
@@ -71,6 +74,20 @@ function parsed<T>(fn: () => T): T {
   }
 }
 
+/** `-C <dir>` (or the current directory) must be an existing directory: said as such, not as a missing git. */
+function workingDirectory(dir: string | undefined): string {
+  if (dir === undefined) return process.cwd();
+  const abs = path.resolve(dir);
+  let isDir: boolean;
+  try {
+    isDir = statSync(abs).isDirectory();
+  } catch {
+    throw new UserError(`directory ${abs} does not exist; pass an existing directory to -C`);
+  }
+  if (!isDir) throw new UserError(`${abs} is not a directory; pass a directory to -C`);
+  return abs;
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === '--version' || command === '-v' || command === 'version') {
@@ -103,7 +120,7 @@ async function main(argv: string[]): Promise<number> {
       const { runHeadless } = await import('./modes/headless.js');
       const { parseDecision } = await import('./modes/decisions.js');
       return runHeadless({
-        cwd: values.cwd ?? process.cwd(),
+        cwd: workingDirectory(values.cwd),
         goal: goalOf(values.goal, values['goal-file']),
         auto: values.auto ?? false,
         autoApprove: values['auto-approve'],
@@ -135,7 +152,7 @@ async function main(argv: string[]): Promise<number> {
         return EXIT.done;
       }
       const { runDoctor } = await import('./modes/doctor.js');
-      return runDoctor({ cwd: values.cwd ?? process.cwd() });
+      return runDoctor({ cwd: workingDirectory(values.cwd) });
     }
     case 'policy': {
       const [sub, ...args] = rest;
@@ -163,7 +180,7 @@ async function main(argv: string[]): Promise<number> {
       const { runPolicyCheck } = await import('./modes/policy-check.js');
       return runPolicyCheck({
         command: positionals.join(' '),
-        cwd: values.cwd ?? process.cwd(),
+        cwd: workingDirectory(values.cwd),
         json: values.json ?? false,
       });
     }
@@ -178,7 +195,9 @@ main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },
-  (err: unknown) => {
+  (thrown: unknown) => {
+    // A permission problem, a read-only disk or a directory in a file's place is the person's to fix: exit 2.
+    const err = asUserError(thrown);
     if (err instanceof UserError) {
       process.stderr.write(`agent-collab: ${neutralizeControls(err.message)}\n`);
       process.exitCode = err.exitCode;

@@ -114,6 +114,22 @@ export function onDecide(s: WorkflowState, e: DecideEvent, opts: TransitionOptio
     }
     case 'large_change':
       return onLargeChoice(s, e.choice, requireAwaiting(s, e, 'large_change'));
+    case 'merge_conflicts': {
+      const w = requireAwaiting(s, e, 'merge_conflicts');
+      // `edit` only opens the editor (the TUI does that); the run goes on waiting.
+      if (e.choice === 'edit') return { state: s, effects: [] };
+      const { kind: _kind, ...conflict } = w;
+      return {
+        state: { ...s, inflight: w.action, awaiting: null },
+        effects: [
+          {
+            type: 'log',
+            title: `Person chose ${e.choice} (${w.file === 'plan' ? 'plan.md' : 'comments.md'} conflicts)`,
+          },
+          { type: 'resolve_conflicts', ...conflict, choice: e.choice },
+        ],
+      };
+    }
     case 'external_change': {
       const w = requireAwaiting(s, e, 'external_change');
       return {

@@ -202,6 +202,32 @@ export const DECISIONS = {
       choice('discard', 'discard the agent’s version: keep yours', 'keep your version; the agent’s is dropped', ['d']),
     ],
   },
+  // Issue 18 (item 12): a merge of an outside edit that left conflicts waits for the person.
+  merge_conflicts: {
+    about: 'merging your edit of plan.md or comments.md with the agent’s version left conflicts',
+    choices: [
+      choice(
+        'edit',
+        'edit the file to resolve them',
+        'open the file in $EDITOR and resolve the <<<<<<< / >>>>>>> blocks',
+        ['e'],
+        null,
+      ),
+      choice(
+        'resolved',
+        'resolved: go on with the file as it is now',
+        'the conflicts are resolved in the file: go on with it',
+        ['Enter'],
+      ),
+      choice('keep-mine', 'keep your version', 'drop the agent’s version and go on with yours', ['y']),
+      choice(
+        'keep-agent',
+        'keep the agent’s version',
+        'go on with the agent’s version; yours is saved in .agent-collab/backups/',
+        ['a'],
+      ),
+    ],
+  },
   // Held commands are decided only in the TUI: a run without it answers them with --allow-cmd and the policy.
   command: {
     about: 'an agent wants to run a command that needs confirmation',
@@ -245,6 +271,7 @@ export type DecideEvent =
   | { type: 'decide'; on: 'hunks_overlap'; choice: ChoiceId<'hunks_overlap'> }
   | { type: 'decide'; on: 'large_change'; choice: ChoiceId<'large_change'> }
   | { type: 'decide'; on: 'external_change'; choice: ChoiceId<'external_change'> }
+  | { type: 'decide'; on: 'merge_conflicts'; choice: ChoiceId<'merge_conflicts'> }
   /** `id`: the held command's, so a late answer cannot reach a newer command. */
   | { type: 'decide'; on: 'command'; id: string; choice: ChoiceId<'command'> };
 

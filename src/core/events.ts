@@ -71,6 +71,16 @@ export type EngineEvent =
   /** A step attempt ended without passing (agent failure, policy, timeout…): counted like a failed test run. */
   | { type: 'attempt_failed'; step: number; attempt: number; category: StepFailureCategory; message: string }
   | { type: 'external_change'; role: Role; action: Action; file: 'plan' | 'comments'; text: string }
+  /** The merge of an outside edit left conflicts (now marked in the file). `text`: the agent's version. */
+  | {
+      type: 'merge_conflicts';
+      role: Role;
+      action: Action;
+      file: 'plan' | 'comments';
+      text: string;
+      yours: string;
+      conflicts: number;
+    }
   /** A write turn (or what ran up to the commit) changed what it must not; `undone`: what agent-collab restored. */
   | { type: 'forbidden_change'; step: number; attempt: number; changes: string[]; undone: string[] }
   | { type: 'command_held'; command: PendingCommand }
@@ -96,6 +106,17 @@ export type Effect =
       file: 'plan' | 'comments';
       text: string;
       choice: ExternalChangeChoice;
+    }
+  /** The person's answer to a merge that left conflicts: read the resolved file, or take one side. */
+  | {
+      type: 'resolve_conflicts';
+      role: Role;
+      action: Action;
+      file: 'plan' | 'comments';
+      text: string;
+      yours: string;
+      conflicts: number;
+      choice: 'resolved' | 'keep-mine' | 'keep-agent';
     }
   /** Answers the hook that is waiting on a held command. */
   | { type: 'answer_command'; id: string; allow: boolean; reason: string }
@@ -135,5 +156,6 @@ export type EngineOutput =
   | { type: 'notice'; notice: Notice }
   | { type: 'awaiting'; awaiting: NonNullable<WorkflowState['awaiting']>; phase: WorkflowState['phase'] }
   | { type: 'rejected'; event: EngineEventType; message: string }
-  | { type: 'error'; message: string }
+  /** `exitCode`: the documented code for it when the error says (a UserError); else an agent failure (4). */
+  | { type: 'error'; message: string; exitCode?: number }
   | { type: 'finished'; phase: 'DONE' | 'CANCELLED' };

@@ -30,10 +30,15 @@ export interface WorkflowFiles {
   changedOutside(file: 'plan' | 'comments'): Promise<boolean>;
   /**
    * The body to use when the person changed `file` outside while an agent wrote `incoming`: `overwrite` → incoming
-   * (the person's version is kept as a backup file), `discard` → the person's version, `merge` → a three-way merge
-   * (conflicts marked `<<<<<<<` / `>>>>>>>`).
+   * (the person's version is kept as a backup file), `discard` → the person's version, `merge` → a three-way merge.
+   * A merge with conflicts resolves to `conflicts` instead: the file then holds the merge with its conflicts marked
+   * `<<<<<<<` / `>>>>>>>`, for the person to resolve, and the person's version (`yours`) is kept as `backup`.
    */
-  resolveExternal(file: 'plan' | 'comments', incoming: string, choice: ExternalChangeChoice): Promise<string>;
+  resolveExternal(
+    file: 'plan' | 'comments',
+    incoming: string,
+    choice: ExternalChangeChoice,
+  ): Promise<string | { conflicts: number; yours: string; backup: string }>;
   appendLog(title: string, lines: string[]): Promise<void>;
   /** Moves the run's files to history/; returns where they went. */
   archive(state: WorkflowState): Promise<string>;

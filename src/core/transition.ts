@@ -291,6 +291,27 @@ export function transition(s: WorkflowState, e: EngineEvent, opts: TransitionOpt
         ],
       };
     }
+    case 'merge_conflicts': {
+      requireInflight(s, e);
+      const name = e.file === 'plan' ? 'plan.md' : 'comments.md';
+      return {
+        state: waitForPerson(s, {
+          kind: 'merge_conflicts',
+          file: e.file,
+          role: e.role,
+          action: e.action,
+          text: e.text,
+          yours: e.yours,
+          conflicts: e.conflicts,
+        }),
+        effects: [
+          {
+            type: 'log',
+            title: `${name}: your edit and the ${e.role}'s version conflict (${e.conflicts}); waiting for you to resolve them`,
+          },
+        ],
+      };
+    }
     case 'command_held':
       return onCommandHeld(s, e, (why) => reject(s, e, why));
     case 'command_denied':

@@ -115,6 +115,19 @@ export type Awaiting =
   | { kind: 'large_change'; step: number; summary: string; large: LargeChange }
   | { kind: 'external_change'; file: 'plan' | 'comments'; role: Role; action: Action; text: string }
   /**
+   * Merging the person's outside edit with the agent's version left `conflicts` conflicts, marked in the file; the
+   * run waits until the person resolves them. `text`: the agent's version; `yours`: the person's.
+   */
+  | {
+      kind: 'merge_conflicts';
+      file: 'plan' | 'comments';
+      role: Role;
+      action: Action;
+      text: string;
+      yours: string;
+      conflicts: number;
+    }
+  /**
    * The agent changed what a write turn must leave alone (HEAD, a branch, a ref, the stash, a worktree, agent-collab's
    * files): `changes` says what, `undone` what agent-collab restored or could not. The step is not committed.
    */

@@ -48,12 +48,15 @@ export function parseVerdict(text: string): ParsedVerdict {
   const lines = body.split(/\r?\n/);
   const first = normalizeMarkerLine(lines.find((l) => l.trim() !== '') ?? '');
 
-  if (first === '[APPROVED]') return { kind: 'approved' };
-  if (first === '[CHANGES_REQUIRED]') return { kind: 'changes_required', marker: true };
+  const firstIndex = lines.findIndex((l) => l.trim() !== '');
+  const later = lines.slice(firstIndex + 1);
+  if (first === '[APPROVED]') return contradicted('approved', later) ?? { kind: 'approved' };
+  if (first === '[CHANGES_REQUIRED]')
+    return contradicted('changes', later) ?? { kind: 'changes_required', marker: true };
   // `[CHANGES_REQUIRED] see below`: still a clear request for changes, unless approval is also mentioned.
   const rest = first.startsWith('[CHANGES_REQUIRED]') ? first.slice('[CHANGES_REQUIRED]'.length) : null;
   if (rest !== null && /^[\s:.,;—–-]/.test(rest) && !/approv|lgtm/i.test(rest)) {
-    return { kind: 'changes_required', marker: true };
+    return contradicted('changes', later) ?? { kind: 'changes_required', marker: true };
   }
   if (looksLikeMarker(first)) {
     return {
@@ -61,9 +64,32 @@ export function parseVerdict(text: string): ParsedVerdict {
       reason: `the first line "${first.slice(0, 80)}" is not exactly [APPROVED] or [CHANGES_REQUIRED]`,
     };
   }
-  const firstIndex = lines.findIndex((l) => l.trim() !== '');
-  if (lines.slice(firstIndex + 1).some((l) => LATER_APPROVAL_RE.test(l))) {
+  if (later.some((l) => LATER_APPROVAL_RE.test(l))) {
     return { kind: 'unparseable', reason: 'the first line has no marker but a later line contains [APPROVED]' };
   }
   return { kind: 'changes_required', marker: false };
+}
+
+/** How many non-empty lines after the marker line are read for a second, different verdict. */
+const VERDICT_WINDOW = 5;
+const APPROVED_MENTION_RE = /\[\s*approved?\s*\]|^\W*(approved?|lgtm)\b/i;
+const CHANGES_MENTION_RE = /\[\s*changes?[\s_-]*required\s*\]|^\W*(changes?[\s_-]*required|rejected)\b/i;
+
+/**
+ * An answer that starts with one verdict and gives the other one too is unclear, never approved: `[APPROVED]` on
+ * line 1 and `[CHANGES_REQUIRED]` on line 2 may be a template the reviewer half filled in. The other verdict counts
+ * in any spelling within the first lines after the marker, and as an exact marker line anywhere.
+ */
+function contradicted(said: 'approved' | 'changes', later: readonly string[]): ParsedVerdict | null {
+  const other = said === 'approved' ? CHANGES_MENTION_RE : APPROVED_MENTION_RE;
+  const exact = said === 'approved' ? '[CHANGES_REQUIRED]' : '[APPROVED]';
+  const nonEmpty = later.filter((l) => l.trim() !== '');
+  const hit =
+    nonEmpty.slice(0, VERDICT_WINDOW).find((l) => other.test(normalizeMarkerLine(l))) ??
+    nonEmpty.find((l) => normalizeMarkerLine(l).startsWith(exact));
+  if (hit === undefined) return null;
+  return {
+    kind: 'unparseable',
+    reason: `the answer starts with ${said === 'approved' ? '[APPROVED]' : '[CHANGES_REQUIRED]'} but also says "${normalizeMarkerLine(hit).slice(0, 80)}": two different verdicts`,
+  };
 }

@@ -3,6 +3,7 @@
 // The round runs under its signal: once that is aborted (stop, cancel, close) nothing of it is dispatched.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Effect, RoundUsage } from '../core/events.js';
+import { hasMergeConflictMarkers } from '../core/conflict-markers.js';
 import { detectQuestion } from '../core/question-detect.js';
 import {
   isAgentAction,
@@ -54,6 +55,7 @@ export class AgentRounds {
       action,
       1 + (deps.options.execution?.maxRetries ?? 3),
     );
+    await this.refuseConflicts(prompt);
     if (signal.aborted) return;
     const turn: AgentTurn = {
       prompt,
@@ -126,9 +128,59 @@ export class AgentRounds {
 
   /** The person chose how plan.md / comments.md changed outside should meet the agent's new version. */
   async mergeExternal(effect: Extract<Effect, { type: 'merge_external' }>, signal: AbortSignal): Promise<void> {
-    const text = await this.ctx.deps.files.resolveExternal(effect.file, effect.text, effect.choice);
+    const r = await this.ctx.deps.files.resolveExternal(effect.file, effect.text, effect.choice);
     if (signal.aborted) return;
-    await this.ctx.dispatch({ type: 'agent_done', role: effect.role, action: effect.action, text });
+    const { role, action, file, text } = effect;
+    if (typeof r === 'string') await this.ctx.dispatch({ type: 'agent_done', role, action, text: r });
+    else
+      await this.ctx.dispatch({
+        type: 'merge_conflicts',
+        role,
+        action,
+        file,
+        text,
+        yours: r.yours,
+        conflicts: r.conflicts,
+      });
+  }
+
+  /** The person answered a merge that left conflicts: the file as they resolved it, or one side whole. */
+  async resolveConflicts(effect: Extract<Effect, { type: 'resolve_conflicts' }>, signal: AbortSignal): Promise<void> {
+    const { role, action, file, choice } = effect;
+    const { files } = this.ctx.deps;
+    let text: string;
+    if (choice === 'keep-mine') text = effect.yours;
+    else if (choice === 'keep-agent') text = effect.text;
+    else text = (await (file === 'plan' ? files.readPlan() : files.readComments())) ?? '';
+    if (signal.aborted) return;
+    if (hasMergeConflictMarkers(text)) {
+      this.ctx.emit({
+        type: 'notice',
+        notice: {
+          kind: 'info',
+          message: `${file === 'plan' ? 'plan.md' : 'comments.md'} still has conflict markers (<<<<<<< / >>>>>>>); resolve them all first`,
+        },
+      });
+      const { choice: _choice, type: _type, ...conflict } = effect;
+      await this.ctx.dispatch({ type: 'merge_conflicts', ...conflict });
+      return;
+    }
+    await this.ctx.dispatch({ type: 'agent_done', role, action, text });
+  }
+
+  /** Conflict markers of a merge never reach an agent: a prompt that has them is refused (the person resolves them). */
+  private async refuseConflicts(prompt: string): Promise<void> {
+    if (!hasMergeConflictMarkers(prompt)) return;
+    const { files } = this.ctx.deps;
+    const inPlan = hasMergeConflictMarkers((await files.readPlan()) ?? '');
+    const where = inPlan
+      ? 'plan.md'
+      : hasMergeConflictMarkers((await files.readComments()) ?? '')
+        ? 'comments.md'
+        : 'the prompt';
+    throw new Error(
+      `${where} has unresolved merge conflict markers (<<<<<<< … >>>>>>>); resolve them in the file, then go on`,
+    );
   }
 
   /** Service errors (`infra`) are tried again after backoffMs, 2×, 4×, … */
@@ -172,6 +224,7 @@ export class AgentRounds {
       },
     });
     const recovery = await recoveryPrompt(this.ctx.deps.prompts, this.ctx.deps.files, this.ctx.state(), turn.prompt);
+    await this.refuseConflicts(recovery);
     if (play.signal.aborted) return { kind: 'stopped' };
     return this.consume(play, agent.start({ ...turn, prompt: recovery }));
   }

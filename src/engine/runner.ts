@@ -8,6 +8,7 @@ import type { CommandCheck, CommandVerdict } from '../core/ports.js';
 import { effectFor } from '../core/approval.js';
 import { InvalidEventError, isTerminal, transition } from '../core/transition.js';
 import type { WorkflowState } from '../core/types.js';
+import { UserError } from '../core/errors.js';
 import { AgentRounds } from './agent-round.js';
 import { EngineCommandGate } from './command-gate.js';
 import { errorMessage, type EngineContext, type EngineDeps } from './context.js';
@@ -146,7 +147,12 @@ export class Engine {
       if (event.type === 'usage') this.unsaved = true;
       else await this.save(state);
     } catch (err) {
-      this.emit({ type: 'error', message: errorMessage(err) });
+      // A UserError says which exit code it is (e.g. agent-collab's files changed under the run: 3).
+      this.emit({
+        type: 'error',
+        message: errorMessage(err),
+        ...(err instanceof UserError && { exitCode: err.exitCode }),
+      });
       this.current = state;
       return true;
     }
@@ -217,6 +223,8 @@ export class Engine {
         return this.rounds.run(effect.role, effect.action, signal);
       case 'merge_external':
         return this.rounds.mergeExternal(effect, signal);
+      case 'resolve_conflicts':
+        return this.rounds.resolveConflicts(effect, signal);
       case 'run_tests':
         return this.steps.runTests(effect.step, effect.attempt, signal);
       case 'commit_step':

@@ -7,7 +7,7 @@ import { findRepoRoot } from '../adapters/git/git.js';
 import type { AgentName, Config } from '../persistence/config-schema.js';
 import { loadConfig } from '../persistence/config.js';
 import { UserError } from '../core/errors.js';
-import { resolvePaths } from '../persistence/paths.js';
+import { checkPathsStayInRepo, resolvePaths } from '../persistence/paths.js';
 import {
   CONFINEMENT_INSTALL_HINT,
   SANDBOX_OFF_HINT,
@@ -181,7 +181,16 @@ export async function runChecks(
     });
     return checks;
   }
-  checks.push(await checkWritable(resolvePaths(repoRoot, config).workdir));
+  let paths;
+  try {
+    paths = resolvePaths(repoRoot, config);
+    checkPathsStayInRepo(paths, config);
+  } catch (err) {
+    if (!(err instanceof UserError)) throw err;
+    checks.push({ name: 'config', ok: false, detail: err.message, fix: 'point [paths] inside the repo' });
+    return checks;
+  }
+  checks.push(await checkWritable(paths.workdir));
   checks.push(await checkGitIdentity(repoRoot));
   checks.push(await checkConfinementSetup(config, probe));
   checks.push(...(await checkAgents(config, repoRoot)));

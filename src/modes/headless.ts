@@ -6,6 +6,7 @@ import { EXIT, UserError } from '../core/errors.js';
 import { flagsFor } from '../core/decisions.js';
 import { describeLarge } from '../core/commit-holds.js';
 import { refuseUnsafeRepo } from '../adapters/git/repo-safety.js';
+import { describeFsError } from '../persistence/fs-errors.js';
 import { askYesNo } from './ask.js';
 import { decisionEvent, type Decision } from './decisions.js';
 import { createPrinter } from './printer.js';
@@ -48,8 +49,14 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     allowDetached: opts.allowDetached,
   });
   const print = createPrinter({ json: opts.json, out: stdout, err: stderr, redactor: session.redactor });
+  let code: number;
   try {
     if (session.corrupt) {
+      // --resume asked for the saved run, and there is none to resume: say so once, the file kept aside.
+      if (opts.resume === 'resume')
+        throw new UserError(
+          `state.json is unreadable (${session.corrupt.reason}); it was moved to ${session.corrupt.movedTo}: run without --resume to start a new run`,
+        );
       print.notice(
         `state.json could not be read (${session.corrupt.reason}); it was moved to ${session.corrupt.movedTo} and a new run starts`,
       );
@@ -60,11 +67,37 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     if (confinement && 'error' in confinement) throw new UserError(confinement.error);
     if (confinement) print.notice(`warning: ${confinement.warning}`);
     const state = await chooseState(session, opts, print.notice);
-    if (typeof state === 'number') return state;
-    return await drive(session, state, opts, print);
-  } finally {
-    await session.close();
+    if (typeof state === 'number') code = state;
+    else {
+      // plan.md and comments.md are read before anything runs: invalid frontmatter is bad input (exit 2), not a
+      // failure of the run that the engine would park it at.
+      await session.files.readPlan();
+      await session.files.readComments();
+      code = await drive(session, state, opts, print);
+    }
+  } catch (err) {
+    await closeAfter(session, null);
+    throw err;
   }
+  return closeAfter(session, code, print);
+}
+
+/**
+ * Closes the session; the run's outcome stands (its summary already names the exit code). A close that fails, e.g.
+ * on a `.agent-collab/` made read-only during the run, is one more line, never a different exit code.
+ */
+async function closeAfter(
+  session: Session,
+  code: number | null,
+  print?: ReturnType<typeof createPrinter>,
+): Promise<number> {
+  try {
+    await session.close();
+  } catch (err) {
+    if (code === null) return EXIT.badInput; // the error that ended the run is the one reported
+    print?.notice(`could not close the session cleanly: ${describeFsError(err) ?? String(err).split('\n')[0]}`);
+  }
+  return code ?? EXIT.badInput;
 }
 
 async function chooseState(
@@ -140,6 +173,8 @@ export function hintFor(w: Awaiting): string {
       return `step ${w.step} was not committed: it is over the [safety] limits (${describeLarge(w.large).join('; ')}); ${rerun}`;
     case 'external_change':
       return `${w.file === 'plan' ? 'plan.md' : 'comments.md'} was changed outside agent-collab while the ${w.role} wrote a new version; ${rerun}`;
+    case 'merge_conflicts':
+      return `${w.file === 'plan' ? 'plan.md' : 'comments.md'} has ${w.conflicts} conflict(s) between your edit and the ${w.role}'s version, marked <<<<<<< / >>>>>>> in the file: resolve them there, or take one side; ${rerun}`;
   }
 }
 
@@ -193,7 +228,7 @@ async function drive(
     print.output(out);
     if (out.type === 'awaiting') onAwaiting(out.awaiting);
     else if (out.type === 'finished') settle(EXIT.done);
-    else if (out.type === 'error') settle(EXIT.agentFailure);
+    else if (out.type === 'error') settle(out.exitCode ?? EXIT.agentFailure);
   });
 
   const stopSignals = opts.handleSignals ? onSignals(() => settle(EXIT.interrupted)) : () => undefined;

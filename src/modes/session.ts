@@ -23,9 +23,8 @@ import type { Config } from '../persistence/config-schema.js';
 import { loadConfig, type DeepPartial } from '../persistence/config.js';
 import { pruneRuns } from '../persistence/runs-prune.js';
 import { DebugLog } from '../persistence/debug-log.js';
-import { archiveRun } from '../persistence/history.js';
 import { acquireInstanceLock } from '../persistence/instance-lock.js';
-import { resolvePaths, type Paths } from '../persistence/paths.js';
+import { checkPathsStayInRepo, resolvePaths, type Paths } from '../persistence/paths.js';
 import { parseSize } from '../persistence/size.js';
 import { newState, readState } from '../persistence/state-store.js';
 import { DiskWorkflowFiles } from '../persistence/workflow-files.js';
@@ -84,6 +83,7 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
   const repo = await locateRepo(opts.cwd);
   const { config } = loadConfig({ repoRoot: repo.root, homeDir: opts.homeDir, overrides: opts.overrides });
   const paths = resolvePaths(repo.root, config);
+  checkPathsStayInRepo(paths, config);
   const repoRoot = repo.root;
   await mkdir(paths.workdir, { recursive: true });
   const release = await acquireInstanceLock(paths.workdir);
@@ -115,6 +115,8 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
     });
     commandHooks = hooks;
     const read = await readState(paths);
+    // From here on, state.json is the file agent-collab read: another one in its place stops the run.
+    if (read.kind === 'ok') await files.watch.stateIs(read.state);
     const saved: SavedRun =
       read.kind === 'ok'
         ? isTerminal(read.state.phase)
@@ -224,7 +226,7 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
       },
       newRun: (goal, mode) =>
         newState({ runId: newRunId(), goal, mode, maxIterations: config.workflow.max_iterations }),
-      archiveSaved: (state) => archiveRun(paths, { goal: state.goal }),
+      archiveSaved: (state) => files.archive(state),
       commandHooks: hooks,
       close: async () => {
         await hooks.close();

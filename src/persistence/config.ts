@@ -5,6 +5,7 @@ import { parse as parseToml } from 'smol-toml';
 import { configSchema, type Config } from './config-schema.js';
 import { describeConfigIssue } from './config-errors.js';
 import { deepMerge, isPlainObject, type DeepPartial } from './deep-merge.js';
+import { describeFsError } from './fs-errors.js';
 import { EXIT, UserError } from '../core/errors.js';
 
 export type { DeepPartial } from './deep-merge.js';
@@ -60,6 +61,8 @@ function readLayer(file: string): Record<string, unknown> | null {
     text = readFileSync(file, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    const fsProblem = describeFsError(err, file);
+    if (fsProblem) throw new UserError(`config error in ${file}: ${fsProblem}`, EXIT.badInput);
     const reason = (err as Error).message.split('\n')[0];
     throw new UserError(
       `config error in ${file}: cannot read the file (${reason}); fix its permissions or remove it`,

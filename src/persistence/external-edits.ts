@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { runGit } from '../adapters/git/git.js';
+import { MERGE_LABELS } from '../core/conflict-markers.js';
 import type { ExternalChangeChoice } from '../core/types.js';
 import { writeAtomic } from './atomic-write.js';
 
@@ -50,11 +51,11 @@ export async function mergeBodies(
       'merge-file',
       '-p',
       '-L',
-      'your edit',
+      MERGE_LABELS.yours,
       '-L',
-      'before',
+      MERGE_LABELS.base,
       '-L',
-      "agent's version",
+      MERGE_LABELS.agents,
       y,
       b,
       a,
@@ -76,23 +77,29 @@ export async function reconcile(opts: {
   backupDir: string;
   name: string;
   now?: Date;
-}): Promise<{ text: string; note: string }> {
+}): Promise<{ text: string; note: string; conflicts?: { count: number; yours: string; backup: string } }> {
   const { choice, current, written, incoming } = opts;
   if (current === null) return { text: incoming, note: "the file was gone; the agent's version is used" };
   if (choice === 'discard')
     return { text: current, note: "your version is kept; the agent's new version was discarded" };
-  if (choice === 'overwrite') {
+  const saveYours = async (): Promise<string> => {
     const stamp = (opts.now ?? new Date()).toISOString().replace(/[:.]/g, '-');
     const backup = path.join(opts.backupDir, `${opts.name.replace(/\.md$/, '')}-yours-${stamp}.md`);
     await writeAtomic(backup, current);
+    return backup;
+  };
+  if (choice === 'overwrite') {
+    const backup = await saveYours();
     return { text: incoming, note: `the agent's version is used; yours is saved as ${backup}` };
   }
   const merged = await mergeBodies(written ?? '', current, incoming);
+  if (merged.conflicts === 0)
+    return { text: merged.text, note: "your edit and the agent's version were merged cleanly" };
+  // Conflicts go to the person, never on to an agent; their version is kept whatever they pick next.
+  const backup = await saveYours();
   return {
     text: merged.text,
-    note:
-      merged.conflicts > 0
-        ? `merged with ${merged.conflicts} conflict(s), marked with <<<<<<< and >>>>>>>`
-        : "your edit and the agent's version were merged cleanly",
+    note: `merged with ${merged.conflicts} conflict(s), marked with <<<<<<< and >>>>>>> for you to resolve; your version is saved as ${backup}`,
+    conflicts: { count: merged.conflicts, yours: current, backup },
   };
 }

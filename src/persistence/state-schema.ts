@@ -80,6 +80,15 @@ export const awaitingSchema = z.discriminatedUnion('kind', [
     action: actionSchema,
     text: z.string(),
   }),
+  z.object({
+    kind: z.literal('merge_conflicts'),
+    file: z.enum(['plan', 'comments']),
+    role,
+    action: actionSchema,
+    text: z.string(),
+    yours: z.string(),
+    conflicts: int,
+  }),
 ]);
 
 const stepRunSchema = z.object({

@@ -3,6 +3,7 @@ import type { Mode, WorkflowState } from '../core/types.js';
 import { patternRedactor, STATE_VERBATIM, type Redactor } from '../core/redact.js';
 import { formatPath } from './config-errors.js';
 import { inOrder, writeAtomic } from './atomic-write.js';
+import { asUserError } from './fs-errors.js';
 import type { Paths } from './paths.js';
 import { workflowStateSchema } from './state-schema.js';
 
@@ -16,7 +17,7 @@ export async function readState(paths: Pick<Paths, 'state'>): Promise<ReadStateR
     text = await readFile(paths.state, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'none' };
-    throw err;
+    throw asUserError(err, paths.state);
   }
   const problem = checkState(text);
   if ('state' in problem) return { kind: 'ok', state: problem.state };

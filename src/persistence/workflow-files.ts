@@ -19,10 +19,12 @@ import {
   writePlan,
   writePlanBody,
 } from './plan-files.js';
-import { writeState } from './state-store.js';
+import { WorkdirWatch } from './workdir-watch.js';
 
 export class DiskWorkflowFiles implements WorkflowFiles {
   private readonly written: WrittenCopies;
+  /** Every write below goes through it: a deleted work dir or a replaced state.json stops the run. */
+  readonly watch: WorkdirWatch;
 
   constructor(
     readonly paths: Paths,
@@ -31,6 +33,7 @@ export class DiskWorkflowFiles implements WorkflowFiles {
     readonly redactor: Redactor = patternRedactor,
   ) {
     this.written = new WrittenCopies(path.join(paths.workdir, '.written'));
+    this.watch = new WorkdirWatch(paths, redactor);
   }
 
   private async bodyOf(which: WatchedFile): Promise<string | null> {
@@ -44,6 +47,7 @@ export class DiskWorkflowFiles implements WorkflowFiles {
 
   /** remember(), from the text just written (not read back: an edit by the person right after is still noticed). */
   private async rememberWritten(which: WatchedFile, text: string): Promise<void> {
+    this.watch.wrote(which === 'plan' ? this.paths.plan : this.paths.comments, text);
     await this.written.remember(
       which,
       await bodyOfText(text, which === 'plan' ? this.paths.plan : this.paths.comments),
@@ -54,7 +58,11 @@ export class DiskWorkflowFiles implements WorkflowFiles {
     return changedSinceWritten(await this.bodyOf(which), await this.written.last(which));
   }
 
-  async resolveExternal(which: WatchedFile, incoming: string, choice: ExternalChangeChoice): Promise<string> {
+  async resolveExternal(
+    which: WatchedFile,
+    incoming: string,
+    choice: ExternalChangeChoice,
+  ): Promise<string | { conflicts: number; yours: string; backup: string }> {
     const name = path.basename(which === 'plan' ? this.paths.plan : this.paths.comments);
     const r = await reconcile({
       choice,
@@ -65,7 +73,11 @@ export class DiskWorkflowFiles implements WorkflowFiles {
       name,
     });
     await this.appendLog(`${name} changed outside agent-collab: ${choice}`, [r.note]);
-    return r.text;
+    if (!r.conflicts) return r.text;
+    // The merge with its conflicts marked goes into the file itself, where the person resolves them.
+    const file = which === 'plan' ? this.paths.plan : this.paths.comments;
+    await this.rememberWritten(which, await this.watch.guard(() => writePlanBody(file, r.text)));
+    return { conflicts: r.conflicts.count, yours: r.conflicts.yours, backup: r.conflicts.backup };
   }
 
   /** The person's edit of `which` is accepted as the new base (e.g. after editing the plan by hand). */
@@ -74,7 +86,7 @@ export class DiskWorkflowFiles implements WorkflowFiles {
   }
 
   saveState(state: WorkflowState): Promise<void> {
-    return writeState(this.paths, state, this.redactor);
+    return this.watch.save(state);
   }
 
   async readPlan(): Promise<string | null> {
@@ -86,19 +98,22 @@ export class DiskWorkflowFiles implements WorkflowFiles {
   }
 
   async writePlan(body: string, iteration: number): Promise<void> {
-    await this.rememberWritten('plan', await writePlan(this.paths.plan, { body, status: 'reviewing', iteration }));
+    await this.rememberWritten(
+      'plan',
+      await this.watch.guard(() => writePlan(this.paths.plan, { body, status: 'reviewing', iteration })),
+    );
   }
 
   async writeComments(body: string, verdict: Verdict, iteration: number): Promise<void> {
     await this.rememberWritten(
       'comments',
-      await writeComments(this.paths.comments, { body, status: verdict, iteration }),
+      await this.watch.guard(() => writeComments(this.paths.comments, { body, status: verdict, iteration })),
     );
   }
 
   async setPlanStatus(status: 'draft' | 'reviewing' | 'approved'): Promise<void> {
     if (!(await exists(this.paths.plan))) return;
-    await setPlanStatus(this.paths.plan, status);
+    await this.watch.guard(() => setPlanStatus(this.paths.plan, status));
   }
 
   async readSteps(): Promise<StepInfo[]> {
@@ -108,21 +123,31 @@ export class DiskWorkflowFiles implements WorkflowFiles {
   async markStepDone(step: number, commit: string | null): Promise<void> {
     const body = await this.readPlan();
     if (body === null) return;
-    await this.rememberWritten('plan', await writePlanBody(this.paths.plan, markStepDone(body, step, commit)));
+    await this.rememberWritten(
+      'plan',
+      await this.watch.guard(() => writePlanBody(this.paths.plan, markStepDone(body, step, commit))),
+    );
   }
 
   async markStepSkipped(step: number): Promise<void> {
     const body = await this.readPlan();
     if (body === null) return;
-    await this.rememberWritten('plan', await writePlanBody(this.paths.plan, markStepSkipped(body, step)));
+    await this.rememberWritten(
+      'plan',
+      await this.watch.guard(() => writePlanBody(this.paths.plan, markStepSkipped(body, step))),
+    );
   }
 
   appendLog(title: string, lines: string[]): Promise<void> {
-    return appendLog(this.paths.log, { title, lines }, this.redactor.text);
+    return this.watch.guard(() => appendLog(this.paths.log, { title, lines }, this.redactor.text));
   }
 
   archive(state: WorkflowState): Promise<string> {
-    return archiveRun(this.paths, { goal: state.goal });
+    return this.watch.guard(async () => {
+      const where = await archiveRun(this.paths, { goal: state.goal });
+      this.watch.forget();
+      return where;
+    });
   }
 
   debug(source: string, line: string): void {

@@ -374,7 +374,12 @@ export function App(props: AppProps) {
         return <Banner view={view} draft={draft} typing={typing} busy={busy} />;
       default:
         return a ? (
-          <AwaitingDialog awaiting={a} onEvent={(event) => dispatch(event, true)} onEditPlan={() => edit('plan')} />
+          <AwaitingDialog
+            awaiting={a}
+            onEvent={(event) => dispatch(event, true)}
+            onEditPlan={() => edit('plan')}
+            onEdit={edit}
+          />
         ) : null;
     }
   };

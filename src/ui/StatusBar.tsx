@@ -100,5 +100,7 @@ export function waitingText(view: ViewState): string {
       return `waiting for you: step ${a.step} is over the size limits`;
     case 'external_change':
       return `waiting for you: ${a.file === 'plan' ? 'plan.md' : 'comments.md'} changed outside`;
+    case 'merge_conflicts':
+      return `waiting for you: resolve the conflicts in ${a.file === 'plan' ? 'plan.md' : 'comments.md'} (e edits)`;
   }
 }

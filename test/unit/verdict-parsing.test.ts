@@ -53,8 +53,25 @@ const cases: [string, string, unknown][] = [
   ['word approval in prose', 'Approval is not possible yet: step 2 is wrong.', noMarker],
   ['approve in prose', 'I would approve this once step 2 names the file.', noMarker],
   ['later changes marker only', 'Some notes first.\n[CHANGES_REQUIRED]\n1. x', noMarker],
-  ['marker first, approval mentioned later', '[CHANGES_REQUIRED]\n1. After this I will say [APPROVED].', changes],
-  ['approval first, changes mentioned later', '[APPROVED]\n1. No [CHANGES_REQUIRED] this time.', approved],
+  // Two different verdicts in the first lines: unclear, so the reviewer is asked again (issue 18, item 10).
+  ['approval then changes marker on line 2', '[APPROVED]\n[CHANGES_REQUIRED]\n1. x', unclear],
+  ['approval then changes marker after a blank line', '[APPROVED]\n\n**[CHANGES_REQUIRED]**\n1. x', unclear],
+  ['approval then a changes heading', '[APPROVED]\n## CHANGES_REQUIRED\n1. x', unclear],
+  ['approval then a changes label', '[APPROVED]\nVerdict: [CHANGES_REQUIRED]', unclear],
+  ['approval then changes in other case', '[APPROVED]\n[Changes Required]', unclear],
+  ['approval then changes mentioned in prose', '[APPROVED]\n1. No [CHANGES_REQUIRED] this time.', unclear],
+  ['approval then REJECTED', '[APPROVED]\nRejected: step 2 is wrong', unclear],
+  ['approval, changes marker line far below', `[APPROVED]\n${'1. ok\n'.repeat(20)}[CHANGES_REQUIRED]`, unclear],
+  ['changes then approval marker on line 2', '[CHANGES_REQUIRED]\n[APPROVED]', unclear],
+  ['changes then approval mentioned later', '[CHANGES_REQUIRED]\n1. After this I will say [APPROVED].', unclear],
+  ['changes with text then LGTM', '[CHANGES_REQUIRED]: one issue\nLGTM otherwise', unclear],
+  ['approval repeated', '[APPROVED]\n[APPROVED]\nok', approved],
+  ['approval, the word changes in prose', '[APPROVED]\n1. The changes required by step 2 are small.', approved],
+  [
+    'changes, the word approve far below in prose',
+    `[CHANGES_REQUIRED]\n${'1. x\n'.repeat(8)}I would approve after that.`,
+    changes,
+  ],
 ];
 
 describe('parseVerdict', () => {

@@ -10,6 +10,7 @@ import {
   ForbiddenChangeDialog,
   HunksOverlapDialog,
   LargeChangeDialog,
+  MergeConflictsDialog,
   SecretDialog,
   StepFailedDialog,
 } from './ExecutionDialogs.js';
@@ -21,9 +22,11 @@ interface AwaitingDialogProps {
   onEvent: (event: EngineEvent) => void;
   /** Opens plan.md in $EDITOR (while the person edits it by hand). */
   onEditPlan: () => void;
+  /** Opens plan.md or comments.md in $EDITOR (to resolve a merge's conflicts). */
+  onEdit?: (file: 'plan' | 'comments') => void;
 }
 
-export function AwaitingDialog({ awaiting: a, onEvent, onEditPlan }: AwaitingDialogProps) {
+export function AwaitingDialog({ awaiting: a, onEvent, onEditPlan, onEdit }: AwaitingDialogProps) {
   const decide = (choice: string, rounds?: number): void => {
     const event = decideEvent(a, choice, rounds);
     if (event) onEvent(event);
@@ -58,6 +61,8 @@ export function AwaitingDialog({ awaiting: a, onEvent, onEditPlan }: AwaitingDia
       return <LargeChangeDialog awaiting={a} onChoose={decide} />;
     case 'external_change':
       return <ExternalChangeDialog awaiting={a} onChoose={decide} />;
+    case 'merge_conflicts':
+      return <MergeConflictsDialog awaiting={a} onChoose={decide} onEdit={onEdit ?? onEditPlan} />;
     default:
       return null;
   }

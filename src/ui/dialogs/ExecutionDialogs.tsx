@@ -128,6 +128,30 @@ export function CommitFailedDialog({
   );
 }
 
+export function MergeConflictsDialog({
+  awaiting: a,
+  onChoose,
+  onEdit,
+}: {
+  awaiting: Waiting<'merge_conflicts'>;
+  onChoose: OnChoose;
+  onEdit: (file: 'plan' | 'comments') => void;
+}) {
+  const file = a.file === 'plan' ? 'plan.md' : 'comments.md';
+  return (
+    <ChoiceDialog
+      title={`${file}: your edit and the ${a.role}’s version conflict (${a.conflicts})`}
+      options={tuiChoices(a)}
+      // `edit` opens the file; the dialog stays until the person picks how to go on.
+      onChoose={(choice) => (choice === 'edit' ? onEdit(a.file) : onChoose(choice))}
+    >
+      <Text>
+        The conflicts are marked with {'<<<<<<<'} and {'>>>>>>>'} in the file. No agent sees it until they are resolved.
+      </Text>
+    </ChoiceDialog>
+  );
+}
+
 export function ExternalChangeDialog({
   awaiting: a,
   onChoose,
