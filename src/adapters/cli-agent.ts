@@ -46,6 +46,11 @@ export interface CliFlavor {
    * (created first when missing) and these dirs shown through a private file system (see PrivateDir).
    */
   outerBox?(turn: AgentTurn, env: NodeJS.ProcessEnv): { stateDirs: string[]; privateDirs?: PrivateDir[] };
+  /**
+   * The longest prompt the CLI takes, in characters (codex 0.169 refuses more with a Rust backtrace): a longer one
+   * fails the turn at once with one line saying what to shorten.
+   */
+  maxPromptChars?: number;
   /** Whether this turn's CLI gets the hook (default: every turn); a turn whose CLI cannot run commands need not. */
   needsHook?(turn: AgentTurn): boolean;
   translator(): LineTranslator;
@@ -134,6 +139,15 @@ export class CliAgent implements Agent {
     let answerTimer: NodeJS.Timeout | undefined;
     try {
       const binary = this.opts.binary ?? this.flavor.cli;
+      const max = this.flavor.maxPromptChars;
+      if (max !== undefined && turn.prompt.length > max) {
+        yield {
+          type: 'error',
+          kind: 'agent_error',
+          message: `the prompt for ${this.flavor.cli} is ${turn.prompt.length} characters, over the ${max} it accepts: shorten the goal or the plan (or let another CLI take this role)`,
+        };
+        return;
+      }
       const hook = await this.launchHook(turn);
       if (typeof hook === 'string') {
         yield { type: 'error', kind: 'agent_error', message: hook };

@@ -71,6 +71,8 @@ export const codexFlavor: CliFlavor = {
   cli: 'codex',
   installHint: CODEX_INSTALL_HINT,
   args: buildCodexArgs,
+  // Measured on 0.169: "Input exceeds the maximum length of 1048576 characters", exit 1, with a backtrace.
+  maxPromptChars: 1_048_576,
   outerBox: (_turn, env) => ({ stateDirs: codexStateDirs(env) }),
   translator() {
     const state = newCodexState();

@@ -72,6 +72,20 @@ describe('CLI agents over a stand-in binary', () => {
     });
   });
 
+  it('codex: a prompt over its 1 MiB limit fails at once with one line, the CLI never started', async () => {
+    const { dir, binary, agent } = await setup('codex', { transcript: 'codex-readonly.exec.jsonl' });
+    const events = await collect(agent.start({ ...turn(dir), prompt: 'x'.repeat(1_048_577) }));
+    expect(events).toEqual([
+      {
+        type: 'error',
+        kind: 'agent_error',
+        message:
+          'the prompt for codex is 1048577 characters, over the 1048576 it accepts: shorten the goal or the plan (or let another CLI take this role)',
+      },
+    ]);
+    await expect(argvOf(binary)).rejects.toThrow();
+  });
+
   it('codex API error with exit 1: the translated error only, no extra exit error and no done', async () => {
     const { dir, agent } = await setup('codex', { transcript: 'codex-api-error.exec.jsonl', exitCode: 1 });
     const events = await collect(agent.start(turn(dir)));
