@@ -15,7 +15,8 @@ import {
 } from './git.js';
 import type { StepChanges, StepCommitOptions, StepCommitResult, StepWorkspace } from '../../core/ports.js';
 import type { LargeChange } from '../../core/types.js';
-import { AgentHunks, indexInfo, type Entry, type EntryChange } from './agent-hunks.js';
+import { AgentHunks, indexInfo, type EntryChange } from './agent-hunks.js';
+import { catchUpIndex } from './index-catch-up.js';
 import { checkRepoSafety } from './repo-safety.js';
 import { redactText, type KnownSecret } from '../../core/redact.js';
 import { findSecrets } from './secret-check.js';
@@ -136,7 +137,8 @@ export class GitStepWorkspace implements StepWorkspace {
     const key = keyFrom(opts.baseTree ?? headOrEmpty);
     const existing = opts.baseTree ? found : await findStepCommit(this.repoRoot, key, signal);
     if (existing) {
-      await this.catchUpIndex(existing);
+      // agent-collab may have died between the commit and giving the person's index the agent's hunks.
+      await catchUpIndex(this.repoRoot, ['--root', existing]);
       return { kind: 'committed', hash: existing };
     }
 
@@ -190,9 +192,24 @@ export class GitStepWorkspace implements StepWorkspace {
           message: commitFailureMessage(opts.step, commit.stderr.trim() ? commit.stderr : commit.stdout),
         };
       }
+      // A pre-commit hook may have changed what is committed (a formatter that stages its work): scanned too.
+      const committed = (await this.must(['rev-parse', 'HEAD^{tree}'], {}, 'read the new commit')).trim();
+      if (committed !== tree && !opts.allowSecrets) {
+        const byHooks = await this.must(['diff', '--binary', ...DIFF_FLAGS, tree, committed], {}, 'diff the hooks');
+        const hookFindings = await findSecrets(this.repoRoot, byHooks, '', this.knownSecrets, signal);
+        if (hookFindings.length > 0) {
+          await this.undoCommit(head === null ? null : await this.commitOf('HEAD^'));
+          return {
+            kind: 'secrets',
+            findings: hookFindings.map((f) => ({ ...f, file: `${f.file} (changed by a commit hook)` })),
+          } as const;
+        }
+      }
       // The person's index gets the agent's hunks as well: what they had staged stays staged against the new HEAD,
-      // and the agent's change, now committed, is not shown as staged (nor as undone).
+      // and the agent's change, now committed, is not shown as staged (nor as undone). What a hook changed in the
+      // commit is taken into the index too, where the index had the version built for the commit.
       await this.updateIndex(plan.index, {});
+      if (committed !== tree) await catchUpIndex(this.repoRoot, [tree, committed]);
       const hash = (await this.must(['rev-parse', 'HEAD'], {}, 'read the new commit')).trim();
       return { kind: 'committed', hash, files, patch } as const;
     });
@@ -247,39 +264,15 @@ export class GitStepWorkspace implements StepWorkspace {
   }
 
   /** Entries into an index (the person's without `env`) through `update-index --index-info`. */
-  /**
-   * A step commit found again after a crash: agent-collab may have died between the commit and giving the person's
-   * index the agent's hunks, and the commit would then show as a staged reversal. Entries still at the commit's
-   * parent version take the commit's; an entry the person changed since is left as it is.
-   */
-  private async catchUpIndex(commit: string): Promise<void> {
-    const out = await this.must(
-      ['diff-tree', '-r', '-z', '--no-renames', '--no-commit-id', '--root', commit],
-      {},
-      'read the step commit',
-    );
-    const changed = new Map<string, { was: Entry; now: Entry }>();
-    const fields = out.split('\0');
-    for (let i = 0; i + 1 < fields.length && fields[i]?.startsWith(':'); i += 2) {
-      const [oldMode = '', newMode = '', oldOid = '', newOid = ''] = (fields[i] ?? '').slice(1).split(' ');
-      const entry = (mode: string, oid: string): Entry => (/^0+$/.test(mode) ? null : { mode, oid });
-      changed.set(fields[i + 1] ?? '', { was: entry(oldMode, oldOid), now: entry(newMode, newOid) });
-    }
-    if (changed.size === 0) return;
-    const staged = new Map<string, string>();
-    // The whole index (ls-files takes no pathspec list on stdin); this runs only after a crash.
-    const ls = await this.must(['ls-files', '-s', '-z'], {}, 'read the index');
-    for (const line of ls.split('\0').filter(Boolean)) {
-      const tab = line.indexOf('\t');
-      const [mode = '', oid = ''] = line.slice(0, tab).split(' ');
-      staged.set(line.slice(tab + 1), `${mode} ${oid}`);
-    }
-    const key = (e: Entry): string | undefined => (e ? `${e.mode} ${e.oid}` : undefined);
-    const behind = [...changed].filter(([file, c]) => staged.get(file) === key(c.was));
-    await this.updateIndex(
-      behind.map(([file, c]) => ({ path: file, entry: c.now })),
-      {},
-    );
+  /** The commit just made is taken back: HEAD (its branch) to `parent`, or back to no commit at all. */
+  private async undoCommit(parent: string | null): Promise<void> {
+    const made = await this.commitOf('HEAD');
+    const args = parent === null ? ['update-ref', '-d', 'HEAD', made] : ['update-ref', 'HEAD', parent, made];
+    await this.must(args, {}, 'take the commit back');
+  }
+
+  private async commitOf(rev: string): Promise<string> {
+    return (await this.must(['rev-parse', '--verify', '-q', `${rev}^{commit}`], {}, 'read a commit')).trim();
   }
 
   private async updateIndex(changes: readonly EntryChange[], env: Record<string, string>): Promise<void> {
