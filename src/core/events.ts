@@ -71,16 +71,8 @@ export type EngineEvent =
   /** A step attempt ended without passing (agent failure, policy, timeout…): counted like a failed test run. */
   | { type: 'attempt_failed'; step: number; attempt: number; category: StepFailureCategory; message: string }
   | { type: 'external_change'; role: Role; action: Action; file: 'plan' | 'comments'; text: string }
-  /** The merge of an outside edit left conflicts (now marked in the file). `text`: the agent's version. */
-  | {
-      type: 'merge_conflicts';
-      role: Role;
-      action: Action;
-      file: 'plan' | 'comments';
-      text: string;
-      yours: string;
-      conflicts: number;
-    }
+  /** The merge of an outside edit left conflicts (now marked in the file). */
+  | ({ type: 'merge_conflicts' } & MergeConflict)
   /** A write turn (or what ran up to the commit) changed what it must not; `undone`: what agent-collab restored. */
   | { type: 'forbidden_change'; step: number; attempt: number; changes: string[]; undone: string[] }
   | { type: 'command_held'; command: PendingCommand }
@@ -88,6 +80,16 @@ export type EngineEvent =
   | { type: 'engine_failed'; action: Action | null; message: string };
 
 export type EngineEventType = EngineEvent['type'];
+
+/** An outside edit merged with an agent's version, with conflicts: `text` the agent's version, `yours` the person's. */
+export interface MergeConflict {
+  role: Role;
+  action: Action;
+  file: 'plan' | 'comments';
+  text: string;
+  yours: string;
+  conflicts: number;
+}
 
 /** What the engine asks its runner to do. Pure data; the runner performs them in order. */
 export type Effect =
@@ -108,16 +110,7 @@ export type Effect =
       choice: ExternalChangeChoice;
     }
   /** The person's answer to a merge that left conflicts: read the resolved file, or take one side. */
-  | {
-      type: 'resolve_conflicts';
-      role: Role;
-      action: Action;
-      file: 'plan' | 'comments';
-      text: string;
-      yours: string;
-      conflicts: number;
-      choice: 'resolved' | 'keep-mine' | 'keep-agent';
-    }
+  | ({ type: 'resolve_conflicts'; choice: 'resolved' | 'keep-mine' | 'keep-agent' } & MergeConflict)
   /** Answers the hook that is waiting on a held command. */
   | { type: 'answer_command'; id: string; allow: boolean; reason: string }
   | { type: 'mark_step_skipped'; step: number }

@@ -2,7 +2,7 @@
 // between the commit and the index update, or when a commit hook changed what was committed (a formatter that
 // stages its work). Otherwise the commit would show as a staged reversal, and a later `git commit` would undo it.
 import { firstLine, runGit } from './git.js';
-import { indexInfo, type Entry, type EntryChange } from './agent-hunks.js';
+import { indexInfo, parseRawEntries, type Entry, type EntryChange } from './agent-hunks.js';
 
 /**
  * `diffTreeArgs` names the change (`['--root', commit]`: a commit against its parent; `[treeA, treeB]`). Each index
@@ -10,12 +10,7 @@ import { indexInfo, type Entry, type EntryChange } from './agent-hunks.js';
  */
 export async function catchUpIndex(repoRoot: string, diffTreeArgs: string[]): Promise<void> {
   const diff = await must(repoRoot, ['diff-tree', '-r', '-z', '--no-renames', '--no-commit-id', ...diffTreeArgs]);
-  const changed = new Map<string, { was: Entry; now: Entry }>();
-  const fields = diff.split('\0');
-  for (let i = 0; i + 1 < fields.length && fields[i]?.startsWith(':'); i += 2) {
-    const [oldMode = '', newMode = '', oldOid = '', newOid = ''] = (fields[i] ?? '').slice(1).split(' ');
-    changed.set(fields[i + 1] ?? '', { was: entry(oldMode, oldOid), now: entry(newMode, newOid) });
-  }
+  const changed = new Map(parseRawEntries(diff).map((c) => [c.path, { was: c.from, now: c.to }]));
   if (changed.size === 0) return;
   // The whole index (ls-files takes no pathspec list on stdin); a rare path, so its cost does not matter.
   const staged = new Map<string, string>();
@@ -29,10 +24,6 @@ export async function catchUpIndex(repoRoot: string, diffTreeArgs: string[]): Pr
     .filter(([file, c]) => staged.get(file) === key(c.was))
     .map(([file, c]) => ({ path: file, entry: c.now }));
   if (behind.length > 0) await must(repoRoot, ['update-index', '-z', '--index-info'], indexInfo(behind));
-}
-
-function entry(mode: string, oid: string): Entry {
-  return /^0+$/.test(mode) ? null : { mode, oid };
 }
 
 async function must(repoRoot: string, args: string[], input?: string): Promise<string> {

@@ -15,7 +15,7 @@ import {
 } from './git.js';
 import type { StepChanges, StepCommitOptions, StepCommitResult, StepWorkspace } from '../../core/ports.js';
 import type { LargeChange } from '../../core/types.js';
-import { AgentHunks, indexInfo, type EntryChange } from './agent-hunks.js';
+import { AgentHunks, indexInfo, parseRawEntries, type EntryChange } from './agent-hunks.js';
 import { catchUpIndex } from './index-catch-up.js';
 import { checkRepoSafety } from './repo-safety.js';
 import { redactText, type KnownSecret } from '../../core/redact.js';
@@ -43,20 +43,9 @@ function nulInput(files: string[]): string {
   return files.map((f) => `${f}\0`).join('');
 }
 
-/** `git diff --raw -z` output: `:<modes> <hashes> <status>\0<path>\0` per entry. */
+/** `git diff --raw -z` output: path, status and new mode per entry ('000000' when deleted). */
 export function parseRaw(out: string): RawChange[] {
-  const changes: RawChange[] = [];
-  let pos = 0;
-  while (out.startsWith(':', pos)) {
-    const metaEnd = out.indexOf('\0', pos);
-    const pathEnd = metaEnd < 0 ? -1 : out.indexOf('\0', metaEnd + 1);
-    if (pathEnd < 0)
-      throw new Error(`could not read git's list of changed files (cut short after ${changes.length} entries)`);
-    const [, newMode = '', , , status = ''] = out.slice(pos + 1, metaEnd).split(' ');
-    changes.push({ path: out.slice(metaEnd + 1, pathEnd), status: status.charAt(0), newMode });
-    pos = pathEnd + 1;
-  }
-  return changes;
+  return parseRawEntries(out).map((c) => ({ path: c.path, status: c.status, newMode: c.to?.mode ?? '000000' }));
 }
 
 /** What a step commit is checked against before it is made. */
