@@ -31,6 +31,12 @@ export function withOwnerTag(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return { ...env, [OWNER_ENV]: ownerTag() };
 }
 
+/** `env` without any owner tag: for what the person starts through agent-collab (their editor), which is theirs. */
+export function withoutOwnerTag(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { [OWNER_ENV]: _tag, ...rest } = env;
+  return rest;
+}
+
 /** Groups still running, with how long each may take to end after SIGTERM (0: SIGKILL at once). */
 const liveGroups = new Map<number, number>();
 let watchdog: ChildProcess | null = null;

@@ -1,5 +1,6 @@
 // Interactive mode: the Ink TUI over the same session and engine as headless mode.
 import { spawnSync } from 'node:child_process';
+import { withoutOwnerTag } from '../adapters/owned-processes.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Engine } from '../engine/runner.js';
@@ -124,13 +125,16 @@ export function filesReader(session: Session): FilesReader {
 }
 
 /** Opens the file in $VISUAL / $EDITOR (vi by default) on the terminal, while the TUI waits. */
-function openEditor(file: string, io: Io): void {
+export function openEditor(file: string, io: Io): void {
   const editor = process.env.VISUAL || process.env.EDITOR || 'vi';
   const quoted = `'${file.replace(/'/g, `'\\''`)}'`;
   const raw = io.stdin.isTTY ? io.stdin.isRaw : false;
   if (io.stdin.isTTY) io.stdin.setRawMode(false);
   try {
-    const r = spawnSync(`${editor} ${quoted}`, { shell: true, stdio: 'inherit' });
+    // The person's editor is theirs, not agent-collab's: without the owner tag, so that neither the watchdog nor the
+    // next start ends it (or an editor server it starts) when agent-collab exits.
+    const env = withoutOwnerTag(process.env);
+    const r = spawnSync(`${editor} ${quoted}`, { shell: true, stdio: 'inherit', env });
     if (r.error) throw r.error;
     if (r.status !== 0) throw new Error(`${editor} exited with code ${r.status ?? r.signal ?? '?'}`);
   } finally {
