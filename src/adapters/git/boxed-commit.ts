@@ -4,7 +4,7 @@
 // the index, refs and logs), nothing else of the machine: $HOME, `.agent-collab/`, git's config and hooks stay
 // read-only. Afterwards the git dirs and refs are checked: the only change allowed is the new commit on the current
 // branch; anything else is undone (the commit too) and handed to the person as a forbidden change.
-import { realpathSync } from 'node:fs';
+import { readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { describeRepoChanges, type RepoSnapshot } from '../../core/repo-invariants.js';
 import { BWRAP, bwrapArgs, gitDirsOf, type AgentConfinement, type ConfinementSpec } from '../confinement/index.js';
@@ -70,12 +70,38 @@ async function gitPlaces(repoRoot: string): Promise<GitPlaces> {
     'config.worktree',
     '--git-path',
     'hooks',
+    '--git-path',
+    'index',
   ]);
   const lines = r.stdout.split('\n').filter(Boolean);
-  if (r.exitCode !== 0 || lines.length < 5)
+  if (r.exitCode !== 0 || lines.length < 6)
     throw new Error(`could not find the repository's git dir (git rev-parse): ${firstLine(r.stderr)}`);
   const abs = lines.map((l) => real(path.resolve(repoRoot, l)));
-  return { gitDirs: [...new Set([...abs.slice(0, 2), ...gitDirsOf(repoRoot).map(real)])], readOnly: abs.slice(2) };
+  const [own = '', common = ''] = abs;
+  return {
+    gitDirs: [...new Set([...abs.slice(0, 2), ...gitDirsOf(repoRoot).map(real)])],
+    readOnly: [...abs.slice(2), ...notForTheCommit(own, common)],
+  };
+}
+
+/**
+ * What a commit never writes, yet names code or a repo git would use later: the person's index (the commit is made
+ * from a temporary one), the submodules' git dirs (their config), `info/` (attributes pick filters), and the other
+ * worktrees' git dirs and this one's links (commondir, gitdir: they say where a worktree's repo is).
+ */
+function notForTheCommit(own: string, common: string): string[] {
+  const worktrees = path.join(common, 'worktrees');
+  let linked: string[] = [];
+  try {
+    linked = readdirSync(worktrees).map((name) => path.join(worktrees, name));
+  } catch {
+    // no linked worktrees
+  }
+  return [
+    path.join(common, 'modules'),
+    path.join(common, 'info'),
+    ...linked.flatMap((dir) => (dir === own ? [path.join(dir, 'commondir'), path.join(dir, 'gitdir')] : [dir])),
+  ];
 }
 
 /** How a file is named to the person: relative to the repo (".git/config"), else absolute. */

@@ -52,6 +52,20 @@ export interface GitCallOptions {
 }
 
 const STOPPED = 'git was stopped';
+/**
+ * On every git call of agent-collab's (it runs outside the box): nothing a nested repository in the working tree
+ * configures runs. A submodule's `.git` lies in the tree, so an agent can give it a `core.fsmonitor` or a clean
+ * filter; git would run them while checking whether the submodule is dirty (measured: `git status`, `git add -A`).
+ * `-c` reaches the submodule's git too (GIT_CONFIG_PARAMETERS). Only a submodule's own commit counts for a step.
+ */
+export const SAFE_GIT_CONFIG = [
+  '-c',
+  'core.fsmonitor=false',
+  '-c',
+  'diff.ignoreSubmodules=dirty',
+  '-c',
+  'submodule.recurse=false',
+];
 /** Between SIGTERM (git removes its lock files) and SIGKILL to git's process group on an abort. */
 const KILL_GRACE_MS = 2_000;
 
@@ -62,7 +76,8 @@ export function runGit(cwd: string, args: string[], opts: GitCallOptions = {}): 
   return new Promise((resolve, reject) => {
     // Its own process group and session: an abort reaches hooks and gpg too, and with no controlling terminal
     // nothing git starts can wait on a prompt there (nor can GIT_TERMINAL_PROMPT=0 git itself; stdin is no terminal).
-    const launch = opts.wrap ? opts.wrap(args) : { command: 'git', args };
+    const safeArgs = [...SAFE_GIT_CONFIG, ...args];
+    const launch = opts.wrap ? opts.wrap(safeArgs) : { command: 'git', args: safeArgs };
     const child = spawn(launch.command, launch.args, {
       cwd,
       env: withOwnerTag({ ...process.env, GIT_TERMINAL_PROMPT: '0', ...opts.env }),
