@@ -70,7 +70,12 @@ export async function writeState(
   state: WorkflowState,
   redactor: Redactor = patternRedactor,
 ): Promise<void> {
-  const checked = redactor.deep(workflowStateSchema.parse(state), STATE_VERBATIM);
+  const parsed = workflowStateSchema.parse(state);
+  const checked = redactor.deep(parsed, STATE_VERBATIM);
+  // A file version waiting for the person's choice is written back into plan.md or comments.md by that choice: it
+  // stays as it is (the same text is in the file on disk anyway), or the choice would write `[REDACTED:…]` there.
+  const a = parsed.awaiting;
+  if (a && (a.kind === 'external_change' || a.kind === 'merge_conflicts')) checked.awaiting = a;
   await inOrder(paths.state, () => writeAtomic(paths.state, `${JSON.stringify(checked, null, 2)}\n`));
 }
 
