@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { gitDirsOf } from './git-dirs.js';
+import { gitDirsOf, submoduleGitLinks } from './git-dirs.js';
 import { reachableSockets } from './sockets.js';
 
 export const BWRAP = 'bwrap';
@@ -91,6 +91,7 @@ export function confinementMounts(spec: ConfinementSpec): { path: string; mode: 
     ...(spec.home ? [{ path: real(spec.home), mode: 'ro' as Mode }] : []),
     { path: repo, mode: spec.repoReadOnly ? 'ro' : 'rw' },
     ...gitDirsOf(repo).map((p) => ({ path: real(p), mode: (spec.gitWritable ? 'rw' : 'ro') as Mode })),
+    ...submoduleGitLinks(repo).map((p) => ({ path: p, mode: 'ro' as Mode })),
     { path: path.resolve(repo, spec.workdir), mode: 'ro' },
     ...(spec.stateDirs ?? []).map((p) => ({ path: real(p), mode: 'rw' as Mode })),
     ...(spec.privateDirs ?? [])

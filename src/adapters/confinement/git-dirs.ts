@@ -39,3 +39,24 @@ export function gitDirsOf(repo: string): string[] {
   if (common !== null) dirs.push(path.resolve(gitdir, common));
   return dirs.filter((d, i) => dirs.indexOf(d) === i && existsSync(d));
 }
+
+/**
+ * `<repo>/<path>/.git` of each submodule `.gitmodules` names (those that exist): in the writable working tree, yet
+ * a repo's pointer. An agent that made one a repo of its own (with a core.fsmonitor) would have the person's later
+ * `git status` run its code, so the box keeps them read-only (a mount point cannot be moved aside either).
+ */
+export function submoduleGitLinks(repo: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(path.join(repo, '.gitmodules'), 'utf8');
+  } catch {
+    return [];
+  }
+  const links: string[] = [];
+  for (const m of text.matchAll(/^\s*path\s*=\s*(.+?)\s*$/gm)) {
+    const link = path.resolve(repo, m[1] ?? '', '.git');
+    const inside = path.relative(repo, link);
+    if (!inside.startsWith('..') && !path.isAbsolute(inside) && existsSync(link)) links.push(link);
+  }
+  return links;
+}

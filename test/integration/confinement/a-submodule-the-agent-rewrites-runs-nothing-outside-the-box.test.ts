@@ -1,6 +1,6 @@
 // A submodule's `.git` lies in the working tree, the agent's to rewrite: an agent in the box can make it a repo of its
 // own with a core.fsmonitor script. agent-collab's own git (outside the box) must never run it.
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -36,8 +36,11 @@ describe('a submodule rewritten by the agent', () => {
       'git init -q . && git config core.fsmonitor "$PWD/../.fsmon.sh"',
       'git -c safe.directory="*" fetch -q "$(cd .. && pwd)/.git/modules/sub" HEAD && git reset -q --hard FETCH_HEAD; echo "in-box sub repo: $? $(git rev-parse HEAD)"',
     ].join('\n');
+    const gitfile = readFileSync(path.join(repo.dir, 'sub', '.git'), 'utf8');
     const boxed = runBoxed({ repo: repo.dir, workdir: '.agent-collab', home: repo.home }, script);
     expect(boxed.output).toContain('direct write: refused');
+    // The submodule's gitfile is read-only in the box: it can be neither moved aside nor rewritten.
+    expect(readFileSync(path.join(repo.dir, 'sub', '.git'), 'utf8')).toBe(gitfile);
     expect(existsSync(marker)).toBe(false);
     // agent-collab's next snapshot (end of the step, or the step commit)
     const ws = new GitStepWorkspace(repo.dir, '.agent-collab');
