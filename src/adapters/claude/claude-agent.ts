@@ -51,6 +51,14 @@ export function claudeHookSettings(hook: Pick<HookLaunch, 'command' | 'timeoutSe
   return JSON.stringify({ hooks: hookSettings(hook) });
 }
 
+/**
+ * claude's auto memory off (the `autoMemoryEnabled` setting; CLAUDE_CODE_DISABLE_AUTO_MEMORY in claudeEnv does the
+ * same for turns without `--settings`, and wins over a user setting): no turn is told to keep notes in, or is given,
+ * the person's `projects/<repo>/memory/MEMORY.md`, which outlives the run and steers later claude sessions. claude
+ * still auto-allows writes there, so the box keeps that dir read-only as well (claude-box.ts).
+ */
+export const AUTO_MEMORY_OFF_SETTINGS = { autoMemoryEnabled: false };
+
 /** `--settings` JSON for a turn: the hook, the sandbox, or both (null: neither). */
 export function claudeSettings(
   hook: Pick<HookLaunch, 'command' | 'timeoutSeconds'> | null,
@@ -58,6 +66,7 @@ export function claudeSettings(
 ): string | null {
   if (hook === null && confined === null) return null;
   return JSON.stringify({
+    ...AUTO_MEMORY_OFF_SETTINGS,
     ...(hook !== null ? { hooks: hookSettings(hook) } : {}),
     ...(confined !== null ? { sandbox: claudeSandbox(confined) } : {}),
   });
@@ -118,8 +127,11 @@ export function claudeCommandThatRan(event: AgentEvent): string | null {
   return null;
 }
 
+/** Turns claude's auto memory off on every turn (2.1.197 reads it before any setting); see AUTO_MEMORY_OFF_SETTINGS. */
+export const AUTO_MEMORY_OFF_ENV = { CLAUDE_CODE_DISABLE_AUTO_MEMORY: '1' };
+
 export function claudeEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const env = { ...base };
+  const env: NodeJS.ProcessEnv = { ...base, ...AUTO_MEMORY_OFF_ENV };
   for (const key of NESTING_ENV) delete env[key];
   return env;
 }
@@ -131,7 +143,7 @@ export const claudeFlavor: CliFlavor = {
   // Boxed on every turn (see claude-box.ts): its config dir private but for its sessions, the git dirs holding the
   // files its nested sandbox mounts over.
   outerBox: (turn, env) => {
-    const config = claudeConfigBox(env);
+    const config = claudeConfigBox(env, turn.cwd);
     return { stateDirs: config.stateDirs, privateDirs: [...config.privateDirs, ...claudeGitMountPoints(turn.cwd)] };
   },
   needsHook: claudeNeedsHook,

@@ -2,7 +2,7 @@
 // inside for write turns. Without the box, when agent-collab runs as root a command in claude's sandbox keeps root's
 // capabilities and can `mount -o remount,rw /` (measured on 2.1.197). What claude itself must write, and what its
 // nested sandbox must mount over, is set up here; measured with strace on 2.1.197, see docs/confinement.md.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gitDirsOf, type PrivateDir } from '../confinement/index.js';
@@ -33,18 +33,60 @@ export const CLAUDE_SCRATCH_ENTRIES = [
   'todos',
 ];
 
+/** claude's longest project dir name before it appends a hash (2.1.197: `rtt=200`). */
+const PROJECT_KEY_MAX = 200;
+
 /**
- * claude's config dir in the box: the session files (`projects/`, which `--resume` reads) are writable and persist,
- * and so is `.credentials.json` (an OAuth refresh must be able to save the new token: claude writes it through a
- * temp file and a rename, falling back to copying into the file). Everything else that claude reads as its
+ * The name of a dir's project dir under `projects/` as claude 2.1.197 derives it (`$E`): every character but ASCII
+ * letters and digits becomes `-`; a longer name is cut and gets the path's 32-bit string hash in base 36.
+ */
+export function claudeProjectKey(dir: string): string {
+  const key = dir.replace(/[^a-zA-Z0-9]/g, '-');
+  if (key.length <= PROJECT_KEY_MAX) return key;
+  let hash = 0;
+  for (let i = 0; i < dir.length; i++) hash = (hash * 31 + dir.charCodeAt(i)) | 0;
+  return `${key.slice(0, PROJECT_KEY_MAX)}-${Math.abs(hash).toString(36)}`;
+}
+
+function realDir(p: string): string {
+  try {
+    return realpathSync(p).normalize('NFC');
+  } catch {
+    return path.resolve(p).normalize('NFC');
+  }
+}
+
+/**
+ * claude's config dir in the box. Writable and persistent: the session dir of the turn's cwd (`projects/<key>/`,
+ * which `--resume` reads) and `.credentials.json` (an OAuth refresh must be able to save the new token: claude writes
+ * it through a temp file and a rename, falling back to copying into the file). Read-only: every other project dir,
+ * and the auto-memory dir `projects/<key>/memory/` inside the writable one — claude auto-allows its Write tool there
+ * (2.1.197: "auto memory files are allowed for writing", even with auto memory turned off) and every later claude
+ * session of the person in this repo loads MEMORY.md into its prompt (found by a hostile review). The memory dir is
+ * created (empty) before the box, as the mount point of its read-only view. Everything else that claude reads as its
  * configuration (settings.json, CLAUDE.md, hooks/, agents/, commands/, skills/, plugins/ …) is read-only; new files
  * land in a private file system and vanish with the box, so a planted `settings.json` never reaches a later claude.
  */
-export function claudeConfigBox(env: NodeJS.ProcessEnv): { stateDirs: string[]; privateDirs: PrivateDir[] } {
+export function claudeConfigBox(
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): { stateDirs: string[]; privateDirs: PrivateDir[] } {
   const dir = claudeConfigDir(env);
+  const projects = path.join(dir, 'projects');
+  const sessions = path.join(projects, claudeProjectKey(realDir(cwd)));
+  const memory = path.join(sessions, 'memory');
+  try {
+    mkdirSync(memory, { recursive: true });
+  } catch {
+    // claude says what is wrong with its own dir
+  }
   return {
-    stateDirs: [path.join(dir, 'projects')],
-    privateDirs: [{ path: dir, keep: ['.credentials.json'], hide: CLAUDE_SCRATCH_ENTRIES, scratch: true }],
+    stateDirs: [sessions],
+    privateDirs: [
+      { path: dir, keep: ['.credentials.json'], hide: CLAUDE_SCRATCH_ENTRIES, scratch: true },
+      { path: projects },
+      { path: memory },
+    ],
   };
 }
 

@@ -1,13 +1,14 @@
 // The claude adapter runs the claude process itself inside agent-collab's bubblewrap box (real bwrap, a stand-in
 // claude), also when agent-collab runs as root: the working tree is writable; .agent-collab, .git and $HOME are
-// not; claude's session files persist while its settings stay read-only and what it creates elsewhere in its config
-// dir vanishes; the git dirs hold the files claude's nested sandbox mounts over without them reaching the disk; and
+// not; claude's session files persist while its settings, its auto-memory dir and other projects' dirs stay read-only
+// and what it creates elsewhere in its config dir vanishes; the git dirs hold the files claude's nested sandbox mounts over without them reaching the disk; and
 // a remount or a write through /proc/<pid>/root changes nothing outside. Checked on disk and in git.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClaudeAgent } from '../../../src/adapters/claude/claude-agent.js';
+import { claudeProjectKey } from '../../../src/adapters/claude/claude-box.js';
 import { agentConfinement } from '../../../src/adapters/confinement/index.js';
 import type { AgentEvent, AgentTurn } from '../../../src/core/types.js';
 import { tempRepo } from '../../helpers/repo.js';
@@ -32,6 +33,8 @@ function standInClaude(dir: string, escaped: string): string {
 const fs = require('node:fs');
 const { spawnSync } = require('node:child_process');
 const home = process.env.HOME;
+// claude's session dir for the cwd (claude-box.ts claudeProjectKey; the test paths are short)
+const key = process.cwd().replace(/[^a-zA-Z0-9]/g, '-');
 const tries = {
   repo: 'made.txt',
   plan: '.agent-collab/plan.md',
@@ -40,13 +43,17 @@ const tries = {
   home: home + '/.bashrc',
   settings: home + '/.claude/settings.json',
   newSettings: home + '/.claude/settings.local.json',
-  session: home + '/.claude/projects/p/session.jsonl',
+  session: home + '/.claude/projects/' + key + '/session.jsonl',
+  memory: home + '/.claude/projects/' + key + '/memory/MEMORY.md',
+  otherSession: home + '/.claude/projects/p/session.jsonl',
+  otherMemory: home + '/.claude/projects/p/memory/MEMORY.md',
+  newProject: home + '/.claude/projects/new/memory/MEMORY.md',
   snapshot: home + '/.claude/shell-snapshots/snapshot.sh',
 };
 const result = {};
 for (const [k, f] of Object.entries(tries)) {
   try { fs.mkdirSync(require('node:path').dirname(f), { recursive: true }); } catch {}
-  try { fs.writeFileSync(f, 'written\\n', { flag: k === 'session' ? 'a' : 'w' }); result[k] = 'ok'; } catch (e) { result[k] = e.code; }
+  try { fs.writeFileSync(f, 'written\\n', { flag: k.endsWith('ession') ? 'a' : 'w' }); result[k] = 'ok'; } catch (e) { result[k] = e.code; }
 }
 result.mountPoints = ['config.lock', 'config.worktree'].filter((n) => fs.existsSync('.git/' + n)).join(',');
 result.remount = spawnSync('mount', ['-o', 'remount,rw', '/'], { stdio: 'ignore' }).status === 0 ? 'ok' : 'failed';
@@ -79,12 +86,15 @@ function setup() {
   mkdirs(
     workdir,
     path.join(repo.home, 'bin'),
-    path.join(config, 'projects', 'p'),
+    path.join(config, 'projects', 'p', 'memory'),
     path.join(config, 'shell-snapshots'),
   );
   writeFileSync(path.join(workdir, 'plan.md'), 'PLAN\n');
   writeFileSync(path.join(config, 'settings.json'), '{}\n');
-  writeFileSync(path.join(config, 'projects', 'p', 'session.jsonl'), 'earlier\n');
+  const sessions = path.join(config, 'projects', claudeProjectKey(realpathSync(repo.dir)));
+  mkdirs(sessions);
+  writeFileSync(path.join(sessions, 'session.jsonl'), 'earlier\n');
+  writeFileSync(path.join(config, 'projects', 'p', 'session.jsonl'), 'other\n');
   process.env.HOME = repo.home;
   const escaped = path.join(repo.home, 'escaped');
   const agent = createClaudeAgent({
@@ -100,7 +110,7 @@ function setup() {
     access,
     meta: { role: 'planner', kind: 'execute_step', iteration: 1, step: 1 },
   });
-  return { repo, workdir, config, agent, turn, escaped };
+  return { repo, workdir, config, sessions, agent, turn, escaped };
 }
 
 function answer(events: AgentEvent[]): Record<string, string> {
@@ -109,13 +119,14 @@ function answer(events: AgentEvent[]): Record<string, string> {
 }
 
 describe('claude in the box', () => {
-  it('write turn: only the working tree and its session files change; settings, git, $HOME and the rest hold, also for root', async () => {
-    const { repo, workdir, config, agent, turn, escaped } = setup();
+  it('write turn: only the working tree and its session files change; settings, memory, other projects, git, $HOME and the rest hold, also for root', async () => {
+    const { repo, workdir, config, sessions, agent, turn, escaped } = setup();
     const before = gitSnapshot(repo.dir);
     const gitEntries = readdirSync(path.join(repo.dir, '.git')).sort();
     const events = await collect(agent.start(turn('workspace-write')));
-    const { gitConfigLock, ...tries } = answer(events);
+    const { gitConfigLock, newProject, ...tries } = answer(events);
     expect(gitConfigLock).not.toBe('ok'); // the placeholder is a read-only /dev/null
+    expect(newProject).not.toBe('ok'); // no project dir can be made (EROFS), so there is none to write in
     expect(tries).toEqual({
       repo: 'ok',
       plan: 'EROFS',
@@ -124,6 +135,9 @@ describe('claude in the box', () => {
       settings: 'EROFS',
       newSettings: 'ok',
       session: 'ok',
+      memory: 'EROFS',
+      otherSession: 'EROFS',
+      otherMemory: 'EROFS',
       snapshot: 'ok',
       mountPoints: 'config.lock,config.worktree',
       remount: 'failed',
@@ -140,15 +154,26 @@ describe('claude in the box', () => {
     expect(readFileSync(path.join(config, 'settings.json'), 'utf8')).toBe('{}\n');
     expect(existsSync(path.join(config, 'settings.local.json'))).toBe(false);
     expect(readdirSync(path.join(config, 'shell-snapshots'))).toEqual([]);
-    expect(readFileSync(path.join(config, 'projects', 'p', 'session.jsonl'), 'utf8')).toBe('earlier\nwritten\n');
+    expect(readFileSync(path.join(sessions, 'session.jsonl'), 'utf8')).toBe('earlier\nwritten\n');
+    expect(readdirSync(path.join(sessions, 'memory'))).toEqual([]);
+    expect(readFileSync(path.join(config, 'projects', 'p', 'session.jsonl'), 'utf8')).toBe('other\n');
+    expect(readdirSync(path.join(config, 'projects', 'p', 'memory'))).toEqual([]);
+    expect(existsSync(path.join(config, 'projects', 'new'))).toBe(false);
   });
 
   it('read-only turn: boxed too, with the working tree read-only; the session still persists', async () => {
-    const { repo, config, agent, turn } = setup();
+    const { repo, sessions, agent, turn } = setup();
     const events = await collect(agent.start(turn('read-only')));
-    expect(answer(events)).toMatchObject({ repo: 'EROFS', plan: 'EROFS', settings: 'EROFS', session: 'ok' });
+    expect(answer(events)).toMatchObject({
+      repo: 'EROFS',
+      plan: 'EROFS',
+      settings: 'EROFS',
+      session: 'ok',
+      memory: 'EROFS',
+    });
     expect(existsSync(path.join(repo.dir, 'made.txt'))).toBe(false);
-    expect(readFileSync(path.join(config, 'projects', 'p', 'session.jsonl'), 'utf8')).toBe('earlier\nwritten\n');
+    expect(readFileSync(path.join(sessions, 'session.jsonl'), 'utf8')).toBe('earlier\nwritten\n');
+    expect(readdirSync(path.join(sessions, 'memory'))).toEqual([]);
   });
 
   it('a linked worktree: claude`s mount points in its git dir exist in the box only', async () => {

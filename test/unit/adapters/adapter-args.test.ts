@@ -102,9 +102,9 @@ describe('claude argv', () => {
     expect(args.at(-1)).toBe('Read,Grep,Glob');
   });
 
-  it('drops the variables that make claude think it runs nested inside Claude Code', () => {
+  it('drops the variables that make claude think it runs nested inside Claude Code, and turns its auto memory off', () => {
     expect(claudeEnv({ PATH: '/bin', CLAUDECODE: '1', CLAUDE_CODE_ENTRYPOINT: 'cli', ANTHROPIC_API_KEY: 'k' })).toEqual(
-      { PATH: '/bin', ANTHROPIC_API_KEY: 'k' },
+      { PATH: '/bin', ANTHROPIC_API_KEY: 'k', CLAUDE_CODE_DISABLE_AUTO_MEMORY: '1' },
     );
   });
 });

@@ -36,6 +36,7 @@ describe('claude with the hook', () => {
     expect(args.slice(0, 6)).toEqual(['-p', '--output-format', 'stream-json', '--verbose', '--resume', 'sess-1']);
     const settings = JSON.parse(args[args.indexOf('--settings') + 1]!) as unknown;
     expect(settings).toEqual({
+      autoMemoryEnabled: false,
       hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: hook.command, timeout: 630 }] }] },
     });
     expect(args).not.toContain('--dangerously-skip-permissions');
