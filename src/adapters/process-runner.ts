@@ -126,6 +126,9 @@ export function runProcess(spec: ProcessSpec): RunningProcess {
   let pipeTimer: NodeJS.Timeout | undefined;
   /** Whether stdout's reader waits for the CLI's output (not for its own consumer, which may be slow). */
   let waitingForOutput = true;
+  /** Set by stop(): nobody takes the rest of the output, so nothing waits for a consumer any more. */
+  let stopRequested = false;
+  let closePipesNow: (() => void) | null = null;
   // When the CLI exits, whatever it left in its group (tool shells, their children) goes too; that also closes
   // the output pipes they may still hold. A process that escaped into a group of its own is not chased, but its
   // hold on the pipes must not keep the run open: after a grace for the last output, they are closed from here.
@@ -139,8 +142,9 @@ export function runProcess(spec: ProcessSpec): RunningProcess {
     clearTimeout(idleTimer);
     void killGroup();
     const closePipes = (): void => {
-      // Output the CLI left in the pipe is not lost while agent-collab's own consumer is slow to take it.
-      if (!waitingForOutput && !child.stdout?.readableEnded) {
+      // Output the CLI left in the pipe is not lost while agent-collab's own consumer is slow to take it (unless the
+      // run was stopped: its consumer may be gone, and the run's end, which waits for the pipes, would never come).
+      if (!stopRequested && !waitingForOutput && !child.stdout?.readableEnded) {
         pipeTimer = setTimeout(closePipes, PIPE_GRACE_MS);
         return;
       }
@@ -150,6 +154,7 @@ export function runProcess(spec: ProcessSpec): RunningProcess {
       child.stdout?.destroy();
       child.stderr?.destroy();
     };
+    closePipesNow = closePipes;
     pipeTimer = setTimeout(closePipes, PIPE_GRACE_MS);
   });
 
@@ -226,7 +231,12 @@ export function runProcess(spec: ProcessSpec): RunningProcess {
     lines,
     ended,
     stop: async () => {
+      stopRequested = true;
       await terminate('stopped');
+      if (closePipesNow) {
+        clearTimeout(pipeTimer);
+        closePipesNow();
+      }
       return ended;
     },
   };

@@ -16,6 +16,17 @@ describe('process runner: output', () => {
     expect(seen).toContainEqual(['planner/codex stderr', 'warn']);
   });
 
+  it('stop() ends the run when its consumer stopped taking lines with output still in the pipe', async () => {
+    // 4 MB of lines, more than the pipe holds: the CLI (or its exit) waits on a consumer that read one line and
+    // went away without closing the iterator, as a round does once it decided to stop the CLI.
+    const code = "const l = 'x'.repeat(1023) + '\\n'; for (let i = 0; i < 4096; i++) process.stdout.write(l);";
+    const proc = runProcess(nodeScript(code, {}));
+    const it = proc.lines()[Symbol.asyncIterator]();
+    expect((await it.next()).done).toBe(false);
+    const end = await proc.stop();
+    expect(['stopped', 'exited']).toContain(end.kind);
+  });
+
   it('records in the debug sink when the CLI started and how and when it ended', async () => {
     const seen: [string, string][] = [];
     const proc = runProcess(
