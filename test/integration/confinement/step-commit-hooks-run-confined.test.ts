@@ -99,14 +99,12 @@ describe('the step commit’s hooks run in the agent’s box', () => {
     expect(code).toBe(3);
     const asked = events.find((e) => e.event === 'needs_human');
     expect(asked).toMatchObject({ kind: 'forbidden_change', step: 1 });
-    // git's config is read-only in the box (the `git config` failed); what the hook could write is named
+    // git's config and info/ are read-only in the box (the `git config` and the exclude write failed); what the
+    // hook could write is named
     expect(asked?.changes).toEqual(
-      expect.arrayContaining([
-        '.git/hooks/post-checkout created',
-        '.git/info/exclude changed',
-        "branch 'sneaky' created",
-      ]),
+      expect.arrayContaining(['.git/hooks/post-checkout created', "branch 'sneaky' created"]),
     );
+    expect(asked?.changes).not.toContain('.git/info/exclude changed');
     expect(asked?.undone).toEqual(
       expect.arrayContaining([expect.stringMatching(/^the step's commit [0-9a-f]{7} undone/)]),
     );
