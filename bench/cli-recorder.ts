@@ -1,6 +1,6 @@
 // Records every CLI invocation agent-collab makes: a small bash wrapper, set as `[agents.*] command`, writes its
-// cwd + argv, environment and whether stdin is /dev/null to a log dir (bash built-ins only, no extra process),
-// then execs the real CLI (same process, so agent-collab watches and signals the CLI itself). How long each CLI
+// cwd + argv, environment and its stdin (agent-collab sends prompts there; /dev/null when it sends none) to a log
+// dir, then execs the real CLI (same process, so agent-collab watches and signals the CLI itself). How long each CLI
 // ran is not timed here: agent-collab's debug.log records it.
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -14,8 +14,8 @@ export interface Invocation {
   args: string[];
   cwd: string;
   env: NodeJS.ProcessEnv;
-  /** `/dev/null` when agent-collab closed stdin, else `other`. */
-  stdin: string;
+  /** What agent-collab wrote to the CLI's stdin (the prompt); undefined when stdin was /dev/null. */
+  input: string | undefined;
 }
 
 const shQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -32,9 +32,11 @@ export function writeRecorder(binDir: string, logDir: string, cli: string, real:
       'id=$(cat /proc/sys/kernel/random/uuid)',
       `printf '%s\\0' "$PWD" "$@" > ${at('argv')}`,
       `mapfile -d '' vars < /proc/$$/environ; printf '%s\\0' "\${vars[@]}" > ${at('env')}`,
-      `if [ /proc/$$/fd/0 -ef /dev/null ]; then echo /dev/null; else echo other; fi > ${at('stdin')}`,
       `echo "$id ${cli}" >> ${shQuote(logDir)}/index`,
-      `exec ${shQuote(real)} "$@"`,
+      `if [ /proc/$$/fd/0 -ef /dev/null ]; then exec ${shQuote(real)} "$@"; fi`,
+      // the prompt: kept for the replay, then given to the CLI as agent-collab gave it
+      `cat > ${at('stdin')}`,
+      `exec ${shQuote(real)} "$@" < ${at('stdin')}`,
       '',
     ].join('\n'),
   );
@@ -66,6 +68,7 @@ export function readInvocations(logDir: string, real: Record<string, string>): I
       }
       const file = real[cli];
       if (file === undefined) throw new Error(`recorded an invocation of unknown CLI "${cli}"`);
-      return { cli, file, args, cwd, env, stdin: at('stdin').trim() };
+      const input = existsSync(path.join(logDir, `${pid}.stdin`)) ? at('stdin') : undefined;
+      return { cli, file, args, cwd, env, input };
     });
 }

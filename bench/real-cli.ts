@@ -3,7 +3,7 @@
 //
 //   agent-collab = wall time of `bin/agent-collab run --goal … --auto --auto-approve --json`: codex plans, claude
 //                  asks for changes, codex revises, claude approves, codex executes 2 steps (each committed)
-//   bare CLIs    = the sum of the wall times of the same invocations (argv, cwd, env, stdin /dev/null), replayed in
+//   bare CLIs    = the sum of the wall times of the same invocations (argv, cwd, env, prompt on stdin), replayed in
 //                  order with the same server replies, in a fresh HOME and repo at the same paths; session ids the
 //                  bare runs create replace the recorded ones, and agent-collab's command-hook arguments are left out
 //                  (the hook is agent-collab's cost)
@@ -42,15 +42,20 @@ interface Finished {
   exitMs: number;
 }
 
-/** Spawns like agent-collab does (stdin closed, own process group), waits for exit and closed pipes; timed. */
-function timed(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Finished> {
+/**
+ * Spawns like agent-collab does (own process group; the prompt, if any, written to stdin and stdin closed), waits
+ * for exit and closed pipes; timed.
+ */
+function timed(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, input?: string): Promise<Finished> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(file, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const stdin = input === undefined ? 'ignore' : 'pipe';
+    const child = spawn(file, args, { cwd, env, stdio: [stdin, 'pipe', 'pipe'], detached: true });
+    if (input !== undefined) child.stdin?.end(input);
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const killGroup = (): void => {
       try {
         if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
@@ -239,9 +244,6 @@ async function runAgentCollab(w: World, clis: Record<string, string>): Promise<L
 async function record(w: World): Promise<Recording> {
   const run = await runAgentCollab(w, w.wrappers);
   const calls = readInvocations(w.logDir, w.real);
-  for (const c of calls)
-    if (c.stdin !== '/dev/null')
-      throw new Error(`agent-collab gave ${c.cli} stdin ${c.stdin}, the replay assumes /dev/null`);
   return { calls, sessionIds: sessionIdsInDebugLog(debugLogOf(w)), requests: run.requests };
 }
 
@@ -285,7 +287,7 @@ async function runBare(w: World, loop: Recording): Promise<number[]> {
         throw new Error(`bare replay: invocation ${i + 1} (${call.cli}) resumes a session the replay has not created`);
       return id;
     });
-    const r = await timed(call.file, args, call.cwd, call.env);
+    const r = await timed(call.file, args, call.cwd, call.env, call.input);
     if (r.code !== 0)
       throw new Error(
         `bare ${call.cli} (invocation ${i + 1}) exited ${r.code}: ${r.stderr.trim().split('\n').pop() ?? ''}`,
