@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 const tsx = (dir: string): string[] => [`test/${dir}/**/*.test.ts`, `test/${dir}/**/*.test.tsx`];
@@ -8,6 +9,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default (cores - 1) runs one file at a time on 2 cores; the integration and e2e files spend much of
+    // their time waiting on the processes they start (git, the CLIs, the scripted server), so two at once nearly
+    // halve the wall time there.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       // Pure: no processes, no sockets (the setup file makes them throw). The files share worker threads and their
       // modules (no isolation), which keeps the tier fast; mocks, stubbed env vars and fake timers are undone after

@@ -9,7 +9,16 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { describe } from 'vitest';
 import { it } from './agent-collab-fixture.js';
-import { events, gitSubjects, plan, processesOf, readState, readWork, writeState } from './agent-collab-run.js';
+import {
+  events,
+  gitSubjects,
+  plan,
+  processesLeft,
+  processesOf,
+  readState,
+  readWork,
+  writeState,
+} from './agent-collab-run.js';
 import { describeRun, waitFor } from './harness.js';
 import { reply, type ModelRequest } from './llm-server.js';
 
@@ -297,7 +306,7 @@ describe('agent-collab run on the real CLIs', () => {
       expect(String(events(r, 'needs_human')[0]!.message)).toContain('produced no output for 10 s');
       // nothing is left of the CLI's process group (the harness only kills agent-collab's own group), and its
       // request ended with it
-      expect(processesOf(env.root, env.home)).toEqual([]);
+      expect(await processesLeft(env.root, env.home)).toEqual([]);
       expect(await waitFor(() => server.hanging === 0, 5000)).toBe(true);
       expect(readState(repo).phase).toBe('WRITE_PLAN');
     },

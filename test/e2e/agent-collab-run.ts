@@ -153,6 +153,24 @@ export function processesOf(root: string, home: string): Array<{ pid: number; cm
   return found;
 }
 
+/**
+ * What is still running of `root`/`home` once things had up to `ms` to end: agent-collab's watchdog, for one, exits
+ * just after agent-collab does, which takes a moment on a loaded machine. A CLI left running stays in the list.
+ */
+export async function processesLeft(
+  root: string,
+  home: string,
+  ms = 5_000,
+): Promise<Array<{ pid: number; cmd: string }>> {
+  const deadline = Date.now() + ms;
+  let left = processesOf(root, home);
+  while (left.length > 0 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+    left = processesOf(root, home);
+  }
+  return left;
+}
+
 /** A two-step plan the scripted planner answers with (the e2e tests and the bench's loop). */
 export function plan(
   version: string,
