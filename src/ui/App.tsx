@@ -144,13 +144,22 @@ export function App(props: AppProps) {
     lastAwaiting.current = awaitingKey;
     lastPending.current = pending?.id ?? null;
   }, [view.awaiting, pending, onAttention]);
+  useEffect(() => {
+    if (view.stopped) onAttention?.('the run stopped');
+  }, [view.stopped, onAttention]);
 
   const busy = view.state.inflight !== null;
-  const commandOpen = pending !== null && pending.id !== answeredCommand;
+  // A stopped run asks nothing more: no dialog, only the help; the tabs stay readable.
+  const stopped = view.stopped !== null;
+  const commandOpen = !stopped && pending !== null && pending.id !== answeredCommand;
   const modal: Modal | null = commandOpen
     ? 'command'
-    : (overlay ?? (view.awaiting !== answered && !busy ? dialogFor(view.awaiting) : null));
-  const typing = view.awaiting?.kind === 'goal' && !busy && !typingOff && !modal && !view.finished;
+    : stopped
+      ? overlay === 'help'
+        ? 'help'
+        : null
+      : (overlay ?? (view.awaiting !== answered && !busy ? dialogFor(view.awaiting) : null));
+  const typing = view.awaiting?.kind === 'goal' && !busy && !typingOff && !modal && !view.finished && !stopped;
   const ctx: KeyContext = {
     phase: view.phase,
     mode: view.state.mode,
@@ -159,9 +168,11 @@ export function App(props: AppProps) {
     awaiting: view.awaiting?.kind ?? null,
     tab,
     typing,
+    stopped,
   };
 
   const dispatch = (event: EngineEvent, fromDialog = false): void => {
+    if (stopped) return; // nothing reaches the engine of a stopped run
     send({ type: 'sent', event });
     if (fromDialog) setAnswered(view.awaiting);
     const command = event.type === 'decide' && event.on === 'command';
