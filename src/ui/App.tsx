@@ -390,6 +390,7 @@ export function App(props: AppProps) {
             onEvent={(event) => dispatch(event, true)}
             onEditPlan={() => edit('plan')}
             onEdit={edit}
+            texts={texts}
           />
         ) : null;
     }

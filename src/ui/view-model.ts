@@ -332,16 +332,22 @@ export function reduceView(v: ViewState, a: ViewAction, now: number = Date.now()
       return { ...v, awaiting: a.awaiting };
     case 'rejected':
       return { ...v, flash: { text: a.message, tone: 'warn' } };
-    case 'error':
+    case 'error': {
+      // An error with an exit code ends the run: the banner shows it whole, the flash line would only repeat it.
+      const stopsWith = v.stopped ? undefined : a.exitCode;
       return push(
-        {
-          ...v,
-          flash: { text: a.message, tone: 'error' },
-          ...(a.exitCode !== undefined &&
-            !v.stopped && { stopped: { message: a.message, exitCode: a.exitCode }, awaiting: null, working: null }),
-        },
+        stopsWith !== undefined
+          ? {
+              ...v,
+              stopped: { message: a.message, exitCode: stopsWith },
+              awaiting: null,
+              working: null,
+              flash: null,
+            }
+          : { ...v, flash: { text: a.message, tone: 'error' } },
         { who: 'agent-collab', kind: 'error', text: a.message, detail: null, tone: 'error' },
       );
+    }
     case 'finished': {
       const text = a.phase === 'DONE' ? 'Run finished: all steps done.' : 'Run cancelled.';
       return push(
