@@ -1,11 +1,12 @@
 // The TUI: renders what the engine publishes and turns keys into engine commands. No workflow logic here: the
 // engine decides, the view model shapes, the keymap names the keys.
 import { measureElement, type DOMElement, type Key } from 'ink';
-import { Box, ColorContext, colorsWanted, Text } from './styled.js';
+import { Box, ColorContext, colorsWanted } from './styled.js';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState, type ReactNode } from 'react';
 import type { EngineEvent } from '../core/events.js';
 import type { Awaiting } from '../core/types.js';
 import { Banner, hintsNow, type Modal } from './Banner.js';
+import { FlashLine } from './FlashLine.js';
 import { commandDecideEvent, dialogFor } from './decision-keys.js';
 import { AwaitingDialog } from './dialogs/AwaitingDialog.js';
 import { ConfirmDialog } from './dialogs/ConfirmDialog.js';
@@ -404,22 +405,7 @@ export function App(props: AppProps) {
           <Box ref={contentRef} flexDirection="column" flexGrow={1} flexShrink={1} overflow="hidden">
             <ScrollView lines={lines} height={contentHeight} viewport={viewports[tab]} />
           </Box>
-          {view.flash ? (
-            <Text
-              wrap="truncate"
-              color={
-                view.flash.tone === 'error'
-                  ? 'red'
-                  : view.flash.tone === 'warn'
-                    ? 'yellow'
-                    : view.flash.tone === 'good'
-                      ? 'green'
-                      : undefined
-              }
-            >
-              {view.flash.text}
-            </Text>
-          ) : null}
+          <FlashLine flash={view.flash} />
           <Box flexShrink={0} flexDirection="column">
             {bottom()}
           </Box>

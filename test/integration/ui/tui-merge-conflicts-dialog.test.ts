@@ -82,21 +82,15 @@ describe('the merge-conflicts dialog in the TUI', { timeout: 180_000 }, () => {
     expect(review).not.toMatch(MARKERS);
   });
 
-  it('keep-mine (y) puts the person’s version in plan.md, without markers', async () => {
+  it.each([
+    { choice: 'keep-mine', key: 'y', kept: MINE, dropped: PLANNERS_LINE },
+    { choice: 'keep-agent', key: 'a', kept: PLANNERS_LINE, dropped: MINE },
+  ])('$choice ($key) puts that side in plan.md, without markers, and the run goes on', async (c) => {
     const { tui } = await resumeAtTheConflicts();
-    await tui.press('y');
+    await tui.press(c.key);
     await tui.shows('Next: reviewer');
-    expect(plan()).toContain(MINE);
-    expect(plan()).not.toContain(PLANNERS_LINE);
-    expect(plan()).not.toMatch(MARKERS);
-  });
-
-  it('keep-agent (a) puts the planner’s version in plan.md, without markers', async () => {
-    const { tui } = await resumeAtTheConflicts();
-    await tui.press('a');
-    await tui.shows('Next: reviewer');
-    expect(plan()).toContain(PLANNERS_LINE);
-    expect(plan()).not.toContain(MINE);
+    expect(plan()).toContain(c.kept);
+    expect(plan()).not.toContain(c.dropped);
     expect(plan()).not.toMatch(MARKERS);
   });
 
