@@ -13,3 +13,18 @@ export function hasMergeConflictMarkers(text: string): boolean {
     return l === OPEN || l === CLOSE;
   });
 }
+
+/** The lines of each conflict still in `text`, from its opening marker to its closing one (or the end). */
+export function conflictRegions(text: string): string[][] {
+  const regions: string[][] = [];
+  let open: string[] | null = null;
+  for (const line of text.split(/\r?\n/)) {
+    const l = line.trimEnd();
+    if (l === OPEN) regions.push((open = [line]));
+    else if (open) {
+      open.push(line);
+      if (l === CLOSE) open = null;
+    } else if (l === CLOSE) regions.push([line]); // a closing marker whose opening one was removed
+  }
+  return regions;
+}

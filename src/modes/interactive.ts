@@ -232,17 +232,25 @@ function runApp(
 ): Promise<number> {
   return new Promise<number>((resolve) => {
     let closing = false;
+    const closeEngine = (): Promise<void> =>
+      engine.close().catch((err: unknown) => session.files.debug('ui', `close failed: ${String(err)}`));
+    // An error with an exit code ends the run, as it ends a headless one (e.g. `.agent-collab/` deleted under it:
+    // 3): the round under way is stopped at once and no other starts; the screen says why until the person leaves.
+    let stoppedWith: number | null = null;
+    const unsubscribe = engine.subscribe((out) => {
+      if (out.type !== 'error' || out.exitCode === undefined || stoppedWith !== null) return;
+      stoppedWith = out.exitCode;
+      void closeEngine();
+    });
     const finish = (): void => {
       if (closing) return;
       closing = true;
-      void engine
-        .close()
-        .catch((err: unknown) => session.files.debug('ui', `close failed: ${String(err)}`))
-        .finally(() => {
-          instance.unmount();
-          const p = engine.state.phase;
-          resolve(p === 'DONE' || p === 'CANCELLED' ? EXIT.done : EXIT.interrupted);
-        });
+      unsubscribe();
+      void closeEngine().finally(() => {
+        instance.unmount();
+        const p = engine.state.phase;
+        resolve(stoppedWith ?? (p === 'DONE' || p === 'CANCELLED' ? EXIT.done : EXIT.interrupted));
+      });
     };
     const onQuit = (force: boolean): void => {
       if (!force) return finish();

@@ -1,11 +1,12 @@
 // The TUI: renders what the engine publishes and turns keys into engine commands. No workflow logic here: the
 // engine decides, the view model shapes, the keymap names the keys.
 import { measureElement, type DOMElement, type Key } from 'ink';
-import { Box, ColorContext, colorsWanted, Text } from './styled.js';
+import { Box, ColorContext, colorsWanted } from './styled.js';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState, type ReactNode } from 'react';
 import type { EngineEvent } from '../core/events.js';
 import type { Awaiting } from '../core/types.js';
 import { Banner, hintsNow, type Modal } from './Banner.js';
+import { FlashLine } from './FlashLine.js';
 import { commandDecideEvent, dialogFor } from './decision-keys.js';
 import { AwaitingDialog } from './dialogs/AwaitingDialog.js';
 import { ConfirmDialog } from './dialogs/ConfirmDialog.js';
@@ -144,13 +145,22 @@ export function App(props: AppProps) {
     lastAwaiting.current = awaitingKey;
     lastPending.current = pending?.id ?? null;
   }, [view.awaiting, pending, onAttention]);
+  useEffect(() => {
+    if (view.stopped) onAttention?.('the run stopped');
+  }, [view.stopped, onAttention]);
 
   const busy = view.state.inflight !== null;
-  const commandOpen = pending !== null && pending.id !== answeredCommand;
+  // A stopped run asks nothing more: no dialog, only the help; the tabs stay readable.
+  const stopped = view.stopped !== null;
+  const commandOpen = !stopped && pending !== null && pending.id !== answeredCommand;
   const modal: Modal | null = commandOpen
     ? 'command'
-    : (overlay ?? (view.awaiting !== answered && !busy ? dialogFor(view.awaiting) : null));
-  const typing = view.awaiting?.kind === 'goal' && !busy && !typingOff && !modal && !view.finished;
+    : stopped
+      ? overlay === 'help'
+        ? 'help'
+        : null
+      : (overlay ?? (view.awaiting !== answered && !busy ? dialogFor(view.awaiting) : null));
+  const typing = view.awaiting?.kind === 'goal' && !busy && !typingOff && !modal && !view.finished && !stopped;
   const ctx: KeyContext = {
     phase: view.phase,
     mode: view.state.mode,
@@ -159,9 +169,11 @@ export function App(props: AppProps) {
     awaiting: view.awaiting?.kind ?? null,
     tab,
     typing,
+    stopped,
   };
 
   const dispatch = (event: EngineEvent, fromDialog = false): void => {
+    if (stopped) return; // nothing reaches the engine of a stopped run
     send({ type: 'sent', event });
     if (fromDialog) setAnswered(view.awaiting);
     const command = event.type === 'decide' && event.on === 'command';
@@ -379,6 +391,7 @@ export function App(props: AppProps) {
             onEvent={(event) => dispatch(event, true)}
             onEditPlan={() => edit('plan')}
             onEdit={edit}
+            texts={texts}
           />
         ) : null;
     }
@@ -392,22 +405,7 @@ export function App(props: AppProps) {
           <Box ref={contentRef} flexDirection="column" flexGrow={1} flexShrink={1} overflow="hidden">
             <ScrollView lines={lines} height={contentHeight} viewport={viewports[tab]} />
           </Box>
-          {view.flash ? (
-            <Text
-              wrap="truncate"
-              color={
-                view.flash.tone === 'error'
-                  ? 'red'
-                  : view.flash.tone === 'warn'
-                    ? 'yellow'
-                    : view.flash.tone === 'good'
-                      ? 'green'
-                      : undefined
-              }
-            >
-              {view.flash.text}
-            </Text>
-          ) : null}
+          <FlashLine flash={view.flash} />
           <Box flexShrink={0} flexDirection="column">
             {bottom()}
           </Box>

@@ -42,6 +42,20 @@ interface BannerProps {
 export function Banner({ view, draft, typing, busy }: BannerProps) {
   const a = view.awaiting;
   const stopKey = bindingOf('stop').keys[0]?.label ?? 's';
+  if (view.stopped) {
+    return (
+      <Box flexDirection="column" borderStyle="single" borderColor="red" paddingX={1}>
+        <Text color="red" bold>
+          ✗ The run stopped; no agent runs any more.
+        </Text>
+        <Text wrap="wrap">{view.stopped.message}</Text>
+        <Text dimColor wrap="wrap">
+          q: leave (exit code {view.stopped.exitCode}) · the tabs stay readable · start agent-collab again to resume the
+          run
+        </Text>
+      </Box>
+    );
+  }
   if (view.finished) {
     return (
       <Text color={view.finished === 'DONE' ? 'green' : 'yellow'}>

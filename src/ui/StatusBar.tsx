@@ -68,6 +68,7 @@ export function StatusBar({ view, hints, startedAt, now, tickMs = 1000, sandboxO
 }
 
 export function waitingText(view: ViewState): string {
+  if (view.stopped) return 'run stopped';
   if (view.finished) return view.finished === 'DONE' ? 'run finished' : 'run cancelled';
   const a = view.awaiting;
   if (!a) return 'idle';

@@ -44,6 +44,8 @@ export interface KeyContext {
   tab: TabId;
   /** The goal input box has the keyboard: letters and digits are text, not commands. */
   typing: boolean;
+  /** The run was stopped by an error that ends it: nothing can be sent to the engine any more, only q leaves. */
+  stopped?: boolean;
 }
 
 type Special = 'return' | 'tab' | 'escape' | 'upArrow' | 'downArrow' | 'pageUp' | 'pageDown' | 'home' | 'end';
@@ -70,9 +72,9 @@ export interface Binding {
 }
 
 const RUNNING: ReadonlySet<Phase> = new Set(['REFINE_GOAL', 'WRITE_PLAN', 'REVIEW', 'RESPOND', 'APPROVED', 'EXECUTE']);
-const running = (c: KeyContext): boolean => RUNNING.has(c.phase);
+const running = (c: KeyContext): boolean => RUNNING.has(c.phase) && !c.stopped;
 const notTyping = (c: KeyContext): boolean => !c.typing;
-const finished = (c: KeyContext): boolean => c.phase === 'DONE' || c.phase === 'CANCELLED';
+const finished = (c: KeyContext): boolean => c.phase === 'DONE' || c.phase === 'CANCELLED' || c.stopped === true;
 
 const key = (label: string, spec: Omit<KeySpec, 'label'>): KeySpec => ({ label, ...spec });
 const tab = (n: 1 | 2 | 3 | 4 | 5, name: string): Binding => ({
@@ -88,21 +90,21 @@ export const KEYMAP: readonly Binding[] = [
     keys: [key('Enter', { special: 'return' })],
     description: 'Let the next agent round through (manual mode); retry after a failure',
     hint: (c) => (c.awaiting === 'failure' ? 'retry' : 'next round'),
-    when: (c) => !c.typing && !c.busy && (c.awaiting === 'go' || c.awaiting === 'failure'),
+    when: (c) => !c.typing && !c.busy && !c.stopped && (c.awaiting === 'go' || c.awaiting === 'failure'),
   },
   {
     command: 'goal_ready',
     keys: [key('Ctrl+G', { input: 'g', ctrl: true })],
     description: 'The goal is ready: the planner writes the plan (or type /ready)',
     hint: 'goal ready',
-    when: (c) => c.awaiting === 'goal' && !c.busy,
+    when: (c) => c.awaiting === 'goal' && !c.busy && !c.stopped,
   },
   {
     command: 'toggle_input',
     keys: [key('Esc', { special: 'escape' })],
     description: 'Leave / return to the goal input box (keys work outside it)',
     hint: (c) => (c.typing ? 'keys' : 'type'),
-    when: (c) => c.awaiting === 'goal' && !c.busy,
+    when: (c) => c.awaiting === 'goal' && !c.busy && !c.stopped,
   },
   {
     command: 'auto',
@@ -148,7 +150,7 @@ export const KEYMAP: readonly Binding[] = [
   {
     command: 'exit',
     keys: [key('q', { input: 'q' })],
-    description: 'Leave agent-collab (once the run is finished)',
+    description: 'Leave agent-collab (once the run is finished or stopped)',
     hint: 'quit',
     when: (c) => notTyping(c) && finished(c),
   },

@@ -72,6 +72,11 @@ export interface ViewState {
   awaiting: Awaiting | null;
   lastVerdict: Verdict | null;
   finished: 'DONE' | 'CANCELLED' | null;
+  /**
+   * The run was stopped by an error that ends it (one with an exit code, e.g. `.agent-collab/` deleted under it):
+   * no dialog or round follows, the person can only read and leave.
+   */
+  stopped: { message: string; exitCode: number } | null;
   /** The last thing worth a line under the tabs: a rejection, an error, a notice. */
   flash: { text: string; tone: Tone } | null;
 }
@@ -106,6 +111,7 @@ export function initialView(state: WorkflowState, opts: { maxEntries?: number; n
     awaiting: state.awaiting,
     lastVerdict: state.lastVerdict,
     finished: null,
+    stopped: null,
     flash: null,
   };
   return withState(base, state, opts.now ?? Date.now());
@@ -170,9 +176,10 @@ function withState(v: ViewState, s: WorkflowState, now: number): ViewState {
     iteration: s.iteration,
     maxIterations: s.maxIterations,
     modeLabel: modeLabelOf(s, v.pauseAsked),
-    working,
+    // A stopped run waits for nothing and runs nothing, whatever a state published after the stop says.
+    working: v.stopped ? null : working,
     usage: s.usage,
-    awaiting: s.awaiting,
+    awaiting: v.stopped ? null : s.awaiting,
     lastVerdict: s.lastVerdict,
   };
 }
@@ -325,11 +332,22 @@ export function reduceView(v: ViewState, a: ViewAction, now: number = Date.now()
       return { ...v, awaiting: a.awaiting };
     case 'rejected':
       return { ...v, flash: { text: a.message, tone: 'warn' } };
-    case 'error':
+    case 'error': {
+      // An error with an exit code ends the run: the banner shows it whole, the flash line would only repeat it.
+      const stopsWith = v.stopped ? undefined : a.exitCode;
       return push(
-        { ...v, flash: { text: a.message, tone: 'error' } },
+        stopsWith !== undefined
+          ? {
+              ...v,
+              stopped: { message: a.message, exitCode: stopsWith },
+              awaiting: null,
+              working: null,
+              flash: null,
+            }
+          : { ...v, flash: { text: a.message, tone: 'error' } },
         { who: 'agent-collab', kind: 'error', text: a.message, detail: null, tone: 'error' },
       );
+    }
     case 'finished': {
       const text = a.phase === 'DONE' ? 'Run finished: all steps done.' : 'Run cancelled.';
       return push(

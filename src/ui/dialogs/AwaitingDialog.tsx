@@ -24,9 +24,11 @@ interface AwaitingDialogProps {
   onEditPlan: () => void;
   /** Opens plan.md or comments.md in $EDITOR (to resolve a merge's conflicts). */
   onEdit?: (file: 'plan' | 'comments') => void;
+  /** plan.md and comments.md as they are now (the merge-conflicts dialog shows what is still in conflict). */
+  texts?: { plan: string | null; comments: string | null };
 }
 
-export function AwaitingDialog({ awaiting: a, onEvent, onEditPlan, onEdit }: AwaitingDialogProps) {
+export function AwaitingDialog({ awaiting: a, onEvent, onEditPlan, onEdit, texts }: AwaitingDialogProps) {
   const decide = (choice: string, rounds?: number): void => {
     const event = decideEvent(a, choice, rounds);
     if (event) onEvent(event);
@@ -62,7 +64,9 @@ export function AwaitingDialog({ awaiting: a, onEvent, onEditPlan, onEdit }: Awa
     case 'external_change':
       return <ExternalChangeDialog awaiting={a} onChoose={decide} />;
     case 'merge_conflicts':
-      return <MergeConflictsDialog awaiting={a} onChoose={decide} onEdit={onEdit ?? onEditPlan} />;
+      return (
+        <MergeConflictsDialog awaiting={a} fileText={texts?.[a.file]} onChoose={decide} onEdit={onEdit ?? onEditPlan} />
+      );
     default:
       return null;
   }

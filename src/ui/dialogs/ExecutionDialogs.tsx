@@ -2,6 +2,7 @@
 // failed commit, and a workflow file changed outside while an agent wrote it. Their choices and keys come from the
 // decisions table (core/decisions.ts).
 import { describeLarge } from '../../core/commit-holds.js';
+import { conflictRegions } from '../../core/conflict-markers.js';
 import type { Awaiting, PendingCommand } from '../../core/types.js';
 import { tuiChoices } from '../decision-keys.js';
 import { Box, Text } from '../styled.js';
@@ -9,6 +10,7 @@ import { ChoiceDialog } from './ChoiceDialog.js';
 
 const TAIL_LINES = 10;
 const MAX_FINDINGS = 8;
+const MAX_CONFLICT_LINES = 14;
 
 type OnChoose = (choice: string) => void;
 
@@ -130,10 +132,13 @@ export function CommitFailedDialog({
 
 export function MergeConflictsDialog({
   awaiting: a,
+  fileText,
   onChoose,
   onEdit,
 }: {
   awaiting: Waiting<'merge_conflicts'>;
+  /** The file as it is now (re-read when it changes on disk): what is still in conflict is shown from it. */
+  fileText?: string | null;
   onChoose: OnChoose;
   onEdit: (file: 'plan' | 'comments') => void;
 }) {
@@ -145,10 +150,41 @@ export function MergeConflictsDialog({
       // `edit` opens the file; the dialog stays until the person picks how to go on.
       onChoose={(choice) => (choice === 'edit' ? onEdit(a.file) : onChoose(choice))}
     >
-      <Text>
-        The conflicts are marked with {'<<<<<<<'} and {'>>>>>>>'} in the file. No agent sees it until they are resolved.
-      </Text>
+      <ConflictsNow file={file} text={fileText ?? null} />
+      <Text dimColor>No agent sees the file until the conflicts are resolved.</Text>
     </ChoiceDialog>
+  );
+}
+
+/** What is still in conflict in the file now: the person sees it without leaving the dialog (its keys are taken). */
+function ConflictsNow({ file, text }: { file: string; text: string | null }) {
+  if (text === null)
+    return (
+      <Text>
+        The conflicts are marked with {'<<<<<<<'} and {'>>>>>>>'} in {file}.
+      </Text>
+    );
+  const regions = conflictRegions(text);
+  if (regions.length === 0)
+    return <Text color="green">{file} has no conflict markers left: Enter goes on with it.</Text>;
+  const lines = regions.flatMap((r, i) => (i === 0 ? r : ['', ...r]));
+  const shown = lines.slice(0, MAX_CONFLICT_LINES);
+  return (
+    <Box flexDirection="column">
+      <Text>
+        Still in conflict in {file} ({regions.length} block(s)); resolve them in the file or keep one side:
+      </Text>
+      <Box flexDirection="column" borderStyle="single" paddingX={1}>
+        {shown.map((l, i) => (
+          <Text key={i} wrap="truncate">
+            {l || ' '}
+          </Text>
+        ))}
+        {lines.length > shown.length ? (
+          <Text dimColor>… {lines.length - shown.length} more line(s): e opens the file</Text>
+        ) : null}
+      </Box>
+    </Box>
   );
 }
 

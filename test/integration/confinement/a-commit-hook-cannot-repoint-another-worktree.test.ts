@@ -1,14 +1,11 @@
 // A hook of the boxed step commit tries to re-point another linked worktree at a repo of its own (commondir): the
 // other worktrees' git dirs are read-only in the box, so the person's later git there runs nothing of it.
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { agentConfinement } from '../../../src/adapters/confinement/index.js';
-import { BoxedCommit } from '../../../src/adapters/git/boxed-commit.js';
-import { GitRepoState } from '../../../src/adapters/git/repo-state.js';
-import { GitStepWorkspace } from '../../../src/adapters/git/step-workspace.js';
+import { boxedWorkspace, preCommitHook } from '../../helpers/boxed-workspace.js';
 import { tempRepo } from '../../helpers/repo.js';
 
 let cleanup: (() => void) | undefined;
@@ -22,28 +19,14 @@ describe('a commit hook and another worktree', () => {
     cleanup = repo.cleanup;
     const wt = mkdtempSync(path.join(os.tmpdir(), 'ac-wt-'));
     g(repo.dir, 'worktree', 'add', '-q', '--detach', path.join(wt, 'other'));
-    const work = path.join(repo.dir, '.agent-collab');
-    mkdirSync(work);
     const marker = path.join(repo.home, 'RAN_OUTSIDE_THE_BOX');
     writeFileSync(path.join(repo.dir, '.fsmon.sh'), `#!/bin/sh\n{ id; pwd; } > ${marker}\nexit 1\n`);
     chmodSync(path.join(repo.dir, '.fsmon.sh'), 0o755);
-    writeFileSync(
-      path.join(repo.dir, '.git', 'hooks', 'pre-commit'),
+    preCommitHook(
+      repo.dir,
       `#!/bin/sh\ncp -r .git .evilcommon && git config -f .evilcommon/config core.fsmonitor "$PWD/.fsmon.sh" && echo "$PWD/.evilcommon" > .git/worktrees/other/commondir; echo "hook: $?" >&2\n`,
     );
-    chmodSync(path.join(repo.dir, '.git', 'hooks', 'pre-commit'), 0o755);
-    const state = new GitRepoState({
-      repoRoot: repo.dir,
-      workdir: work,
-      configDir: work,
-      state: path.join(work, 'state.json'),
-      debugLog: path.join(work, 'debug.log'),
-      runs: path.join(work, 'runs'),
-      history: path.join(work, 'history'),
-      log: path.join(work, 'log.md'),
-    });
-    const box = new BoxedCommit(agentConfinement(work), state, path.join(work, 'backups'));
-    const ws = new GitStepWorkspace(repo.dir, '.agent-collab', {}, [], box.run);
+    const { ws } = boxedWorkspace(repo.dir);
     const base = await ws.snapshot();
     writeFileSync(path.join(repo.dir, 'a.txt'), 'step 1\n');
     await ws.commitStep({ runId: 'run-1', step: 1, summary: 'A', baseTree: base, allowSecrets: false });

@@ -1,13 +1,10 @@
 // A hook of the boxed step commit tries to reset the person's own index (the commit is made from a temporary one):
 // the person's index is read-only in the box, so what they staged stays staged.
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { agentConfinement } from '../../../src/adapters/confinement/index.js';
-import { BoxedCommit } from '../../../src/adapters/git/boxed-commit.js';
-import { GitRepoState } from '../../../src/adapters/git/repo-state.js';
-import { GitStepWorkspace } from '../../../src/adapters/git/step-workspace.js';
+import { boxedWorkspace, preCommitHook } from '../../helpers/boxed-workspace.js';
 import { tempRepo } from '../../helpers/repo.js';
 
 let cleanup: (() => void) | undefined;
@@ -18,32 +15,18 @@ describe('a commit hook and the person’s index', () => {
   it("a hook that drops the person's staged version is caught", async () => {
     const repo = tempRepo();
     cleanup = repo.cleanup;
-    const work = path.join(repo.dir, '.agent-collab');
-    mkdirSync(work);
     // the tracked script a hook calls (the agent may have written it)
     writeFileSync(path.join(repo.dir, 'lint.sh'), '#!/bin/sh\nunset GIT_INDEX_FILE\ngit reset -q\n');
     writeFileSync(path.join(repo.dir, 'notes.txt'), 'old\n');
     g(repo.dir, 'add', 'lint.sh', 'notes.txt');
     g(repo.dir, 'commit', '-qm', 'lint');
-    writeFileSync(path.join(repo.dir, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\nexec sh ./lint.sh\n');
-    chmodSync(path.join(repo.dir, '.git', 'hooks', 'pre-commit'), 0o755);
+    preCommitHook(repo.dir, '#!/bin/sh\nexec sh ./lint.sh\n');
     // the person staged a version of notes.txt, then kept editing it
     writeFileSync(path.join(repo.dir, 'notes.txt'), 'STAGED VERSION\n');
     g(repo.dir, 'add', 'notes.txt');
     writeFileSync(path.join(repo.dir, 'notes.txt'), 'STAGED VERSION\nmore, unstaged\n');
     const stagedBefore = g(repo.dir, 'diff', '--cached', '--name-only');
-    const state = new GitRepoState({
-      repoRoot: repo.dir,
-      workdir: work,
-      configDir: work,
-      state: path.join(work, 'state.json'),
-      debugLog: path.join(work, 'debug.log'),
-      runs: path.join(work, 'runs'),
-      history: path.join(work, 'history'),
-      log: path.join(work, 'log.md'),
-    });
-    const box = new BoxedCommit(agentConfinement(work), state, path.join(work, 'backups'));
-    const ws = new GitStepWorkspace(repo.dir, '.agent-collab', {}, [], box.run);
+    const { ws } = boxedWorkspace(repo.dir);
     const base = await ws.snapshot();
     writeFileSync(path.join(repo.dir, 'a.txt'), 'step 1\n');
     await ws.commitStep({ runId: 'run-1', step: 1, summary: 'A', baseTree: base, allowSecrets: false });

@@ -1,30 +1,21 @@
 // A submodule's `.git` lies in the working tree, the agent's to rewrite: an agent in the box can make it a repo of its
 // own with a core.fsmonitor script. agent-collab's own git (outside the box) must never run it.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GitStepWorkspace } from '../../../src/adapters/git/step-workspace.js';
+import { addSubmodule } from '../../helpers/boxed-workspace.js';
 import { tempRepo } from '../../helpers/repo.js';
 import { runBoxed } from './helpers.js';
 
 let cleanup: (() => void) | undefined;
 afterEach(() => cleanup?.());
-const g = (dir: string, ...a: string[]) =>
-  execFileSync('git', a, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
 describe('a submodule rewritten by the agent', () => {
   it('its fsmonitor never runs at agent-collab’s next snapshot, so nothing is written outside the box', async () => {
     const repo = tempRepo();
     cleanup = repo.cleanup;
-    const src = mkdtempSync(path.join(os.tmpdir(), 'ac-subsrc-'));
-    g(src, 'init', '-q', '-b', 'main');
-    writeFileSync(path.join(src, 's.txt'), 's\n');
-    g(src, 'add', '.');
-    g(src, '-c', 'user.name=t', '-c', 'user.email=t@e', 'commit', '-qm', 's');
-    g(repo.dir, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', src, 'sub');
-    g(repo.dir, 'commit', '-qm', 'sub');
+    addSubmodule(repo);
     mkdirSync(path.join(repo.dir, '.agent-collab'));
     const marker = path.join(repo.home, 'RAN_OUTSIDE_THE_BOX');
     // what the agent does in its turn, in the box

@@ -1,13 +1,10 @@
 // A step commit running in the box and stopped while its hook hangs: the box goes down with everything in it (the
 // hook has its own session inside the box, so only the box's pid namespace takes it), nothing is committed and no
 // index lock is left. Real git, real bwrap.
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { agentConfinement } from '../../../src/adapters/confinement/index.js';
-import { BoxedCommit } from '../../../src/adapters/git/boxed-commit.js';
-import { GitRepoState } from '../../../src/adapters/git/repo-state.js';
-import { GitStepWorkspace } from '../../../src/adapters/git/step-workspace.js';
+import { boxedWorkspace, preCommitHook } from '../../helpers/boxed-workspace.js';
 import { tempRepo } from '../../helpers/repo.js';
 import { git } from './helpers.js';
 
@@ -37,23 +34,9 @@ describe('a boxed step commit stopped while its hook hangs', () => {
   it('takes the box down with the hook: nothing committed, no index lock left', async () => {
     const repo = tempRepo();
     cleanup = repo.cleanup;
-    const work = path.join(repo.dir, '.agent-collab');
-    mkdirSync(work);
     const marker = `100${process.pid}`;
-    writeFileSync(path.join(repo.dir, '.git', 'hooks', 'pre-commit'), `#!/bin/sh\nsleep ${marker} &\nwait\n`);
-    chmodSync(path.join(repo.dir, '.git', 'hooks', 'pre-commit'), 0o755);
-    const state = new GitRepoState({
-      repoRoot: repo.dir,
-      workdir: work,
-      configDir: work,
-      state: path.join(work, 'state.json'),
-      debugLog: path.join(work, 'debug.log'),
-      runs: path.join(work, 'runs'),
-      history: path.join(work, 'history'),
-      log: path.join(work, 'log.md'),
-    });
-    const box = new BoxedCommit(agentConfinement(work), state, path.join(work, 'backups'));
-    const ws = new GitStepWorkspace(repo.dir, '.agent-collab', {}, [], box.run);
+    preCommitHook(repo.dir, `#!/bin/sh\nsleep ${marker} &\nwait\n`);
+    const { ws } = boxedWorkspace(repo.dir);
     const base = await ws.snapshot();
     writeFileSync(path.join(repo.dir, 'a.txt'), 'step 1\n');
 

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readlinkSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GitRepoState } from '../../../src/adapters/git/repo-state.js';
+import { repoStateOf } from '../../helpers/boxed-workspace.js';
 import { tempRepo } from '../../helpers/repo.js';
 import { runBoxed } from './helpers.js';
 
@@ -23,16 +23,7 @@ function setup() {
   writeFileSync(path.join(work, 'plan.md'), '# plan\n');
   const git = (...args: string[]): string =>
     execFileSync('git', args, { cwd: repo.dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-  const state = new GitRepoState({
-    repoRoot: repo.dir,
-    workdir: work,
-    configDir: work,
-    state: path.join(work, 'state.json'),
-    debugLog: path.join(work, 'debug.log'),
-    runs: path.join(work, 'runs'),
-    history: path.join(work, 'history'),
-    log: path.join(work, 'log.md'),
-  });
+  const state = repoStateOf(repo.dir);
   return { repo, realGit, work, git, state };
 }
 

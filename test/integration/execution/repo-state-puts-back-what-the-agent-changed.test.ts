@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GitRepoState } from '../../../src/adapters/git/repo-state.js';
+import { repoStateOf } from '../../helpers/boxed-workspace.js';
 import { tempRepo } from '../../helpers/repo.js';
 
 let cleanup: (() => void) | undefined;
@@ -22,16 +22,7 @@ function setup(opts: { commits?: boolean } = {}) {
   writeFileSync(path.join(work, 'plan.md'), '# plan\n');
   writeFileSync(path.join(work, 'log.md'), '# agent-collab log\n');
   writeFileSync(path.join(work, 'state.json'), '{}');
-  const state = new GitRepoState({
-    repoRoot: repo.dir,
-    workdir: work,
-    configDir: work,
-    state: path.join(work, 'state.json'),
-    debugLog: path.join(work, 'debug.log'),
-    runs: path.join(work, 'runs'),
-    history: path.join(work, 'history'),
-    log: path.join(work, 'log.md'),
-  });
+  const state = repoStateOf(repo.dir);
   return { repo, git, work, state };
 }
 

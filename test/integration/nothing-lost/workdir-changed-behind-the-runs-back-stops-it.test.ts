@@ -5,27 +5,13 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeAgent } from '../../../src/adapters/fake/fake-agent.js';
-import type { Agent, AgentEvent, AgentTurn } from '../../../src/core/types.js';
+import type { Agent } from '../../../src/core/types.js';
 import { runHeadless } from '../../../src/modes/headless.js';
+import { meddlingReviewer } from '../../helpers/meddling-agent.js';
 import { gitLog, sink, tempRepo } from '../../helpers/repo.js';
 
 let cleanup: (() => void) | undefined;
 afterEach(() => cleanup?.());
-
-/** A reviewer that does `meddle` to the repo's files while its turn runs, then answers as the fake agent does. */
-function meddlingReviewer(meddle: () => void): Agent {
-  const fake = new FakeAgent('reviewer', { rules: [{ when: { kind: 'review' }, do: { verdict: 'APPROVED' } }] });
-  const play = async function* (events: AsyncIterable<AgentEvent>): AsyncIterable<AgentEvent> {
-    meddle();
-    yield* events;
-  };
-  return {
-    name: 'meddler',
-    start: (turn: AgentTurn) => play(fake.start(turn)),
-    resume: (id: string, turn: AgentTurn) => play(fake.resume(id, turn)),
-    stop: () => fake.stop(),
-  };
-}
 
 async function runWith(reviewer: (work: string) => Agent) {
   const repo = tempRepo('[safety]\nsandbox = "off"\n');

@@ -3,7 +3,7 @@
 import { mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hasMergeConflictMarkers } from '../../../src/core/conflict-markers.js';
+import { conflictRegions, hasMergeConflictMarkers } from '../../../src/core/conflict-markers.js';
 import { choicesFor, flagsFor } from '../../../src/core/decisions.js';
 import { transition } from '../../../src/core/transition.js';
 import type { Awaiting } from '../../../src/core/types.js';
@@ -67,6 +67,27 @@ describe('merge conflict markers', () => {
     expect(hasMergeConflictMarkers("only the end\n>>>>>>> agent's version")).toBe(true);
     expect(hasMergeConflictMarkers('Resolve `<<<<<<< HEAD` blocks in src/a.ts')).toBe(false);
     expect(hasMergeConflictMarkers('<<<<<<< HEAD\nx\n>>>>>>> main')).toBe(false);
+  });
+});
+
+describe('the conflicts still in a file (what the TUI dialog shows)', () => {
+  it('each block from its opening marker to its closing one; a stray marker alone; none once resolved', () => {
+    const text = [
+      'Intro.',
+      '<<<<<<< your edit',
+      'mine',
+      '=======',
+      'theirs',
+      ">>>>>>> agent's version",
+      'Middle, <<<<<<< only mentioned.',
+      ">>>>>>> agent's version",
+      'End.',
+    ].join('\n');
+    expect(conflictRegions(text)).toEqual([
+      ['<<<<<<< your edit', 'mine', '=======', 'theirs', ">>>>>>> agent's version"],
+      [">>>>>>> agent's version"],
+    ]);
+    expect(conflictRegions('Intro.\nmine\nEnd.\n')).toEqual([]);
   });
 });
 
