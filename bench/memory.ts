@@ -16,6 +16,8 @@ export interface LoudOutput {
   messages: number;
   /** Characters of each. */
   messageChars: number;
+  /** Characters of one line printed on stderr (no newline until its end) before the messages, per turn. */
+  stderrChars?: number;
 }
 
 /**
@@ -30,8 +32,11 @@ const review = prompt.includes('This is review round');
 const line = (o) => JSON.stringify(o) + '\\n';
 const big = line({ type: 'item.completed', item: { id: 'm', type: 'agent_message', text: 'LOUD-START ' + 'x'.repeat(${out.messageChars}) + ' LOUD-END' } });
 const answer = review ? '[APPROVED]\\n\\nFine.' : '# Plan\\n\\n## Steps\\n1. [ ] Create a.txt with the text A\\n';
-const write = (s) => new Promise((r) => (process.stdout.write(s) ? r() : process.stdout.once('drain', r)));
+const write = (s, to = process.stdout) => new Promise((r) => (to.write(s) ? r() : to.once('drain', r)));
 (async () => {
+  // one huge stderr line, in 1 MB writes (as a CLI streaming a long diagnostic), then its newline
+  for (let left = ${out.stderrChars ?? 0}; left > 0; left -= ${MB}) await write('E'.repeat(Math.min(left, ${MB})), process.stderr);
+  if (${out.stderrChars ?? 0} > 0) await write(' STDERR-END\\n', process.stderr);
   await write(line({ type: 'thread.started', thread_id: '00000000-0000-4000-8000-00000000000' + (review ? '2' : '1') }));
   for (let i = 0; i < ${out.messages}; i++) await write(big);
   await write(line({ type: 'item.completed', item: { id: 'a', type: 'agent_message', text: answer } }));
@@ -147,6 +152,7 @@ function shortened(line: string): Record<string, unknown> {
 export const MEMORY_CASES: Array<{ name: string; out: LoudOutput }> = [
   { name: '2×50 MB in 1 MB lines to a slow --json reader', out: { messages: 50, messageChars: MB } },
   { name: 'a 50 MB single line (each turn) to a slow --json reader', out: { messages: 1, messageChars: 50 * MB } },
+  { name: 'a 100 MB single stderr line (each turn)', out: { messages: 1, messageChars: 1024, stderrChars: 100 * MB } },
 ];
 
 export async function memoryLines(): Promise<string[]> {

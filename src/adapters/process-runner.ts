@@ -2,7 +2,6 @@
 // bounded, wall and idle timeouts, and a stop that takes the whole process group down.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { execa, type ResultPromise } from 'execa';
 import { terminateGroup } from './process-group.js';
 import { boundedLines } from './bounded-lines.js';
@@ -158,16 +157,23 @@ export function runProcess(spec: ProcessSpec): RunningProcess {
     pipeTimer = setTimeout(closePipes, PIPE_GRACE_MS);
   });
 
+  // stderr is read as fast as it comes (nothing waits on it), each line bounded like stdout's: a CLI that prints
+  // one 100 MB line there costs a few MB here. debug.log gets each line (capped there), the end a head and tail.
+  let stderrRead: Promise<void> = Promise.resolve();
   if (child.stderr) {
-    child.stderr.setEncoding('utf8');
-    const rl = createInterface({ input: child.stderr, crlfDelay: Infinity });
-    readers.push(rl);
-    rl.on('line', (line) => {
-      activity();
-      stderr.append(`${line}\n`);
-      spec.debug(`${spec.source} stderr`, line);
-      spec.onStderrLine?.(line);
-    });
+    const stderrStream = child.stderr;
+    readers.push({ close: () => stderrStream.destroy() });
+    stderrRead = (async () => {
+      try {
+        for await (const line of boundedLines(stderrStream, { onChunk: activity })) {
+          stderr.append(`${line}\n`);
+          spec.debug(`${spec.source} stderr`, line);
+          spec.onStderrLine?.(line);
+        }
+      } catch {
+        // the pipe broke or was closed from here: the process is going away, `ended` tells how
+      }
+    })();
   }
   // stdout is read only as fast as its lines are taken (backpressure on the CLI's pipe), each line bounded.
   let stdoutLines: AsyncIterator<string> | null = null;
@@ -194,6 +200,7 @@ export function runProcess(spec: ProcessSpec): RunningProcess {
     clearTimeout(idleTimer);
     clearTimeout(pipeTimer);
     await killGroup();
+    await stderrRead; // its last lines are in `stderr` before the end is told
     if (pgid === undefined) {
       return result.code === 'ENOENT'
         ? { kind: 'missing_binary', command: spec.command }
