@@ -97,12 +97,51 @@ export function runLoud(
       '',
     ].join('\n'),
   );
+  return watchRun(['run', '--goal', 'say a lot', '--auto', '--json'], {
+    cwd: repo.dir,
+    env: { ...process.env, HOME: repo.home, XDG_CONFIG_HOME: path.join(repo.home, '.config'), NO_COLOR: '1' },
+    ...opts,
+  }).then((r) => ({ ...r, repo: repo.dir, cleanup: repo.cleanup }));
+}
+
+export interface WatchedRun {
+  code: number | null;
+  /** VmHWM of agent-collab's process, last read before it exited. */
+  peakRssBytes: number;
+  stdoutBytes: number;
+  /** The NDJSON events, long strings shortened (see MemoryRun). */
+  events: Array<Record<string, unknown>>;
+  /** Killed after `timeoutMs`. */
+  timedOut: boolean;
+}
+
+/**
+ * `node <cli> <args>` (the built agent-collab) in `cwd`, its stdout read only after `startDelayMs`, then in small
+ * bursts (a slow `--json` reader), its peak RSS polled; its process group is killed after `timeoutMs`.
+ */
+export function watchRun(
+  args: string[],
+  opts: {
+    cwd: string;
+    env: NodeJS.ProcessEnv;
+    cli?: string;
+    startDelayMs?: number;
+    burstPauseMs?: number;
+    timeoutMs?: number;
+  },
+): Promise<WatchedRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [opts.cli ?? CLI, 'run', '--goal', 'say a lot', '--auto', '--json'], {
-      cwd: repo.dir,
-      env: { ...process.env, HOME: repo.home, XDG_CONFIG_HOME: path.join(repo.home, '.config'), NO_COLOR: '1' },
+    const child = spawn(process.execPath, [opts.cli ?? CLI, ...args], {
+      cwd: opts.cwd,
+      env: opts.env,
       stdio: ['ignore', 'pipe', 'ignore'],
+      detached: true,
     });
+    let timedOut = false;
+    const killer = setTimeout(() => {
+      timedOut = true;
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    }, opts.timeoutMs ?? 600_000);
     let peak = 0;
     const poll = setInterval(() => {
       if (child.pid !== undefined) peak = Math.max(peak, vmHwm(child.pid) ?? 0);
@@ -131,7 +170,8 @@ export function runLoud(
     child.on('error', reject);
     child.on('close', (code) => {
       clearInterval(poll);
-      resolve({ code, peakRssBytes: peak, stdoutBytes: bytes, events, repo: repo.dir, cleanup: repo.cleanup });
+      clearTimeout(killer);
+      resolve({ code, peakRssBytes: peak, stdoutBytes: bytes, events, timedOut });
     });
   });
 }
