@@ -158,7 +158,8 @@ export function runProcess(spec: ProcessSpec): RunningProcess {
       // Output the CLI left in the pipe is not lost while agent-collab's own consumer is slow to take it (unless the
       // run was stopped: its consumer may be gone, and the run's end, which waits for the pipes, would never come).
       // A spool is read to its end whatever the consumer does (it ends by itself once the group is gone).
-      if (!stopRequested && (spool !== null || !waitingForOutput) && !stdoutStream?.readableEnded) {
+      const unread = stdoutStream !== null && !stdoutStream.readableEnded && !stdoutStream.destroyed;
+      if (!stopRequested && unread && (spool !== null || !waitingForOutput)) {
         pipeTimer = setTimeout(closePipes, PIPE_GRACE_MS);
         return;
       }
