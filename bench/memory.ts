@@ -16,6 +16,8 @@ export interface LoudOutput {
   messages: number;
   /** Characters of each. */
   messageChars: number;
+  /** Characters of one line printed on stderr (no newline until its end) before the messages, per turn. */
+  stderrChars?: number;
 }
 
 /**
@@ -30,8 +32,11 @@ const review = prompt.includes('This is review round');
 const line = (o) => JSON.stringify(o) + '\\n';
 const big = line({ type: 'item.completed', item: { id: 'm', type: 'agent_message', text: 'LOUD-START ' + 'x'.repeat(${out.messageChars}) + ' LOUD-END' } });
 const answer = review ? '[APPROVED]\\n\\nFine.' : '# Plan\\n\\n## Steps\\n1. [ ] Create a.txt with the text A\\n';
-const write = (s) => new Promise((r) => (process.stdout.write(s) ? r() : process.stdout.once('drain', r)));
+const write = (s, to = process.stdout) => new Promise((r) => (to.write(s) ? r() : to.once('drain', r)));
 (async () => {
+  // one huge stderr line, in 1 MB writes (as a CLI streaming a long diagnostic), then its newline
+  for (let left = ${out.stderrChars ?? 0}; left > 0; left -= ${MB}) await write('E'.repeat(Math.min(left, ${MB})), process.stderr);
+  if (${out.stderrChars ?? 0} > 0) await write(' STDERR-END\\n', process.stderr);
   await write(line({ type: 'thread.started', thread_id: '00000000-0000-4000-8000-00000000000' + (review ? '2' : '1') }));
   for (let i = 0; i < ${out.messages}; i++) await write(big);
   await write(line({ type: 'item.completed', item: { id: 'a', type: 'agent_message', text: answer } }));
@@ -92,12 +97,51 @@ export function runLoud(
       '',
     ].join('\n'),
   );
+  return watchRun(['run', '--goal', 'say a lot', '--auto', '--json'], {
+    cwd: repo.dir,
+    env: { ...process.env, HOME: repo.home, XDG_CONFIG_HOME: path.join(repo.home, '.config'), NO_COLOR: '1' },
+    ...opts,
+  }).then((r) => ({ ...r, repo: repo.dir, cleanup: repo.cleanup }));
+}
+
+export interface WatchedRun {
+  code: number | null;
+  /** VmHWM of agent-collab's process, last read before it exited. */
+  peakRssBytes: number;
+  stdoutBytes: number;
+  /** The NDJSON events, long strings shortened (see MemoryRun). */
+  events: Array<Record<string, unknown>>;
+  /** Killed after `timeoutMs`. */
+  timedOut: boolean;
+}
+
+/**
+ * `node <cli> <args>` (the built agent-collab) in `cwd`, its stdout read only after `startDelayMs`, then in small
+ * bursts (a slow `--json` reader), its peak RSS polled; its process group is killed after `timeoutMs`.
+ */
+export function watchRun(
+  args: string[],
+  opts: {
+    cwd: string;
+    env: NodeJS.ProcessEnv;
+    cli?: string;
+    startDelayMs?: number;
+    burstPauseMs?: number;
+    timeoutMs?: number;
+  },
+): Promise<WatchedRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [opts.cli ?? CLI, 'run', '--goal', 'say a lot', '--auto', '--json'], {
-      cwd: repo.dir,
-      env: { ...process.env, HOME: repo.home, XDG_CONFIG_HOME: path.join(repo.home, '.config'), NO_COLOR: '1' },
+    const child = spawn(process.execPath, [opts.cli ?? CLI, ...args], {
+      cwd: opts.cwd,
+      env: opts.env,
       stdio: ['ignore', 'pipe', 'ignore'],
+      detached: true,
     });
+    let timedOut = false;
+    const killer = setTimeout(() => {
+      timedOut = true;
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    }, opts.timeoutMs ?? 600_000);
     let peak = 0;
     const poll = setInterval(() => {
       if (child.pid !== undefined) peak = Math.max(peak, vmHwm(child.pid) ?? 0);
@@ -126,7 +170,8 @@ export function runLoud(
     child.on('error', reject);
     child.on('close', (code) => {
       clearInterval(poll);
-      resolve({ code, peakRssBytes: peak, stdoutBytes: bytes, events, repo: repo.dir, cleanup: repo.cleanup });
+      clearTimeout(killer);
+      resolve({ code, peakRssBytes: peak, stdoutBytes: bytes, events, timedOut });
     });
   });
 }
@@ -147,6 +192,7 @@ function shortened(line: string): Record<string, unknown> {
 export const MEMORY_CASES: Array<{ name: string; out: LoudOutput }> = [
   { name: '2×50 MB in 1 MB lines to a slow --json reader', out: { messages: 50, messageChars: MB } },
   { name: 'a 50 MB single line (each turn) to a slow --json reader', out: { messages: 1, messageChars: 50 * MB } },
+  { name: 'a 100 MB single stderr line (each turn)', out: { messages: 1, messageChars: 1024, stderrChars: 100 * MB } },
 ];
 
 export async function memoryLines(): Promise<string[]> {

@@ -59,6 +59,11 @@ export interface CliFlavor {
    * so): the engine then starts a new session with the recovery prompt.
    */
   sessionLost?(stderr: string): boolean;
+  /**
+   * The CLI's stdout goes to a temp file read at agent-collab's pace instead of a pipe: claude exits with what the
+   * pipe has not taken still queued, and loses it (output-spool.ts).
+   */
+  stdoutToFile?: boolean;
   /** The child's environment; default: this process's. */
   env?(): NodeJS.ProcessEnv;
   /**
@@ -179,6 +184,7 @@ export class CliAgent implements Agent {
         input: turn.prompt,
         wallTimeoutMs: this.opts.wallTimeoutMs,
         idleTimeoutMs: this.opts.idleTimeoutMs,
+        ...(this.flavor.stdoutToFile ? { stdoutToFile: true } : {}),
       });
       run.proc = proc;
       let done: AgentEvent | null = null;

@@ -2,12 +2,12 @@
 // bounded, wall and idle timeouts, and a stop that takes the whole process group down.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { execa, type ResultPromise } from 'execa';
 import { terminateGroup } from './process-group.js';
 import { boundedLines } from './bounded-lines.js';
 import { adoptGroup, withOwnerTag } from './owned-processes.js';
 import { HeadTailBuffer } from './truncate.js';
+import { openOutputSpool, type OutputSpool } from './output-spool.js';
 
 /** Receives every raw output line (`source` is e.g. `planner/codex` or `planner/codex stderr`). */
 export type DebugSink = (source: string, line: string) => void;
@@ -39,6 +39,11 @@ export interface ProcessSpec {
   stderrMaxBytes?: number;
   /** Sees each stderr line as it comes (a CLI that says something useful only there). */
   onStderrLine?: (line: string) => void;
+  /**
+   * stdout goes to an unlinked temp file read at the consumer's pace, not to a pipe: for a CLI that loses what the
+   * pipe has not taken when it exits (claude; output-spool.ts).
+   */
+  stdoutToFile?: boolean;
 }
 
 /** How a run ended. `stderr` is bounded (head + tail). */
@@ -72,13 +77,15 @@ export function runProcess(spec: ProcessSpec): RunningProcess {
     return { pid: undefined, lines: emptyLines, ended, stop: () => ended };
   }
   const stderr = new HeadTailBuffer(spec.stderrMaxBytes ?? DEFAULT_STDERR_MAX_BYTES);
+  const spool: OutputSpool | null = spec.stdoutToFile ? openOutputSpool() : null;
   const child: ResultPromise = execa(spec.command, spec.args, {
     cwd: spec.cwd,
     // The owner tag lets the watchdog and the next start find whatever this child starts (owned-processes.ts).
     env: withOwnerTag(spec.env ?? process.env),
     extendEnv: false,
     stdin: spec.input === undefined ? 'ignore' : 'pipe',
-    stdout: 'pipe',
+    // execa takes any fd at runtime; its types list only 1 and 2
+    stdout: spool ? (spool.writeFd as 1) : 'pipe',
     stderr: 'pipe',
     detached: true,
     buffer: false,
@@ -86,6 +93,9 @@ export function runProcess(spec: ProcessSpec): RunningProcess {
     encoding: 'utf8',
   });
   const pgid = child.pid;
+  spool?.closeWriteEnd(); // the child has its own copy
+  if (pgid === undefined) spool?.writerDone(); // nothing started, nothing will write
+  const stdoutStream = spool ? spool.stream : child.stdout;
   if (child.stdin) {
     // A CLI that exits without reading it all (a usage error) breaks the pipe; how it ended says why.
     child.stdin.on('error', () => undefined);
@@ -106,7 +116,10 @@ export function runProcess(spec: ProcessSpec): RunningProcess {
   let groupGone: Promise<void> | null = null;
   const killGroup = (): Promise<void> => {
     if (pgid === undefined) return Promise.resolve();
-    groupGone ??= terminateGroup(pgid, KILL_GRACE_MS).finally(release);
+    // Once the group is gone nothing of it writes to the spool any more: its reader ends at the file's end.
+    groupGone ??= terminateGroup(pgid, KILL_GRACE_MS)
+      .finally(release)
+      .finally(() => spool?.writerDone());
     return groupGone;
   };
   const terminate = (reason: 'timeout' | 'idle' | 'stopped'): Promise<void> => {
@@ -144,35 +157,44 @@ export function runProcess(spec: ProcessSpec): RunningProcess {
     const closePipes = (): void => {
       // Output the CLI left in the pipe is not lost while agent-collab's own consumer is slow to take it (unless the
       // run was stopped: its consumer may be gone, and the run's end, which waits for the pipes, would never come).
-      if (!stopRequested && !waitingForOutput && !child.stdout?.readableEnded) {
+      // A spool is read to its end whatever the consumer does (it ends by itself once the group is gone).
+      const unread = stdoutStream !== null && !stdoutStream.readableEnded && !stdoutStream.destroyed;
+      if (!stopRequested && unread && (spool !== null || !waitingForOutput)) {
         pipeTimer = setTimeout(closePipes, PIPE_GRACE_MS);
         return;
       }
-      if (!child.stdout?.readableEnded || !child.stderr?.readableEnded)
+      if (!stdoutStream?.readableEnded || !child.stderr?.readableEnded)
         spec.debug(lifecycle, `${name} (pid ${pgid}) left its output open; no longer read`);
       for (const r of readers) r.close();
-      child.stdout?.destroy();
+      stdoutStream?.destroy();
       child.stderr?.destroy();
     };
     closePipesNow = closePipes;
     pipeTimer = setTimeout(closePipes, PIPE_GRACE_MS);
   });
 
+  // stderr is read as fast as it comes (nothing waits on it), each line bounded like stdout's: a CLI that prints
+  // one 100 MB line there costs a few MB here. debug.log gets each line (capped there), the end a head and tail.
+  let stderrRead: Promise<void> = Promise.resolve();
   if (child.stderr) {
-    child.stderr.setEncoding('utf8');
-    const rl = createInterface({ input: child.stderr, crlfDelay: Infinity });
-    readers.push(rl);
-    rl.on('line', (line) => {
-      activity();
-      stderr.append(`${line}\n`);
-      spec.debug(`${spec.source} stderr`, line);
-      spec.onStderrLine?.(line);
-    });
+    const stderrStream = child.stderr;
+    readers.push({ close: () => stderrStream.destroy() });
+    stderrRead = (async () => {
+      try {
+        for await (const line of boundedLines(stderrStream, { onChunk: activity })) {
+          stderr.append(`${line}\n`);
+          spec.debug(`${spec.source} stderr`, line);
+          spec.onStderrLine?.(line);
+        }
+      } catch {
+        // the pipe broke or was closed from here: the process is going away, `ended` tells how
+      }
+    })();
   }
   // stdout is read only as fast as its lines are taken (backpressure on the CLI's pipe), each line bounded.
   let stdoutLines: AsyncIterator<string> | null = null;
-  if (child.stdout) {
-    const stdout = child.stdout;
+  if (stdoutStream) {
+    const stdout = stdoutStream;
     readers.push({ close: () => stdout.destroy() });
     const lines = boundedLines(stdout, {
       onChunk: activity,
@@ -194,6 +216,7 @@ export function runProcess(spec: ProcessSpec): RunningProcess {
     clearTimeout(idleTimer);
     clearTimeout(pipeTimer);
     await killGroup();
+    await stderrRead; // its last lines are in `stderr` before the end is told
     if (pgid === undefined) {
       return result.code === 'ENOENT'
         ? { kind: 'missing_binary', command: spec.command }
@@ -222,7 +245,7 @@ export function runProcess(spec: ProcessSpec): RunningProcess {
     } finally {
       // Nobody takes the rest: the pipe is closed, so neither the CLI nor the end of the run waits on it.
       waitingForOutput = true;
-      child.stdout?.destroy();
+      stdoutStream?.destroy();
     }
   }
 

@@ -43,6 +43,8 @@ export interface TextReply {
   thinking?: string;
   usage?: Usage;
   delayMs?: number;
+  /** Streams the text in deltas of at most this many characters (as a model does), instead of three parts. */
+  deltaChars?: number;
 }
 
 /** One or more tool calls (optionally preceded by text); the CLI runs them and sends a new request with results. */
@@ -424,7 +426,17 @@ export async function startLlmServer(): Promise<LlmServer> {
     res.writeHead(200, sseHeaders(protocol));
     for (const ev of events) {
       if (res.destroyed) return;
-      res.write(ev);
+      // A huge reply is written as fast as the client reads it, not buffered here whole.
+      if (!res.write(ev))
+        await new Promise<void>((resolve) => {
+          const done = (): void => {
+            res.off('drain', done);
+            res.off('close', done);
+            resolve();
+          };
+          res.on('drain', done);
+          res.on('close', done);
+        });
     }
     res.end();
   }
@@ -517,10 +529,10 @@ function estimateTokens(s: string): number {
   return Math.max(1, Math.ceil(s.length / 4));
 }
 
-/** Split text into a few chunks so clients see several deltas. */
-function chunks(s: string, n = 3): string[] {
+/** Split text into a few chunks (or chunks of `maxChars`) so clients see several deltas. */
+function chunks(s: string, n = 3, maxChars?: number): string[] {
   if (s.length === 0) return [];
-  const size = Math.max(1, Math.ceil(s.length / n));
+  const size = maxChars ?? Math.max(1, Math.ceil(s.length / n));
   const out: string[] = [];
   for (let i = 0; i < s.length; i += size) out.push(s.slice(i, i + size));
   return out;
@@ -613,7 +625,7 @@ function anthropicEvents(req: ModelRequest, r: TextReply | ToolsReply | StreamEr
         sse('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } }),
       );
       if (index === 0) out.push(sse('ping', { type: 'ping' }));
-      for (const t of chunks(block.text))
+      for (const t of chunks(block.text, 3, r.kind === 'text' ? r.deltaChars : undefined))
         out.push(
           sse('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: t } }),
         );
@@ -752,7 +764,7 @@ function openaiEvents(req: ModelRequest, r: TextReply | ToolsReply | StreamError
       { id: item_id, type: 'message', status: 'completed', role: 'assistant', content: [part] },
       (output_index) => [
         ev('response.content_part.added', { item_id, output_index, content_index: 0, part: { ...part, text: '' } }),
-        ...chunks(text).map((delta) =>
+        ...chunks(text, 3, r.kind === 'text' ? r.deltaChars : undefined).map((delta) =>
           ev('response.output_text.delta', { item_id, output_index, content_index: 0, delta, logprobs: [] }),
         ),
         ev('response.output_text.done', { item_id, output_index, content_index: 0, text, logprobs: [] }),

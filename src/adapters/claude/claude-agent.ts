@@ -147,6 +147,9 @@ export const claudeFlavor: CliFlavor = {
     return { stateDirs: config.stateDirs, privateDirs: [...config.privateDirs, ...claudeGitMountPoints(turn.cwd)] };
   },
   needsHook: claudeNeedsHook,
+  // claude 2.1.197 exits with output a pipe has not taken yet still queued, and loses it (a 2 MB answer, or any
+  // answer while a slow `--json` reader holds agent-collab back): a file takes all of it.
+  stdoutToFile: true,
   translator() {
     const state = newClaudeState();
     return { line: (json) => translateClaudeLine(json, state), finish: () => [] };
