@@ -64,18 +64,38 @@ function countLines(hunks: string[]): string {
   return `+${add} -${del}`;
 }
 
+/** The first lines of a hunk within `max` characters, and how many were left out. */
+function cutHunk(hunk: string, max: number): string {
+  const lines = hunk.split('\n');
+  let size = 0;
+  let n = 0;
+  while (n < lines.length && size + (lines[n]?.length ?? 0) + 1 <= max) size += (lines[n++]?.length ?? 0) + 1;
+  return [
+    ...lines.slice(0, Math.max(n, 1)),
+    `[… ${lines.length - Math.max(n, 1)} more line(s) of this hunk not shown]`,
+  ].join('\n');
+}
+
 /** A file's header and as many of its biggest hunks as fit in `budget` characters, in their order in the file. */
 function cutFile(f: FileDiff, budget: number): string {
   if (f.binary) return `${f.header}\n[binary change, not shown]`;
   const bySize = f.hunks.map((h, i) => ({ h, i })).sort((a, b) => b.h.length - a.h.length);
   let room = budget - f.header.length - 1;
   const kept = new Set<number>();
+  const cutHunks = new Map<number, string>();
   for (const { h, i } of bySize) {
-    if (h.length + 1 > room) continue;
-    kept.add(i);
-    room -= h.length + 1;
+    if (h.length + 1 <= room) {
+      kept.add(i);
+      room -= h.length + 1;
+    } else if (kept.size === 0 && room > 200) {
+      // The biggest hunk alone is over the share: its head is shown rather than nothing of the file.
+      const head = cutHunk(h, room - 60);
+      cutHunks.set(i, head);
+      kept.add(i);
+      room -= head.length + 1;
+    }
   }
-  const shown = f.hunks.filter((_, i) => kept.has(i));
+  const shown = f.hunks.flatMap((h, i) => (kept.has(i) ? [cutHunks.get(i) ?? h] : []));
   const left = f.hunks.filter((_, i) => !kept.has(i));
   const note = left.length
     ? [`[… ${left.length} smaller hunk(s) of ${f.path} not shown (${countLines(left)} lines)]`]
