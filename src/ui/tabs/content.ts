@@ -14,7 +14,7 @@ export const TAB_TITLES: Record<TabId, string> = {
   comments: 'Comments',
   log: 'Log',
   status: 'Status',
-  code: 'Code review',
+  code: 'Code',
 };
 
 function placeholder(text: string): Line[] {
