@@ -85,12 +85,22 @@ function rewriteStep(planMarkdown: string, n: number, box: 'x' | '-', rest: (cur
   return lines.join('\n');
 }
 
+const ROUND_MARK_RE = /\(from code review, round \d+\)$/;
+
 /**
  * Appends `titles` as open steps at the end of the `## Steps` section (after its last item and that item's lines), so
- * they are numbered after the steps there; a plan without that section gets one at its end.
+ * they are numbered after the steps there; a plan without that section gets one at its end. Open steps already marked
+ * as from the same code review round are replaced: a round replayed after a crash does not add its steps twice.
  */
 export function appendSteps(planMarkdown: string, titles: readonly string[]): string {
-  const lines = splitLines(planMarkdown);
+  const marks = new Set(titles.map((t) => ROUND_MARK_RE.exec(t.trim())?.[0]).filter((m) => m !== undefined));
+  const all = splitLines(planMarkdown);
+  const replayed = new Set(
+    findItems(all)
+      .filter((it) => it.box === ' ' && marks.has(ROUND_MARK_RE.exec(it.rest.trim())?.[0] ?? ''))
+      .map((it) => it.index),
+  );
+  const lines = all.filter((_, i) => !replayed.has(i));
   const items = findItems(lines);
   const cr = (lines[0] ?? '').endsWith('\r') ? '\r' : '';
   const added = titles.map((t, i) => `${items.length + i + 1}. [ ] ${t.replace(/\s+/g, ' ').trim()}${cr}`);

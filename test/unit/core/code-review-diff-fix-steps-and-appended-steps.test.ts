@@ -111,6 +111,14 @@ describe('appendSteps', () => {
     ]);
   });
 
+  it('replaces the open steps of the same code review round: a round replayed after a crash adds them once', () => {
+    const plan = '## Steps\n1. [x] Add a\n2. [ ] Fix a (from code review, round 1)\n';
+    const again = appendSteps(plan, ['Fix a better (from code review, round 1)']);
+    expect(parseSteps(again).map((s) => s.title)).toEqual(['Add a', 'Fix a better (from code review, round 1)']);
+    const next = appendSteps(again, ['Fix b (from code review, round 2)']);
+    expect(parseSteps(next)).toHaveLength(3);
+  });
+
   it('adds a Steps section to a plan without one', () => {
     expect(parseSteps(appendSteps('# Task\n\nNo steps yet.\n', ['Do it'])).map((s) => s.title)).toEqual(['Do it']);
   });
