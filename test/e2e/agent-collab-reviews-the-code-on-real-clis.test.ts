@@ -32,7 +32,7 @@ describe('code review on the real CLIs', () => {
       reply.text('[CHANGES_REQUIRED]\n\n## Comments\n1. a.txt must read "A." with a period.'),
       reply.text('[APPROVED]\n\n## Comments\n1. None.'),
     );
-    const r = await ac.run(['run', '--goal', 'Create a.txt with the text A.', '--auto', '--auto-approve']);
+    const r = await ac.run(['run', '--goal', 'Create a.txt with the text A.', '--auto', '--auto-approve'], 150_000);
     expect(r.code, describeRun(r)).toBe(0);
 
     expect(events(r, 'code_review').map((e) => [e.round, e.step, e.verdict])).toEqual([
@@ -53,5 +53,5 @@ describe('code review on the real CLIs', () => {
     expect(server.anthropic.text(2)).toContain('+A.');
     expect(server.openai.text(3)).toContain('a.txt must read');
     expect(server.openai.pending + server.anthropic.pending).toBe(0);
-  });
+  }, 180_000);
 });
