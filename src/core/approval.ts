@@ -11,7 +11,7 @@ export function waitForPerson(s: WorkflowState, awaiting: Awaiting): WorkflowSta
 }
 
 export function roleOf(action: Action): Role {
-  return action.kind === 'review' ? 'reviewer' : 'planner';
+  return action.kind === 'review' || action.kind === 'code_review' ? 'reviewer' : 'planner';
 }
 
 /** The effect that performs an action: an agent round, or agent-collab's own commit. */

@@ -7,6 +7,7 @@ import type { EngineEvent } from './events.js';
 import { onCommitChoice, onSecretChoice, onStepChoice } from './execution.js';
 import { onForbiddenChoice } from './repo-invariants.js';
 import { approve, applyVerdict } from './review-loop.js';
+import { applyCodeVerdict, onCodeCapChoice, onCodeEdited } from './code-review-loop.js';
 import {
   execOpts,
   reject,
@@ -64,8 +65,22 @@ export function onDecide(s: WorkflowState, e: DecideEvent, opts: TransitionOptio
     case 'unclear_verdict': {
       const w = requireAwaiting(s, e, 'unclear_verdict');
       if (e.choice === 'retry') return runNow({ ...s, unclearCount: 1 }, w.action);
+      if (w.action.kind === 'code_review')
+        return applyCodeVerdict(
+          { ...s, awaiting: null },
+          w.action.step,
+          'CHANGES_REQUIRED',
+          `[CHANGES_REQUIRED]\n\n${w.text}`,
+          false,
+        );
       return applyVerdict({ ...s, awaiting: null }, 'CHANGES_REQUIRED', `[CHANGES_REQUIRED]\n\n${w.text}`, false);
     }
+    case 'code_review_cap': {
+      const w = requireAwaiting(s, e, 'code_review_cap');
+      return onCodeCapChoice(s, e.choice, w, e.rounds, (why) => reject(s, e, why));
+    }
+    case 'code_edit':
+      return onCodeEdited(s, requireAwaiting(s, e, 'code_edit'));
     case 'failure':
       requireAwaiting(s, e, 'failure');
       return next(s, { type: 'go' });

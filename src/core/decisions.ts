@@ -65,6 +65,34 @@ export const DECISIONS = {
     about: 'you are editing plan.md by hand',
     choices: [choice('edited', 'done, send it to review', 'plan.md is edited: send it to the reviewer', ['Enter'])],
   },
+  // Issue 19: the code review still asks for changes after `[review] max_code_rounds` rounds.
+  code_review_cap: {
+    about: 'the code review round cap was reached',
+    choices: [
+      choice('accept', 'Accept the code as it is', 'accept the code although the reviewer still asks for changes', [
+        '1',
+      ]),
+      {
+        ...choice(
+          'continue',
+          'Continue for N more rounds',
+          'allow N more code review rounds (plain `continue` is one)',
+          ['2'],
+        ),
+        flag: '--decide continue:N',
+      },
+      choice('edit', 'Edit the code by hand, then send it to review', 'edit the files yourself, then decide `edited`', [
+        '3',
+      ]),
+      choice('stop', 'Stop', 'stop and go back to goal refinement (plan and commits kept)', ['4']),
+    ],
+  },
+  code_edit: {
+    about: 'you are editing the code by hand',
+    choices: [
+      choice('edited', 'done, send it to review', 'the code is edited: send its diff to the reviewer', ['Enter']),
+    ],
+  },
   unclear_verdict: {
     about: 'the reviewer gave no readable verdict',
     choices: [
@@ -262,6 +290,8 @@ export type ChoiceId<K extends QuestionKind> = (typeof DECISIONS)[K]['choices'][
 export type DecideEvent =
   | { type: 'decide'; on: 'arbitration'; choice: ChoiceId<'arbitration'>; rounds?: number }
   | { type: 'decide'; on: 'manual_edit'; choice: ChoiceId<'manual_edit'> }
+  | { type: 'decide'; on: 'code_review_cap'; choice: ChoiceId<'code_review_cap'>; rounds?: number }
+  | { type: 'decide'; on: 'code_edit'; choice: ChoiceId<'code_edit'> }
   | { type: 'decide'; on: 'unclear_verdict'; choice: ChoiceId<'unclear_verdict'> }
   | { type: 'decide'; on: 'failure'; choice: ChoiceId<'failure'> }
   | { type: 'decide'; on: 'step_failed'; choice: ChoiceId<'step_failed'> }

@@ -44,6 +44,8 @@ export type EngineEvent =
   | { type: 'agent_question'; role: Role; action: Action; text: string }
   | { type: 'agent_failed'; role: Role; action: Action; kind: FailureKind; message: string }
   | { type: 'steps_loaded'; steps: StepInfo[] }
+  /** The diff the code reviewer is about to be given (bounded), and the files it changes. */
+  | { type: 'code_diff'; step: number | null; diff: string; files: string[] }
   | { type: 'step_committed'; step: number; commit: string | null; files?: string[]; at?: string }
   /** The working tree was snapshotted before a step's first attempt. */
   | { type: 'step_started'; step: number; baseTree: string | null; at: string }
@@ -98,6 +100,8 @@ export type Effect =
   | { type: 'write_comments'; text: string; verdict: Verdict; iteration: number }
   | { type: 'set_plan_status'; status: 'draft' | 'reviewing' | 'approved' }
   | { type: 'load_steps' }
+  /** Fix steps from a code review, appended to plan.md's steps (their titles say so). */
+  | { type: 'append_steps'; titles: string[] }
   | { type: 'commit_step'; step: number; summary: string; allowSecrets: boolean }
   | { type: 'run_tests'; step: number; attempt: number }
   | { type: 'rollback_step'; step: number }
@@ -124,6 +128,8 @@ export type Effect =
 /** Things worth telling the person (UI) or the NDJSON stream that are not visible in the state itself. */
 export type Notice =
   | { kind: 'verdict'; iteration: number; verdict: Verdict | 'UNCLEAR'; marker: boolean }
+  /** A code review's verdict: `step` null for the run's diff, else the step's. */
+  | { kind: 'code_verdict'; round: number; step: number | null; verdict: Verdict | 'UNCLEAR'; marker: boolean }
   | { kind: 'info'; message: string }
   /** A command was checked against [safety]: what was decided and why. */
   | {

@@ -1,6 +1,7 @@
 // The execution phase of the state machine: a step's attempts, its tests and retries, the commit with its
 // secret scan, rollback, and what the person decides when a step cannot finish on its own. Pure, like transition.ts.
 import { proceed, runNow, schedule, settle, waitForPerson } from './approval.js';
+import { startCodeReview, testLine, wantsFinalReview, wantsStepReview } from './code-review.js';
 import type { Effect, EngineEvent } from './events.js';
 import { summarizeStepAnswer } from './plan-steps.js';
 import { parseTestCommandAnswer } from './test-answer.js';
@@ -35,7 +36,14 @@ function totalTokens(s: WorkflowState): number {
   return s.usage.inputTokens + s.usage.outputTokens;
 }
 
+/** The last step is done: the run ends, unless the final code review has yet to approve its code. */
 export function finishExecution(s: WorkflowState, effects: Effect[]): TransitionResult {
+  if (wantsFinalReview(s))
+    return startCodeReview(
+      settle({ ...s, inflight: null, awaiting: null, currentStep: null, stepRun: null, pendingCommand: null }),
+      null,
+      effects,
+    );
   const done = s.steps.filter((st) => st.done).length;
   const skipped = s.steps.filter((st) => st.skipped).length;
   return {
@@ -126,9 +134,15 @@ export function onExecuteDone(
 
 function afterAttempt(s: WorkflowState, step: number, attempt: number): TransitionResult {
   const run = s.stepRun as StepRun;
-  if (s.testCommand === '') return commitNow({ ...s, stepRun: { ...run, testResult: 'none' } }, step, []);
+  if (s.testCommand === '') return reviewOrCommit({ ...s, stepRun: { ...run, testResult: 'none' } }, step, []);
   // The runner finds the command (configured, detected, or the planner's); none → `no_test_command`.
   return proceed(s, { kind: 'run_tests', step, attempt });
+}
+
+/** The step's tests passed (or there are none): its diff goes to the code reviewer first (`each`), else the commit. */
+function reviewOrCommit(s: WorkflowState, step: number, effects: Effect[]): TransitionResult {
+  if (wantsStepReview(s)) return startCodeReview(settle({ ...s, inflight: null }), step, effects);
+  return commitNow(s, step, effects);
 }
 
 export function commitNow(s: WorkflowState, step: number, effects: Effect[], allowSecrets = false): TransitionResult {
@@ -157,8 +171,11 @@ export function newStepRun(s: WorkflowState, step: number, baseTree: string | nu
 
 export function onStepStarted(s: WorkflowState, e: Ev<'step_started'>, reject: Reject): TransitionResult {
   if (s.inflight?.kind !== 'execute_step' || s.inflight.step !== e.step) reject(`step ${e.step} is not being executed`);
+  // The run's first step's snapshot is where the final code review's diff starts.
+  const cr = s.codeReview;
+  const codeReview = cr && cr.baseTree === null ? { ...cr, baseTree: e.baseTree } : cr;
   return {
-    state: { ...s, stepRun: newStepRun(s, e.step, e.baseTree, e.at) },
+    state: { ...s, stepRun: newStepRun(s, e.step, e.baseTree, e.at), codeReview },
     effects: [{ type: 'log', title: `Step ${e.step} started`, lines: [stepTitle(s, e.step)] }],
   };
 }
@@ -179,7 +196,9 @@ export function onNoTestCommand(
     ]);
   }
   const noTests: WorkflowState = { ...s, stepRun: { ...run, testResult: 'none' } };
-  return commitNow(noTests, e.step, [{ type: 'log', title: `Step ${e.step}: no test command; committing untested` }]);
+  return reviewOrCommit(noTests, e.step, [
+    { type: 'log', title: `Step ${e.step}: no test command; committing untested` },
+  ]);
 }
 
 export function onTestCommandAnswer(s: WorkflowState, step: number, text: string): TransitionResult {
@@ -191,7 +210,7 @@ export function onTestCommandAnswer(s: WorkflowState, step: number, text: string
     title: command ? `Planner's test command: ${command}` : 'Planner says the project has no tests',
   };
   if (!command)
-    return commitNow({ ...next, stepRun: { ...(next.stepRun as StepRun), testResult: 'none' } }, step, [log]);
+    return reviewOrCommit({ ...next, stepRun: { ...(next.stepRun as StepRun), testResult: 'none' } }, step, [log]);
   return proceed(next, { kind: 'run_tests', step, attempt: run.attempt }, [log]);
 }
 
@@ -216,7 +235,7 @@ export function onTestsDone(
     },
   };
   if (e.passed) {
-    return commitNow(
+    return reviewOrCommit(
       { ...s, stepRun: { ...run, testCommand: e.command, testResult: 'passed', feedback: null } },
       e.step,
       [notice],
@@ -420,5 +439,7 @@ export function onStepCommitted(s: WorkflowState, e: Ev<'step_committed'>, rejec
     { type: 'mark_step_done', step: e.step, commit: e.commit },
     { type: 'log', title: `Step ${e.step} done: ${stepTitle(s, e.step)}`, lines },
   ];
-  return nextStep({ ...s, steps }, effects);
+  const cr = s.codeReview;
+  const codeReview = cr ? { ...cr, tests: [...cr.tests, testLine(e.step, run)] } : cr;
+  return nextStep({ ...s, steps, codeReview }, effects);
 }

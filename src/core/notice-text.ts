@@ -7,6 +7,10 @@ export function noticeText(n: TextNotice): string {
   switch (n.kind) {
     case 'info':
       return n.message;
+    case 'code_verdict': {
+      const of = n.step === null ? "the run's changes" : `step ${n.step}`;
+      return `Code review of ${of}, round ${n.round}: ${n.verdict}`;
+    }
     case 'command': {
       const who = n.role === 'agent-collab' ? 'agent-collab' : `the ${n.role}`;
       const rule = n.rule ? ` (rule "${n.rule}")` : '';

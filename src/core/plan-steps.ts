@@ -85,6 +85,41 @@ function rewriteStep(planMarkdown: string, n: number, box: 'x' | '-', rest: (cur
   return lines.join('\n');
 }
 
+const ROUND_MARK_RE = /\(from code review, round \d+\)$/;
+
+/**
+ * Appends `titles` as open steps at the end of the `## Steps` section (after its last item and that item's lines), so
+ * they are numbered after the steps there; a plan without that section gets one at its end. Open steps already marked
+ * as from the same code review round are replaced: a round replayed after a crash does not add its steps twice.
+ */
+export function appendSteps(planMarkdown: string, titles: readonly string[]): string {
+  const marks = new Set(titles.map((t) => ROUND_MARK_RE.exec(t.trim())?.[0]).filter((m) => m !== undefined));
+  const all = splitLines(planMarkdown);
+  const replayed = new Set(
+    findItems(all)
+      .filter((it) => it.box === ' ' && marks.has(ROUND_MARK_RE.exec(it.rest.trim())?.[0] ?? ''))
+      .map((it) => it.index),
+  );
+  const lines = all.filter((_, i) => !replayed.has(i));
+  const items = findItems(lines);
+  const cr = (lines[0] ?? '').endsWith('\r') ? '\r' : '';
+  const added = titles.map((t, i) => `${items.length + i + 1}. [ ] ${t.replace(/\s+/g, ' ').trim()}${cr}`);
+  const last = items[items.length - 1];
+  if (!last) {
+    const body = planMarkdown.replace(/\s+$/, '');
+    return `${body}${body ? `\n\n` : ''}## Steps\n${added.join('\n')}\n`;
+  }
+  // The last item's own lines (indented, or wrapped) end at a blank line, a heading, or the end of the text.
+  let end = last.index + 1;
+  while (end < lines.length) {
+    const line = (lines[end] ?? '').replace(/\r$/, '');
+    if (line.trim() === '' || SECTION_END_RE.test(line) || ITEM_RE.test(line) || FENCE_RE.test(line)) break;
+    end++;
+  }
+  lines.splice(end, 0, ...added);
+  return lines.join('\n');
+}
+
 /** Marks step `n` as skipped by the person (`[-]`); only that line changes. */
 export function markStepSkipped(planMarkdown: string, n: number): string {
   return rewriteStep(planMarkdown, n, '-', (rest) => rest);

@@ -24,6 +24,8 @@ export interface WorkflowFiles {
   readSteps(): Promise<StepInfo[]>;
   markStepDone(step: number, commit: string | null): Promise<void>;
   markStepSkipped(step: number): Promise<void>;
+  /** Appends open steps (a code review's fix steps) to plan.md's `## Steps`. */
+  appendSteps(titles: string[]): Promise<void>;
   /** The person's edit of the file is accepted as the new base (after editing the plan by hand). */
   acceptEdit(file: 'plan' | 'comments'): Promise<void>;
   /** True when the file's body differs from what agent-collab last wrote or read as the person's edit. */

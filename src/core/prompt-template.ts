@@ -9,7 +9,10 @@ export type PromptName =
   | 'execute_step'
   | 'recover_context'
   | 'fix_step'
-  | 'test_command';
+  | 'test_command'
+  | 'review_code'
+  | 'code_fix_steps'
+  | 'fix_code_review';
 
 export type PromptVars = Record<string, string | number>;
 
@@ -23,6 +26,9 @@ export const PROMPT_FILES: Readonly<Record<PromptName, string>> = {
   recover_context: '06_recover_context.md',
   fix_step: '07_fix_step.md',
   test_command: '08_test_command.md',
+  review_code: '09_review_code.md',
+  code_fix_steps: '10_code_fix_steps.md',
+  fix_code_review: '11_fix_code_review.md',
 };
 
 const VAR_RE = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;

@@ -3,7 +3,15 @@
 import { waitForPerson } from './approval.js';
 import type { Effect, EngineEvent } from './events.js';
 import type { ExecutionOptions } from './execution.js';
-import { PHASES, type Action, type Awaiting, type Phase, type Role, type WorkflowState } from './types.js';
+import {
+  PHASES,
+  type Action,
+  type Awaiting,
+  type CodeReviewMode,
+  type Phase,
+  type Role,
+  type WorkflowState,
+} from './types.js';
 
 export type FailureKindOrEngine = Extract<Awaiting, { kind: 'failure' }>['failure'];
 
@@ -14,6 +22,8 @@ export interface TransitionOptions {
   autoApprove: boolean;
   /** Execution settings; defaults: 3 retries, ask the planner for a test command, 3 denials per step. */
   execution?: Partial<ExecutionOptions>;
+  /** `[review] code` and `max_code_rounds`; without it the code is not reviewed. */
+  codeReview?: { mode: CodeReviewMode; maxRounds: number };
 }
 
 export const EXECUTION_DEFAULTS: ExecutionOptions = { maxRetries: 3, testFallbackToAgent: true, maxDenials: 3 };

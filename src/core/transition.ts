@@ -17,6 +17,8 @@ import {
   onTestsDone,
 } from './execution.js';
 import { onCommandDenied, onCommandHeld } from './command-hold.js';
+import { initialCodeReview } from './code-review.js';
+import { onCodeDiff, onCodeFixAnswer, onCodeReviewAnswer } from './code-review-loop.js';
 import type { Action, Phase, WorkflowState } from './types.js';
 import { onDecide } from './decide.js';
 import { onForbiddenChange } from './repo-invariants.js';
@@ -74,6 +76,10 @@ function onAgentDone(s: WorkflowState, e: Extract<EngineEvent, { type: 'agent_do
       return onReviewAnswer({ ...s, inflight: null }, e.text);
     case 'execute_step':
       return onExecuteDone(s, action, e.text);
+    case 'code_review':
+      return onCodeReviewAnswer({ ...s, inflight: null }, action, e.text);
+    case 'code_fix':
+      return onCodeFixAnswer({ ...s, inflight: null }, e.text);
     case 'ask_test_command':
       return onTestCommandAnswer({ ...s, inflight: null }, action.step, e.text);
     case 'run_tests':
@@ -148,6 +154,7 @@ export function transition(s: WorkflowState, e: EngineEvent, opts: TransitionOpt
         currentStep: null,
         stepRun: null,
         testCommand: null,
+        codeReview: initialCodeReview(opts.codeReview),
       };
       return schedule(next, { kind: 'write_plan' }, [{ type: 'log', title: 'Goal is ready', lines: [goal] }]);
     }
@@ -251,6 +258,8 @@ export function transition(s: WorkflowState, e: EngineEvent, opts: TransitionOpt
     }
     case 'steps_loaded':
       return onStepsLoaded(s, e, opts);
+    case 'code_diff':
+      return onCodeDiff(s, e, (why) => reject(s, e, why));
     case 'step_committed':
       return onStepCommitted(s, e, (why) => reject(s, e, why));
     case 'step_started':

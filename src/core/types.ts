@@ -10,6 +10,8 @@ export const PHASES = [
   'RESPOND',
   'APPROVED',
   'EXECUTE',
+  /** The reviewer reads the code: the run's diff after the last step ("final"), or a step's before its commit ("each"). */
+  'CODE_REVIEW',
   'DONE',
   'CANCELLED',
 ] as const;
@@ -24,8 +26,15 @@ export type Action =
   | { kind: 'write_plan'; answer?: string }
   | { kind: 'review'; reask?: boolean; answer?: string }
   | { kind: 'respond'; answer?: string }
-  /** `attempt` counts from 1; `feedback` is the failing test output (bounded) fed back on a retry. */
-  | { kind: 'execute_step'; step: number; attempt?: number; feedback?: string; answer?: string }
+  /**
+   * `attempt` counts from 1; `feedback` is the failing test output (bounded) fed back on a retry; `review`: the code
+   * reviewer's comments on the step's diff, fed back on the attempt that addresses them.
+   */
+  | { kind: 'execute_step'; step: number; attempt?: number; feedback?: string; review?: string; answer?: string }
+  /** The reviewer reads the code: `step` null for the run's diff after the last step, else that step's diff. */
+  | { kind: 'code_review'; step: number | null; reask?: boolean; answer?: string }
+  /** The planner turns the code reviewer's comments into fix steps appended to plan.md. */
+  | { kind: 'code_fix'; answer?: string }
   /** The planner is asked which command tests this repository (nothing configured or detected). */
   | { kind: 'ask_test_command'; step: number; answer?: string }
   // agent-collab's own work during execution (no agent round):
@@ -35,7 +44,8 @@ export type Action =
   | { kind: 'rollback_step'; step: number };
 
 /** Actions that are an agent round (the others are agent-collab's own work). */
-export type AgentActionKind = 'refine' | 'write_plan' | 'review' | 'respond' | 'execute_step' | 'ask_test_command';
+export type AgentActionKind =
+  'refine' | 'write_plan' | 'review' | 'respond' | 'execute_step' | 'code_review' | 'code_fix' | 'ask_test_command';
 export type TurnKind = AgentActionKind;
 
 export function isAgentAction(a: Action): a is Extract<Action, { kind: AgentActionKind }> {
@@ -95,6 +105,10 @@ export type Awaiting =
   | { kind: 'go'; action: Action } // manual gate before the next agent round
   | { kind: 'arbitration'; iteration: number }
   | { kind: 'manual_edit' } // the person edits plan.md, then decides `edited`
+  /** The code review still asks for changes after `[review] max_code_rounds` rounds (`step` null: the final review). */
+  | { kind: 'code_review_cap'; round: number; step: number | null }
+  /** The person edits the code by hand, then decides `edited`: the diff goes to the reviewer again. */
+  | { kind: 'code_edit'; step: number | null }
   | { kind: 'question'; role: Role; text: string; action: Action }
   | { kind: 'unclear_verdict'; text: string; action: Action }
   | { kind: 'failure'; role: Role | null; failure: FailureKind | 'engine'; message: string; action: Action | null }
@@ -170,6 +184,32 @@ export interface StepRun {
   costAtStart: number;
 }
 
+/** `[review] code`: when the reviewer reads the code. */
+export type CodeReviewMode = 'final' | 'each' | 'off';
+
+/** The code review of a run (null in the state when `[review] code = "off"`). */
+export interface CodeReviewState {
+  mode: 'final' | 'each';
+  /** `[review] max_code_rounds`: verdicts asking for changes before the person is asked. */
+  maxRounds: number;
+  /** The cap of the review under way: maxRounds, raised when the person allows more rounds. */
+  limit: number;
+  /** Verdicts given in the review under way: the run's (final), or the current step's (each). */
+  round: number;
+  /** each: the step whose diff is under review; null in final mode. */
+  step: number | null;
+  /** The working tree before the run's first step (a git tree id): the final review's diff is measured from it. */
+  baseTree: string | null;
+  /** The diff the reviewer was given last (bounded), for the person to read. */
+  diff: string | null;
+  /** The reviewer's last answer asking for changes: what the fix work addresses. */
+  comments: string | null;
+  /** One line per committed step on how its tests went, for the final review. */
+  tests: string[];
+  /** final: the run's code was approved (by the reviewer, or accepted by the person); the run may end. */
+  approved: boolean;
+}
+
 export interface UsageTotals {
   inputTokens: number;
   outputTokens: number;
@@ -209,6 +249,8 @@ export interface WorkflowState {
   unclearCount: number;
   lastVerdict: Verdict | null;
   usage: UsageTotals;
+  /** The code review (issue 19); null when it is off. */
+  codeReview: CodeReviewState | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -3,6 +3,7 @@
 // The round runs under its signal: once that is aborted (stop, cancel, close) nothing of it is dispatched.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Effect, RoundUsage } from '../core/events.js';
+import { boundDiff } from '../core/code-diff.js';
 import { hasMergeConflictMarkers } from '../core/conflict-markers.js';
 import { detectQuestion } from '../core/question-detect.js';
 import {
@@ -20,6 +21,9 @@ import type { RunRecords } from './run-records.js';
 import type { StepExecutor } from './step-executor.js';
 import { DEFAULT_MAX_RETRY_WAIT_SECONDS, retryStop } from './retry-budget.js';
 import { buildTurnPrompt, recoveryPrompt } from './turn-prompts.js';
+
+/** About 10k tokens of diff: a code review's prompt stays well within any model's context. */
+const DIFF_MAX_CHARS = 40_000;
 
 type RoundOutcome =
   | { kind: 'done'; text: string }
@@ -46,6 +50,7 @@ export class AgentRounds {
   async run(role: Role, action: Action, signal: AbortSignal): Promise<void> {
     if (!isAgentAction(action)) throw new Error(`${action.kind} is not an agent round`);
     if (action.kind === 'execute_step' && !(await this.steps.begin(action.step, signal))) return;
+    if (action.kind === 'code_review' && !(await this.takeDiff(action.step, signal))) return;
     const s = this.ctx.state();
     const { deps } = this.ctx;
     const prompt = await buildTurnPrompt(
@@ -65,7 +70,10 @@ export class AgentRounds {
         role,
         kind: action.kind,
         iteration: action.kind === 'review' ? s.iteration + 1 : s.iteration,
-        step: action.kind === 'execute_step' || action.kind === 'ask_test_command' ? action.step : null,
+        step:
+          action.kind === 'execute_step' || action.kind === 'ask_test_command' || action.kind === 'code_review'
+            ? action.step
+            : null,
       },
     };
     const attempt = s.stepRun?.attempt ?? 1;
@@ -124,6 +132,22 @@ export class AgentRounds {
       await this.ctx.dispatch({ type: 'agent_question', role, action, text: outcome.text });
     else
       await this.ctx.dispatch({ type: 'agent_failed', role, action, kind: outcome.failure, message: outcome.message });
+  }
+
+  /**
+   * The diff a code review reads, bounded, into the state (the prompt and the person's view read it there): the
+   * step's changes since its snapshot, or the run's since its first step's. False when the round cannot go on.
+   */
+  private async takeDiff(step: number | null, signal: AbortSignal): Promise<boolean> {
+    const s = this.ctx.state();
+    const base = step === null ? s.codeReview?.baseTree : s.stepRun?.step === step ? s.stepRun.baseTree : null;
+    const changes = base ? await this.ctx.deps.workspace.changedSince(base) : null;
+    if (signal.aborted) return false;
+    const bounded = changes
+      ? boundDiff(changes.patch, DIFF_MAX_CHARS)
+      : { text: '(the diff is not available: no snapshot was taken before the change)', files: [] };
+    const ok = await this.ctx.dispatch({ type: 'code_diff', step, diff: bounded.text, files: changes?.files ?? [] });
+    return ok && !signal.aborted;
   }
 
   /** The person chose how plan.md / comments.md changed outside should meet the agent's new version. */

@@ -27,6 +27,7 @@ const BEFORE_SAVE: ReadonlySet<Effect['type']> = new Set([
   'set_plan_status',
   'mark_step_done',
   'mark_step_skipped',
+  'append_steps',
   'accept_edit',
   'log',
   'notify',
@@ -190,6 +191,8 @@ export class Engine {
         return f.markStepDone(effect.step, effect.commit);
       case 'mark_step_skipped':
         return f.markStepSkipped(effect.step);
+      case 'append_steps':
+        return f.appendSteps(effect.titles);
       case 'accept_edit':
         return f.acceptEdit(effect.file);
       case 'log':

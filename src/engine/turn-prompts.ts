@@ -53,8 +53,25 @@ export async function buildTurnPrompt(
         comments_content: (await files.readComments()) ?? NONE,
         iteration: s.iteration,
       });
+    case 'code_review':
+      return codeReviewPrompt(prompts, files, s, action);
+    case 'code_fix':
+      return prompts.render('code_fix_steps', {
+        goal: s.goal,
+        plan_content: (await files.readPlan()) ?? NONE,
+        comments: s.codeReview?.comments ?? NONE,
+        round: s.codeReview?.round ?? 1,
+      });
     case 'execute_step': {
       const step = s.steps.find((st) => st.n === action.step);
+      if (action.review) {
+        return prompts.render('fix_code_review', {
+          step_number: action.step,
+          step_title: step?.title ?? `step ${action.step}`,
+          attempt: action.attempt ?? 2,
+          comments: action.review,
+        });
+      }
       if (action.feedback) {
         return prompts.render('fix_step', {
           step_number: action.step,
@@ -71,6 +88,9 @@ export async function buildTurnPrompt(
         step_number: action.step,
         step_title: step?.title ?? `step ${action.step}`,
         previous_steps: previousSteps(s, action.step),
+        // In final mode the comments are set only once the run's code review asked for changes: every step run from
+        // then on is one of its fix steps.
+        code_review: (s.codeReview?.mode === 'final' ? s.codeReview.comments : null) ?? NONE,
       });
     }
     case 'ask_test_command': {
@@ -85,6 +105,40 @@ export async function buildTurnPrompt(
     case 'rollback_step':
       throw new Error(`${action.kind} is agent-collab's own work and has no prompt`);
   }
+}
+
+/** The code reviewer's prompt: the diff the engine took for this review (state.codeReview.diff), and the tests. */
+async function codeReviewPrompt(
+  prompts: Prompts,
+  files: WorkflowFiles,
+  s: WorkflowState,
+  action: Extract<Action, { kind: 'code_review' }>,
+): Promise<string> {
+  const cr = s.codeReview;
+  const step = action.step === null ? null : s.steps.find((st) => st.n === action.step);
+  const run = s.stepRun;
+  const tests =
+    action.step === null
+      ? cr?.tests.join('\n') || NONE
+      : run?.testResult === 'passed'
+        ? `\`${run.testCommand ?? ''}\` passed`
+        : run?.testResult === 'none'
+          ? 'no test command: not tested'
+          : NONE;
+  const text = await prompts.render('review_code', {
+    goal: s.goal,
+    plan_content: (await files.readPlan()) ?? NONE,
+    scope:
+      action.step === null
+        ? "the whole run's changes since its first step"
+        : `the change of step ${action.step} (${step?.title ?? ''}), before it is committed`,
+    diff: cr?.diff?.trim() ? cr.diff : '(no changes)',
+    test_results: tests,
+    round: (cr?.round ?? 0) + 1,
+    max_rounds: cr?.limit ?? 1,
+    previous_comments: cr?.comments ?? NONE,
+  });
+  return action.reask ? REASK + text : text;
 }
 
 /** A new session's first prompt after the old one was lost: the context from the files, then the task. */

@@ -157,6 +157,10 @@ export function hintFor(w: Awaiting): string {
       return `the reviewer twice gave no readable verdict (see comments in debug.log); ${rerun}`;
     case 'manual_edit':
       return `edit .agent-collab/plan.md, then ${rerun}`;
+    case 'code_review_cap':
+      return `the code review of ${w.step === null ? "the run's changes" : `step ${w.step}`} still asks for changes after ${w.round} round(s) (see log.md); ${rerun}`;
+    case 'code_edit':
+      return `edit the code, then ${rerun}`;
     case 'failure':
       return `${w.message}; rerun with --resume to retry (the same as ${flagsFor(w)})`;
     case 'step_failed':

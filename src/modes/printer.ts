@@ -114,6 +114,14 @@ export function createPrinter(opts: { json: boolean; out: Writable; err: Writabl
                 rule: n.rule,
                 reason: n.reason,
               });
+            if (n.kind === 'code_verdict')
+              return line({
+                event: 'code_review',
+                round: n.round,
+                step: n.step,
+                verdict: n.verdict,
+                marker: n.marker,
+              });
             if (n.kind === 'tests')
               return line({
                 event: 'tests',

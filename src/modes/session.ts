@@ -159,6 +159,7 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
         testFallbackToAgent: config.test.fallback_to_agent,
         maxDenials: config.safety.max_denials_per_step,
       },
+      codeReview: { mode: config.review.code, maxRounds: config.review.max_code_rounds },
     };
     const repoGuard = new GitRepoState({ ...paths, configDir: path.dirname(paths.configFile) });
     // With the sandbox on, the step commit's hooks run in the agent's box and are checked afterwards.

@@ -42,6 +42,12 @@ export const configSchema = z.strictObject({
     auto_approve: z._default(z.boolean(), false),
     confirm_enter: z._default(z.boolean(), false),
   }),
+  review: table({
+    /** When the reviewer reads the code: the run's diff after its last step, each step's before its commit, or never. */
+    code: z._default(z.enum(['final', 'each', 'off']), 'final'),
+    /** Code review rounds asking for changes before the person is asked. */
+    max_code_rounds: intIn(1, 100, 3),
+  }),
   safety: table({
     // The person's own rules. The built-in rules of src/core/policy/builtin-rules.ts ("force push", "raw disk",
     // "discards work") apply as well, whatever these lists say, so a config with its own lists keeps them.

@@ -18,8 +18,11 @@ export const actionSchema = z.discriminatedUnion('kind', [
     step: int,
     attempt: z.optional(positive),
     feedback: z.optional(z.string()),
+    review: z.optional(z.string()),
     answer,
   }),
+  z.object({ kind: z.literal('code_review'), step: z.nullable(int), reask: z.optional(z.boolean()), answer }),
+  z.object({ kind: z.literal('code_fix'), answer }),
   z.object({ kind: z.literal('ask_test_command'), step: int, answer }),
   z.object({ kind: z.literal('run_tests'), step: int, attempt: positive }),
   z.object({ kind: z.literal('commit_step'), step: int, summary: z.string(), allowSecrets: z.optional(z.boolean()) }),
@@ -35,6 +38,8 @@ export const awaitingSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('go'), action: actionSchema }),
   z.object({ kind: z.literal('arbitration'), iteration: int }),
   z.object({ kind: z.literal('manual_edit') }),
+  z.object({ kind: z.literal('code_review_cap'), round: int, step: z.nullable(int) }),
+  z.object({ kind: z.literal('code_edit'), step: z.nullable(int) }),
   z.object({ kind: z.literal('question'), role, text: z.string(), action: actionSchema }),
   z.object({ kind: z.literal('unclear_verdict'), text: z.string(), action: actionSchema }),
   z.object({
@@ -106,6 +111,19 @@ const stepRunSchema = z.object({
   costAtStart: amount,
 });
 
+const codeReviewSchema = z.object({
+  mode: z.enum(['final', 'each']),
+  maxRounds: positive,
+  limit: positive,
+  round: count,
+  step: z.nullable(int),
+  baseTree: z.nullable(z.string()),
+  diff: z.nullable(z.string()),
+  comments: z.nullable(z.string()),
+  tests: z.array(z.string()),
+  approved: z.boolean(),
+});
+
 const pendingCommandSchema = z.object({
   id: z.string(),
   role: z.enum(['planner', 'reviewer', 'agent-collab']),
@@ -153,6 +171,7 @@ export const workflowStateSchema = z.object({
     durationMs: amount,
     calls: count,
   }),
+  codeReview: z._default(z.nullable(codeReviewSchema), null),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

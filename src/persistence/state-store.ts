@@ -112,6 +112,7 @@ export function newState({ runId, goal, mode, maxIterations, now = new Date() }:
     unclearCount: 0,
     lastVerdict: null,
     usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0, durationMs: 0, calls: 0 },
+    codeReview: null,
     createdAt: at,
     updatedAt: at,
   };

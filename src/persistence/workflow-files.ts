@@ -1,7 +1,7 @@
 // The engine's WorkflowFiles port over the `.agent-collab/` files.
 import { access } from 'node:fs/promises';
 import type { WorkflowFiles } from '../core/ports.js';
-import { markStepDone, markStepSkipped, parseSteps } from '../core/plan-steps.js';
+import { appendSteps, markStepDone, markStepSkipped, parseSteps } from '../core/plan-steps.js';
 import type { ExternalChangeChoice, StepInfo, Verdict, WorkflowState } from '../core/types.js';
 import { changedSinceWritten, reconcile, WrittenCopies, type WatchedFile } from './external-edits.js';
 import path from 'node:path';
@@ -126,6 +126,14 @@ export class DiskWorkflowFiles implements WorkflowFiles {
     await this.rememberWritten(
       'plan',
       await this.watch.guard(() => writePlanBody(this.paths.plan, markStepDone(body, step, commit))),
+    );
+  }
+
+  async appendSteps(titles: string[]): Promise<void> {
+    const body = (await this.readPlan()) ?? '';
+    await this.rememberWritten(
+      'plan',
+      await this.watch.guard(() => writePlanBody(this.paths.plan, appendSteps(body, titles))),
     );
   }
 

@@ -12,14 +12,14 @@ import { AwaitingDialog } from './dialogs/AwaitingDialog.js';
 import { ConfirmDialog } from './dialogs/ConfirmDialog.js';
 import { HelpOverlay } from './dialogs/HelpOverlay.js';
 import { CommandDialog } from './dialogs/ExecutionDialogs.js';
-import { bindingOf, commandFor, keyMatches, type CommandName, type KeyContext, type TabId } from './keymap.js';
+import { bindingOf, commandFor, keyMatches, TAB_IDS, type CommandName, type KeyContext, type TabId } from './keymap.js';
 import type { LineSource } from './line-source.js';
 import { FOLLOW, isScroll, scrollViewport, TOP, type Viewport } from './lines.js';
 import type { EditableFile, EngineLike, FilesReader } from './ports.js';
 import { scrollHint, ScrollView } from './ScrollView.js';
 import { StatusBar, waitingText } from './StatusBar.js';
 import { COLLAPSIBLE, cycleTabs, TabBar } from './TabBar.js';
-import { commentsTab, conversationTab, logTab, planTab, statusTab } from './tabs/content.js';
+import { codeTab, commentsTab, conversationTab, logTab, planTab, statusTab } from './tabs/content.js';
 import { useFileTexts } from './use-files.js';
 import { KeyRouterContext, type KeyRouter } from './key-router.js';
 import { useKeys } from './use-keys.js';
@@ -71,6 +71,7 @@ const INITIAL_VIEWPORTS: Record<TabId, Viewport> = {
   comments: TOP,
   log: FOLLOW,
   status: TOP,
+  code: TOP,
 };
 const QUIT_WINDOW_MS = 2000;
 
@@ -210,6 +211,8 @@ export function App(props: AppProps) {
         return logTab(texts, width);
       case 'status':
         return statusTab(view, width, now());
+      case 'code':
+        return codeTab(view, width);
     }
   }, [tab, view, texts, width, expanded, now]);
 
@@ -291,9 +294,8 @@ export function App(props: AppProps) {
       case 'tab_3':
       case 'tab_4':
       case 'tab_5':
-        return showTab(
-          (['conversation', 'plan', 'comments', 'log', 'status'] as const)[Number(cmd.slice(4)) - 1] ?? 'conversation',
-        );
+      case 'tab_6':
+        return showTab(TAB_IDS[Number(cmd.slice(4)) - 1] ?? 'conversation');
       case 'exit':
         return onQuit?.(false);
       case 'quit':

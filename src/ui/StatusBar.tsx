@@ -81,6 +81,10 @@ export function waitingText(view: ViewState): string {
       return 'waiting for your decision: iteration cap';
     case 'manual_edit':
       return 'waiting for your edit of plan.md';
+    case 'code_review_cap':
+      return 'waiting for your decision: code review cap';
+    case 'code_edit':
+      return 'waiting for your edit of the code';
     case 'question':
       return `the ${a.role} asks you something`;
     case 'unclear_verdict':

@@ -4,7 +4,7 @@
 import type { Key } from 'ink';
 import type { Awaiting, Mode, Phase } from '../core/types.js';
 
-export const TAB_IDS = ['conversation', 'plan', 'comments', 'log', 'status'] as const;
+export const TAB_IDS = ['conversation', 'plan', 'comments', 'log', 'status', 'code'] as const;
 export type TabId = (typeof TAB_IDS)[number];
 
 export type CommandName =
@@ -26,6 +26,7 @@ export type CommandName =
   | 'tab_3'
   | 'tab_4'
   | 'tab_5'
+  | 'tab_6'
   | 'scroll_up'
   | 'scroll_down'
   | 'page_up'
@@ -71,13 +72,21 @@ export interface Binding {
   when: (ctx: KeyContext) => boolean;
 }
 
-const RUNNING: ReadonlySet<Phase> = new Set(['REFINE_GOAL', 'WRITE_PLAN', 'REVIEW', 'RESPOND', 'APPROVED', 'EXECUTE']);
+const RUNNING: ReadonlySet<Phase> = new Set([
+  'REFINE_GOAL',
+  'WRITE_PLAN',
+  'REVIEW',
+  'RESPOND',
+  'APPROVED',
+  'EXECUTE',
+  'CODE_REVIEW',
+]);
 const running = (c: KeyContext): boolean => RUNNING.has(c.phase) && !c.stopped;
 const notTyping = (c: KeyContext): boolean => !c.typing;
 const finished = (c: KeyContext): boolean => c.phase === 'DONE' || c.phase === 'CANCELLED' || c.stopped === true;
 
 const key = (label: string, spec: Omit<KeySpec, 'label'>): KeySpec => ({ label, ...spec });
-const tab = (n: 1 | 2 | 3 | 4 | 5, name: string): Binding => ({
+const tab = (n: 1 | 2 | 3 | 4 | 5 | 6, name: string): Binding => ({
   command: `tab_${n}`,
   keys: [key(String(n), { input: String(n) })],
   description: `Show the ${name} tab`,
@@ -178,6 +187,7 @@ export const KEYMAP: readonly Binding[] = [
   tab(3, 'Comments'),
   tab(4, 'Log'),
   tab(5, 'Status'),
+  tab(6, 'Code review'),
   {
     command: 'scroll_up',
     keys: [key('↑', { special: 'upArrow' })],
@@ -261,9 +271,9 @@ export interface HelpRow {
 
 const GROUPS: ReadonlyArray<{ keys: string; description: string; commands: CommandName[] }> = [
   {
-    keys: '1-5',
+    keys: '1-6',
     description: 'Show a tab (Log and Status open on demand; press again to close)',
-    commands: ['tab_1', 'tab_2', 'tab_3', 'tab_4', 'tab_5'],
+    commands: ['tab_1', 'tab_2', 'tab_3', 'tab_4', 'tab_5', 'tab_6'],
   },
   {
     keys: '↑ ↓ PgUp PgDn Home End',

@@ -133,6 +133,11 @@ export function describeAction(action: Action, s: Pick<WorkflowState, 'iteration
       return action.reask ? 'asked again for a clear verdict' : `reviewing the plan (round ${s.iteration + 1})`;
     case 'respond':
       return 'revising the plan after review';
+    case 'code_review':
+      if (action.reask) return 'asked again for a clear code review verdict';
+      return action.step === null ? "reviewing the run's code" : `reviewing step ${action.step}'s code`;
+    case 'code_fix':
+      return 'turning the code review into fix steps';
     case 'execute_step': {
       const title = s.steps.find((st) => st.n === action.step)?.title;
       const of = s.steps.length ? `/${s.steps.length}` : '';

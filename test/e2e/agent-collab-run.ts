@@ -25,6 +25,10 @@ export interface AgentCollabConfig {
   maxRetries?: number;
   /** `[timeouts] max_retry_wait_seconds` (default: not written, so agent-collab's default applies). */
   maxRetryWaitSeconds?: number;
+  /** `[review] code`: "off" unless a test reviews the code (each review is one more scripted reviewer request). */
+  codeReview?: 'final' | 'each' | 'off';
+  /** `[review] max_code_rounds` (default: not written). */
+  maxCodeRounds?: number;
 }
 
 /** `.agent-collab/config.toml` for the repo: every key the e2e tests depend on, explicitly. */
@@ -56,6 +60,10 @@ export function agentCollabConfigToml(c: AgentCollabConfig): string {
     '[retry]',
     `infra_retries = ${c.infraRetries ?? 0}`,
     `backoff_seconds = ${c.backoffSeconds ?? 0.1}`,
+    '',
+    '[review]',
+    `code = "${c.codeReview ?? 'off'}"`,
+    ...(c.maxCodeRounds !== undefined ? [`max_code_rounds = ${c.maxCodeRounds}`] : []),
     '',
     '[test]',
     `default_command = ${JSON.stringify(c.testCommand ?? 'auto')}`,

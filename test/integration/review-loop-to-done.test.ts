@@ -34,7 +34,8 @@ afterEach(() => cleanup?.());
 
 describe('review loop with fake agents and real git', () => {
   it('CHANGES_REQUIRED twice, then APPROVED → execution → DONE with [Step N] commits', async () => {
-    const repo = tempRepo();
+    // Without a code review (its own tests are in code-review/): DONE right after the last step.
+    const repo = tempRepo('[review]\ncode = "off"\n');
     cleanup = repo.cleanup;
     const out = sink();
     const p = new FakeAgent('planner', planner);

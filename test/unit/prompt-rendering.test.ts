@@ -26,6 +26,13 @@ const ALL_VARS = {
   max_attempts: 4,
   test_command: 'TEST-COMMAND',
   test_output: 'TEST-OUTPUT',
+  code_review: 'CODE-REVIEW-TEXT',
+  scope: 'SCOPE-TEXT',
+  diff: 'DIFF-TEXT',
+  test_results: 'TEST-RESULTS',
+  round: 2,
+  max_rounds: 3,
+  comments: 'REVIEWER-COMMENTS',
 };
 
 const EXPECTED_VARS: Record<PromptName, string[]> = {
@@ -33,10 +40,13 @@ const EXPECTED_VARS: Record<PromptName, string[]> = {
   write_plan: ['goal', 'refined_goal'],
   review_plan: ['goal', 'plan_content', 'iteration', 'max_iterations', 'previous_comments'],
   respond_comments: ['goal', 'plan_content', 'comments_content', 'iteration'],
-  execute_step: ['goal', 'plan_content', 'step_number', 'step_title', 'previous_steps'],
+  execute_step: ['goal', 'plan_content', 'step_number', 'step_title', 'previous_steps', 'code_review'],
   recover_context: ['goal', 'plan_content', 'comments_content', 'phase', 'task'],
   fix_step: ['step_number', 'step_title', 'attempt', 'max_attempts', 'test_command', 'test_output'],
   test_command: ['step_number', 'step_title'],
+  review_code: ['goal', 'plan_content', 'scope', 'diff', 'test_results', 'round', 'max_rounds', 'previous_comments'],
+  code_fix_steps: ['goal', 'plan_content', 'comments', 'round'],
+  fix_code_review: ['step_number', 'step_title', 'attempt', 'comments'],
 };
 
 describe('renderTemplate', () => {
@@ -98,6 +108,14 @@ describe('renderPrompt with the built-in templates', () => {
     const text = await renderPrompt('review_plan', ALL_VARS);
     expect(text).toContain('FIRST LINE must be exactly `[APPROVED]` or exactly `[CHANGES_REQUIRED]`');
     expect(text).toContain('review round 2 of at most 5');
+  });
+
+  it('asks the code reviewer for the exact marker on the first line, with the diff and the test results', async () => {
+    const text = await renderPrompt('review_code', ALL_VARS);
+    expect(text).toContain('FIRST LINE must be exactly `[APPROVED]` or exactly `[CHANGES_REQUIRED]`');
+    expect(text).toContain('code review round 2 of at most 3');
+    expect(text).toContain('<diff>\nDIFF-TEXT\n</diff>');
+    expect(text).toContain('TEST-RESULTS');
   });
 
   it('asks the executor for a Summary: line and not to commit', async () => {

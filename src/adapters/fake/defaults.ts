@@ -70,7 +70,10 @@ export function answerFor(turn: AgentTurn, action: FakeAction): string {
     case 'respond':
       return `${defaultPlan(goal)}\n## Responses to review\n1. Addressed the review comments.\n`;
     case 'review':
+    case 'code_review':
       return DEFAULT_APPROVAL;
+    case 'code_fix':
+      return '## Fix steps\n1. Address the code review comments';
     case 'execute_step': {
       const files = Object.keys(filesFor(turn, action));
       return files.length > 0 ? `Summary: add ${files.join(', ')}` : 'Summary: no changes';

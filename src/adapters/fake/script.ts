@@ -121,7 +121,18 @@ const ruleSchema = z.strictObject({
   when: z.optional(
     z.strictObject({
       role: z.optional(z.enum(['planner', 'reviewer'])),
-      kind: z.optional(z.enum(['refine', 'write_plan', 'review', 'respond', 'execute_step', 'ask_test_command'])),
+      kind: z.optional(
+        z.enum([
+          'refine',
+          'write_plan',
+          'review',
+          'respond',
+          'execute_step',
+          'code_review',
+          'code_fix',
+          'ask_test_command',
+        ]),
+      ),
       iteration: z.optional(z.int()),
       step: z.optional(z.int()),
       resumed: z.optional(z.boolean()),

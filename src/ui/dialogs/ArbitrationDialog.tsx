@@ -5,17 +5,24 @@ import { DECISIONS, type Choice } from '../../core/decisions.js';
 import { keyPicks } from '../decision-keys.js';
 import { Frame } from './Frame.js';
 
-const OPTIONS: readonly Choice[] = DECISIONS.arbitration.choices;
-const NUMBERS = `${OPTIONS[0]?.keys[0] ?? ''}-${OPTIONS[OPTIONS.length - 1]?.keys[0] ?? ''}`;
-
 export interface ArbitrationDialogProps {
   iteration: number;
   /** A choice of the decisions table's arbitration question; `rounds` for "continue". */
   onChoose: (choice: string, rounds?: number) => void;
+  /** The code review's cap (issue 19) asks the same way, with its own choices and title. */
+  options?: readonly Choice[];
+  title?: string;
 }
 
 /** At the iteration cap: ↑/↓ + Enter or the choice's number; "continue" then asks for the number of rounds. */
-export function ArbitrationDialog({ iteration, onChoose }: ArbitrationDialogProps) {
+export function ArbitrationDialog({
+  iteration,
+  onChoose,
+  options = DECISIONS.arbitration.choices,
+  title,
+}: ArbitrationDialogProps) {
+  const OPTIONS = options;
+  const NUMBERS = `${OPTIONS[0]?.keys[0] ?? ''}-${OPTIONS[OPTIONS.length - 1]?.keys[0] ?? ''}`;
   const [selected, setSelected] = useState(0);
   const [rounds, setRounds] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -49,7 +56,7 @@ export function ArbitrationDialog({ iteration, onChoose }: ArbitrationDialogProp
 
   const keys = rounds !== null ? 'digits: rounds · Enter: continue · Esc: back' : `↑/↓ + Enter, or ${NUMBERS}`;
   return (
-    <Frame title={`The reviewer still asks for changes after ${iteration} rounds. What now?`} keys={keys}>
+    <Frame title={title ?? `The reviewer still asks for changes after ${iteration} rounds. What now?`} keys={keys}>
       <Box flexDirection="column">
         {OPTIONS.map((o, i) => (
           <Text key={o.id} color={i === selected ? 'cyan' : undefined} bold={i === selected}>

@@ -15,7 +15,8 @@ import {
   StepFailedDialog,
 } from './ExecutionDialogs.js';
 import { QuestionDialog } from './QuestionDialog.js';
-import { ManualEditDialog, UnclearVerdictDialog } from './SmallDialogs.js';
+import { CodeEditDialog, ManualEditDialog, UnclearVerdictDialog } from './SmallDialogs.js';
+import { DECISIONS } from '../../core/decisions.js';
 
 interface AwaitingDialogProps {
   awaiting: Awaiting;
@@ -47,6 +48,17 @@ export function AwaitingDialog({ awaiting: a, onEvent, onEditPlan, onEdit, texts
       );
     case 'manual_edit':
       return <ManualEditDialog onEdit={onEditPlan} onDone={() => decide('edited')} />;
+    case 'code_review_cap':
+      return (
+        <ArbitrationDialog
+          iteration={a.round}
+          onChoose={decide}
+          options={DECISIONS.code_review_cap.choices}
+          title={`The code review still asks for changes after ${a.round} round(s) (see the Code tab). What now?`}
+        />
+      );
+    case 'code_edit':
+      return <CodeEditDialog onDone={() => decide('edited')} />;
     case 'unclear_verdict':
       return <UnclearVerdictDialog awaiting={a} onChoose={decide} />;
     case 'step_failed':

@@ -23,6 +23,21 @@ export function ManualEditDialog({ onEdit, onDone }: { onEdit: () => void; onDon
   );
 }
 
+const CODE_DONE: Choice = DECISIONS.code_edit.choices[0];
+
+/** At the code review's cap, "edit": the person edits the code, then says it is done (its diff goes to review). */
+export function CodeEditDialog({ onDone }: { onDone: () => void }) {
+  useDialogKeys((input, key) => {
+    if (key.ctrl) return;
+    if (keyPicks(CODE_DONE.keys, input, key)) onDone();
+  });
+  return (
+    <Frame title="Edit the code by hand" keys={keyOf('code_edit', 'edited')}>
+      <Text>Edit the files in your editor; when you are done, the reviewer reads the diff again.</Text>
+    </Frame>
+  );
+}
+
 /** The reviewer twice gave no readable verdict. */
 export function UnclearVerdictDialog({
   awaiting: a,

@@ -14,6 +14,7 @@ export const TAB_TITLES: Record<TabId, string> = {
   comments: 'Comments',
   log: 'Log',
   status: 'Status',
+  code: 'Code',
 };
 
 function placeholder(text: string): Line[] {
@@ -175,4 +176,34 @@ export function statusTab(view: ViewState, width: number, now: number): Line[] {
     row('updated', s.updatedAt),
     ...roundLines(view, width),
   ];
+}
+
+/** The code review (issue 19): its mode and round, the reviewer's last comments, and the diff under review. */
+export function codeTab(view: ViewState, width: number): Line[] {
+  const cr = view.state.codeReview;
+  if (!cr) return placeholder('The code is not reviewed in this run ([review] code = "off", or no goal yet).');
+  const scope = cr.mode === 'final' ? "the run's changes after its last step" : 'each step before its commit';
+  const head: Line[] = [
+    { key: 'cr-head', text: truncate(`Code review of ${scope}`, width), bold: true },
+    {
+      key: 'cr-round',
+      text: truncate(
+        `${cr.step !== null ? `step ${cr.step} · ` : ''}round ${cr.round} of at most ${cr.limit}${cr.approved ? ' · approved' : ''}`,
+        width,
+      ),
+      color: cr.approved ? 'green' : undefined,
+    },
+    { key: 'cr-gap', text: '' },
+  ];
+  const comments: Line[] = cr.comments
+    ? [
+        { key: 'cr-c-head', text: "── the reviewer's last comments ──", dim: true },
+        ...fileLines(cr.comments, width, 'crc'),
+        { key: 'cr-c-gap', text: '' },
+      ]
+    : [];
+  const diff: Line[] = cr.diff
+    ? [{ key: 'cr-d-head', text: '── the diff under review ──', dim: true }, ...fileLines(cr.diff, width, 'crd')]
+    : placeholder('No diff reviewed yet: the reviewer reads it once the code is ready.');
+  return [...head, ...comments, ...diff];
 }

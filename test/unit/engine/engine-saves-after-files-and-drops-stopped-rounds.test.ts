@@ -23,6 +23,7 @@ function ports(log: string[]) {
     readSteps: () => Promise.resolve([]),
     markStepDone: () => Promise.resolve(),
     markStepSkipped: () => Promise.resolve(),
+    appendSteps: () => Promise.resolve(),
     acceptEdit: () => Promise.resolve(),
     changedOutside: () => Promise.resolve(false),
     resolveExternal: (_file, incoming) => Promise.resolve(incoming),

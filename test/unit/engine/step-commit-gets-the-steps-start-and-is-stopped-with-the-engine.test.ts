@@ -17,6 +17,7 @@ const files: WorkflowFiles = {
   readSteps: () => Promise.resolve([]),
   markStepDone: () => Promise.resolve(),
   markStepSkipped: () => Promise.resolve(),
+  appendSteps: () => Promise.resolve(),
   acceptEdit: () => Promise.resolve(),
   changedOutside: () => Promise.resolve(false),
   resolveExternal: (_file, incoming) => Promise.resolve(incoming),

@@ -85,7 +85,10 @@ describe('loadConfig errors', () => {
     ['[workflow]\nauto_approve = "yes"\n', 'workflow.auto_approve must be true or false (got "yes")'],
     ['[safety]\nblocked_commands = ["a", 3]\n', 'safety.blocked_commands[1] must be a string (got 3)'],
     ['workflow = 5\n', 'workflow must be a table (got 5)'],
-    ['[bogus]\n', 'unknown key bogus (known: roles, workflow, safety, paths, test, agents, timeouts, retry, fake)'],
+    [
+      '[bogus]\n',
+      'unknown key bogus (known: roles, workflow, review, safety, paths, test, agents, timeouts, retry, fake)',
+    ],
   ];
 
   it.each(cases)('%j → %s', async (toml, expected) => {

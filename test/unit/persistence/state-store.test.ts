@@ -43,6 +43,7 @@ describe('newState', () => {
       unclearCount: 0,
       lastVerdict: null,
       usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0, durationMs: 0, calls: 0 },
+      codeReview: null,
       createdAt: '2026-02-05T10:30:00.000Z',
       updatedAt: '2026-02-05T10:30:00.000Z',
     });

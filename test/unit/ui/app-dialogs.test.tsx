@@ -7,6 +7,37 @@ afterEach(() => cleanup());
 
 const ARBITRATION = { phase: 'REVIEW', iteration: 5, awaiting: { kind: 'arbitration', iteration: 5 } } as const;
 
+const CODE_CAP = { phase: 'CODE_REVIEW', awaiting: { kind: 'code_review_cap', round: 3, step: null } } as const;
+
+describe('code review cap dialog', () => {
+  it('lists the table’s four choices; 1 accepts the code, 2 asks for the number of more rounds', async () => {
+    const r = await renderApp(CODE_CAP);
+    expect(r.frame()).toContain('The code review still asks for changes after 3 round(s)');
+    for (const label of [
+      '1. Accept the code as it is',
+      '2. Continue for N more rounds',
+      '3. Edit the code by hand',
+      '4. Stop',
+    ])
+      expect(r.frame()).toContain(label);
+    await r.press('1');
+    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'decide', on: 'code_review_cap', choice: 'accept' }]));
+    cleanup();
+    const r2 = await renderApp(CODE_CAP);
+    await r2.press('2', KEY.backspace, '2', KEY.enter);
+    await waitFor(() =>
+      expect(r2.engine.sent).toEqual([{ type: 'decide', on: 'code_review_cap', choice: 'continue', rounds: 2 }]),
+    );
+  });
+
+  it('after "edit", Enter sends the edited code to review', async () => {
+    const r = await renderApp({ phase: 'CODE_REVIEW', awaiting: { kind: 'code_edit', step: null } });
+    expect(r.frame()).toContain('Edit the code by hand');
+    await r.press(KEY.enter);
+    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'decide', on: 'code_edit', choice: 'edited' }]));
+  });
+});
+
 describe('arbitration dialog', () => {
   it('opens at the iteration cap with the four choices', async () => {
     const r = await renderApp(ARBITRATION);

@@ -54,6 +54,27 @@ describe('tabs', () => {
     expect(r.frame()).toContain('1. [x] Parse --verbose');
   });
 
+  it('Code shows the code review: its round, the reviewer’s comments and the diff under review', async () => {
+    const codeReview = {
+      mode: 'final' as const,
+      maxRounds: 3,
+      limit: 3,
+      round: 1,
+      step: null,
+      baseTree: 'abc',
+      diff: 'diff --git a/greet.ts b/greet.ts\n@@ -0,0 +1 @@\n+export const hi = 1;',
+      comments: '[CHANGES_REQUIRED]\n\n## Comments\n1. Rename hi to greeting.',
+      tests: [],
+      approved: false,
+    };
+    const r = await renderApp({ phase: 'CODE_REVIEW', codeReview });
+    await r.press('6');
+    await waitFor(() => expect(r.frame()).toContain("Code review of the run's changes after its last step"));
+    expect(r.frame()).toContain('round 1 of at most 3');
+    expect(r.frame()).toContain('1. Rename hi to greeting.');
+    expect(r.frame()).toContain('+export const hi = 1;');
+  });
+
   it('Plan says so when there is no plan yet', async () => {
     const r = await renderApp({ phase: 'REFINE_GOAL', awaiting: { kind: 'goal' } });
     await r.press(KEY.tab);
@@ -109,10 +130,12 @@ describe('tabs', () => {
     await waitFor(() => expect(r.frame()).toContain('No plan.md yet'));
     await r.press(KEY.tab);
     await waitFor(() => expect(r.frame()).toContain('no verdict yet'));
-    await r.press(KEY.tab); // Log / Status are closed: back to Conversation
+    await r.press(KEY.tab); // Log / Status are closed: on to the code review
+    await waitFor(() => expect(r.frame()).toContain('The code is not reviewed in this run'));
+    await r.press(KEY.tab);
     await waitFor(() => expect(r.frame()).toContain('Nothing yet.'));
     await r.press(KEY.shiftTab);
-    await waitFor(() => expect(r.frame()).toContain('no verdict yet'));
+    await waitFor(() => expect(r.frame()).toContain('The code is not reviewed in this run'));
   });
 
   it('renders only the lines that fit, follows the stream, and scrolls with PgUp / Home / End', async () => {
