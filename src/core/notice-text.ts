@@ -6,6 +6,7 @@ type TextNotice = Exclude<Notice, { kind: 'verdict' } | { kind: 'round' }>;
 export function noticeText(n: TextNotice): string {
   switch (n.kind) {
     case 'info':
+    case 'budget':
       return n.message;
     case 'command': {
       const who = n.role === 'agent-collab' ? 'agent-collab' : `the ${n.role}`;

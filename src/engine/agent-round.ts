@@ -20,6 +20,7 @@ import type { RunRecords } from './run-records.js';
 import type { StepExecutor } from './step-executor.js';
 import { DEFAULT_MAX_RETRY_WAIT_SECONDS, retryStop } from './retry-budget.js';
 import { buildTurnPrompt, recoveryPrompt } from './turn-prompts.js';
+import { RoundBudgetClock } from './round-budget.js';
 
 type RoundOutcome =
   | { kind: 'done'; text: string }
@@ -86,7 +87,8 @@ export class AgentRounds {
       if (signal.aborted) return;
     }
     const started = Date.now();
-    const outcome = await this.withRetries(play, turn);
+    const agentTime = new RoundBudgetClock(this.ctx, signal);
+    const outcome = await this.withRetries(play, turn).finally(() => agentTime.stop());
     if (signal.aborted || outcome.kind === 'stopped') {
       if (action.kind === 'execute_step')
         await this.steps
@@ -116,6 +118,7 @@ export class AgentRounds {
       });
     }
     const changed = outcome.kind === 'done' ? await this.changedOutside(action) : null;
+    await agentTime.end();
     if (signal.aborted) return;
     if (changed && outcome.kind === 'done')
       await this.ctx.dispatch({ type: 'external_change', role, action, file: changed, text: outcome.text });

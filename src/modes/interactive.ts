@@ -15,7 +15,7 @@ import type { EditableFile, FilesReader, WatchedFile } from '../ui/ports.js';
 import { readTail } from '../ui/read-tail.js';
 import { conversationHistory } from '../ui/conversation-history.js';
 import type { ViewAction } from '../ui/view-model.js';
-import type { Session } from './session.js';
+import { budgetCaps, type Session } from './session.js';
 
 export interface InteractiveOptions {
   cwd: string;
@@ -278,6 +278,7 @@ function runApp(
         onReady: () => void start().catch((err: unknown) => session.files.debug('ui', `start failed: ${String(err)}`)),
         notice: o.notice,
         sandboxOff: session.config.safety.sandbox === 'off',
+        budget: budgetCaps(session.config),
         history: o.history,
       }),
       renderOptions(io),

@@ -20,6 +20,7 @@ import { renderPrompt } from '../persistence/prompt-templates.js';
 import { Engine } from '../engine/runner.js';
 import type { Agent, Mode, Role, WorkflowState } from '../core/types.js';
 import type { Config } from '../persistence/config-schema.js';
+import type { BudgetCaps } from '../core/budget.js';
 import { loadConfig, type DeepPartial } from '../persistence/config.js';
 import { pruneRuns } from '../persistence/runs-prune.js';
 import { DebugLog } from '../persistence/debug-log.js';
@@ -154,6 +155,7 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
     const options = {
       maxIterations: config.workflow.max_iterations,
       autoApprove: config.workflow.auto_approve,
+      budget: budgetCaps(config),
       execution: {
         maxRetries: config.test.max_retries,
         testFallbackToAgent: config.test.fallback_to_agent,
@@ -272,4 +274,9 @@ function orphanedStepError(step: number, count: number): UserError {
 
 function relativeWorkdir(config: Config): string {
   return config.paths.workdir.replace(/^\.\/+/, '').replace(/\/+$/, '');
+}
+
+/** The `[budget]` caps the core checks (0 = no cap). */
+export function budgetCaps(config: Config): BudgetCaps {
+  return { tokens: config.budget.max_tokens, cost: config.budget.max_cost_usd, minutes: config.budget.max_minutes };
 }

@@ -1,5 +1,6 @@
 import * as z from './zod.js';
 import { FAILURE_KINDS, PHASES, type WorkflowState } from '../core/types.js';
+import { BUDGETS } from '../core/budget.js';
 
 const role = z.enum(['planner', 'reviewer']);
 const answer = z.optional(z.string());
@@ -25,6 +26,9 @@ export const actionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('commit_step'), step: int, summary: z.string(), allowSecrets: z.optional(z.boolean()) }),
   z.object({ kind: z.literal('rollback_step'), step: int }),
 ]);
+
+const budgetKind = z.enum(BUDGETS);
+const perBudget = z.partialRecord(budgetKind, amount);
 
 const secretFinding = z.object({ file: z.string(), line: int, kind: z.string() });
 
@@ -73,6 +77,7 @@ export const awaitingSchema = z.discriminatedUnion('kind', [
     changes: z.array(z.string()),
     undone: z.array(z.string()),
   }),
+  z.object({ kind: z.literal('budget'), budget: budgetKind, spent: amount, cap: amount, action: actionSchema }),
   z.object({
     kind: z.literal('external_change'),
     file: z.enum(['plan', 'comments']),
@@ -153,6 +158,7 @@ export const workflowStateSchema = z.object({
     durationMs: amount,
     calls: count,
   }),
+  budget: z.optional(z.object({ workedMs: amount, raises: perBudget, noticedAt: perBudget })),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -1,5 +1,6 @@
 // The TUI: renders what the engine publishes and turns keys into engine commands. No workflow logic here: the
 // engine decides, the view model shapes, the keymap names the keys.
+import type { BudgetCaps } from '../core/budget.js';
 import { measureElement, type DOMElement, type Key } from 'ink';
 import { Box, ColorContext, colorsWanted, Text } from './styled.js';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState, type ReactNode } from 'react';
@@ -54,6 +55,8 @@ export interface AppProps {
   notice?: string;
   /** `[safety] sandbox = "off"`: the status bar says UNCONFINED. */
   sandboxOff?: boolean;
+  /** `[budget]` caps: the status bar shows spent / cap. */
+  budget?: BudgetCaps;
   /** A resumed run's conversation so far (read back from debug.log), shown before anything new. */
   history?: readonly ViewAction[];
   now?: () => number;
@@ -418,6 +421,7 @@ export function App(props: AppProps) {
             now={now}
             tickMs={props.tickMs}
             sandboxOff={props.sandboxOff ?? false}
+            {...(props.budget && { budget: props.budget })}
           />
         </Box>
       </KeyRouterContext.Provider>

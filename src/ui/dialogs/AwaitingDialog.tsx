@@ -15,7 +15,7 @@ import {
   StepFailedDialog,
 } from './ExecutionDialogs.js';
 import { QuestionDialog } from './QuestionDialog.js';
-import { ManualEditDialog, UnclearVerdictDialog } from './SmallDialogs.js';
+import { BudgetDialog, ManualEditDialog, UnclearVerdictDialog } from './SmallDialogs.js';
 
 interface AwaitingDialogProps {
   awaiting: Awaiting;
@@ -61,6 +61,8 @@ export function AwaitingDialog({ awaiting: a, onEvent, onEditPlan, onEdit }: Awa
       return <LargeChangeDialog awaiting={a} onChoose={decide} />;
     case 'external_change':
       return <ExternalChangeDialog awaiting={a} onChoose={decide} />;
+    case 'budget':
+      return <BudgetDialog awaiting={a} onChoose={decide} />;
     case 'merge_conflicts':
       return <MergeConflictsDialog awaiting={a} onChoose={decide} onEdit={onEdit ?? onEditPlan} />;
     default:

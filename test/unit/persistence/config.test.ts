@@ -57,7 +57,7 @@ describe('loadConfig layers', () => {
     expect(config.workflow).toEqual({ max_iterations: 3, auto_approve: true, confirm_enter: true });
     expect(config.safety.blocked_commands).toEqual(['c']);
     expect(config.safety.require_confirm_for).toEqual(['git push', 'npm publish']);
-    expect(config.roles).toEqual({ planner: 'claude', reviewer: 'fake' });
+    expect(config.roles).toMatchObject({ planner: 'claude', reviewer: 'fake' });
   });
 
   it('reads the user file from $XDG_CONFIG_HOME when it is set', async () => {
@@ -85,7 +85,25 @@ describe('loadConfig errors', () => {
     ['[workflow]\nauto_approve = "yes"\n', 'workflow.auto_approve must be true or false (got "yes")'],
     ['[safety]\nblocked_commands = ["a", 3]\n', 'safety.blocked_commands[1] must be a string (got 3)'],
     ['workflow = 5\n', 'workflow must be a table (got 5)'],
-    ['[bogus]\n', 'unknown key bogus (known: roles, workflow, safety, paths, test, agents, timeouts, retry, fake)'],
+    [
+      '[bogus]\n',
+      'unknown key bogus (known: roles, workflow, safety, paths, test, agents, timeouts, retry, budget, fake)',
+    ],
+    [
+      '[roles]\nplanner = "claude"\nplanner_effort = "minimal"\n',
+      'roles.planner_effort must be one claude takes: "low", "medium", "high", "xhigh", "max" (or "" for its default) (got "minimal")',
+    ],
+    [
+      '[roles]\nreviewer = "codex"\nreviewer_effort = "max"\n',
+      'roles.reviewer_effort must be one codex takes: "none", "minimal", "low", "medium", "high", "xhigh" (or "" for its default) (got "max")',
+    ],
+    ['[roles]\nplanner_effort = "turbo"\n', 'roles.planner_effort must be one of "", "none", "minimal"'],
+    [
+      '[roles]\nreviewer_model = "--dangerously"\n',
+      'roles.reviewer_model must be a model name like "opus" or "gpt-5.5"',
+    ],
+    ['[budget]\nmax_tokens = -1\n', 'budget.max_tokens must be a number ≥ 0 (got -1)'],
+    ['[budget]\nmax_minutes = "soon"\n', 'budget.max_minutes must be a number ≥ 0 (got "soon")'],
   ];
 
   it.each(cases)('%j → %s', async (toml, expected) => {
