@@ -40,6 +40,8 @@ export type EngineEvent =
       cachedTokens: number;
       costUsd: number;
       durationMs: number;
+      /** Reported with the turn's answer: reaching a budget cap here stops the next round, not this one. */
+      roundEnded?: boolean;
     }
   /**
    * Agent time of the round under way (core/budget.ts), reported while it streams and when it ends; `roundEnded`:

@@ -233,7 +233,7 @@ function applyEvent(s: WorkflowState, e: EngineEvent, opts: TransitionOptions): 
         durationMs: u.durationMs + e.durationMs,
         calls: u.calls + 1,
       };
-      return afterSpending({ ...s, usage }, opts, true);
+      return afterSpending({ ...s, usage }, opts, e.roundEnded !== true);
     }
     case 'worked':
       return afterSpending(addWorked(s, e.ms), opts, e.roundEnded !== true);

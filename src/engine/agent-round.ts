@@ -237,8 +237,16 @@ export class AgentRounds {
     let question: string | null = null;
     let error: { failure: FailureKind; message: string } | null = null;
     let retryWaits = 0; // seconds the CLI announced it would wait before its own retries in this try
+    // A usage report is held until the next event: one that comes with the answer (both CLIs report their totals in
+    // the line that ends the turn) must not make a budget cap drop that answer; one followed by more work may stop it.
+    let held: Extract<AgentEvent, { type: 'usage' }> | null = null;
     for await (const ev of stream) {
       if (signal.aborted) return { kind: 'stopped' };
+      if (held) {
+        await this.reportUsage(play, held, ev.type === 'done');
+        held = null;
+        if (signal.aborted) return { kind: 'stopped' };
+      }
       this.ctx.deps.files.debug(role, JSON.stringify(ev));
       play.record?.(ev);
       this.ctx.emit({ type: 'agent_event', role, event: ev });
@@ -248,16 +256,7 @@ export class AgentRounds {
           await this.ctx.dispatch({ type: 'session', role, sessionId: ev.sessionId });
           break;
         case 'usage':
-          addUsage(play.usage, ev);
-          await this.ctx.dispatch({
-            type: 'usage',
-            role,
-            inputTokens: ev.inputTokens,
-            outputTokens: ev.outputTokens,
-            cachedTokens: ev.cachedTokens ?? 0,
-            costUsd: ev.costUsd ?? 0,
-            durationMs: ev.durationMs ?? 0,
-          });
+          held = ev;
           break;
         case 'question':
           question = ev.text;
@@ -285,9 +284,29 @@ export class AgentRounds {
           break;
       }
     }
+    if (held && !signal.aborted) await this.reportUsage(play, held, true);
     if (signal.aborted) return { kind: 'stopped' };
     if (error) return { kind: 'failed', ...error };
     return { kind: 'failed', failure: 'agent_error', message: `the ${role} ended its turn without an answer` };
+  }
+
+  /** Counts a usage report; `roundEnded`: it came with the turn's end, so reaching a cap stops the next round only. */
+  private async reportUsage(
+    play: Play,
+    ev: Extract<AgentEvent, { type: 'usage' }>,
+    roundEnded: boolean,
+  ): Promise<void> {
+    addUsage(play.usage, ev);
+    await this.ctx.dispatch({
+      type: 'usage',
+      role: play.role,
+      inputTokens: ev.inputTokens,
+      outputTokens: ev.outputTokens,
+      cachedTokens: ev.cachedTokens ?? 0,
+      costUsd: ev.costUsd ?? 0,
+      durationMs: ev.durationMs ?? 0,
+      ...(roundEnded && { roundEnded }),
+    });
   }
 
   /** plan.md or comments.md, when the person changed it since agent-collab last wrote it and this round writes it anew. */
