@@ -1,5 +1,6 @@
 // Where the budgets stop a run ([budget], core/budget.ts). The safe points are:
 // - before an agent round starts: the round is not started; the run waits for the person with it;
+// - as a round ends (its usage came with its answer, `roundEnded`): it keeps its answer; the next round waits;
 // - while an agent round streams: the round is stopped and its result dropped (nothing it wrote is committed: a step
 //   is committed only after a whole round and its tests; its edits stay in the working tree, uncommitted, as after a
 //   stop). Raising the cap runs that round again.
