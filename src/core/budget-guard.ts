@@ -31,7 +31,9 @@ function reachedNotice(r: BudgetReading, where: string): Effect[] {
 }
 
 function waitAtCap(s: WorkflowState, r: BudgetReading, action: Action): WorkflowState {
-  return waitForPerson(s, { kind: 'budget', budget: r.budget, spent: r.spent, cap: r.cap, action });
+  // A command the stopped round had held goes with it (the stop denies it).
+  const waiting = waitForPerson(s, { kind: 'budget', budget: r.budget, spent: r.spent, cap: r.cap, action });
+  return { ...waiting, pendingCommand: null };
 }
 
 /** A transition's result that would start an agent round while a budget is spent: the round waits instead. */
