@@ -39,7 +39,13 @@ export interface CliFlavor {
    * `hook`: the PreToolUse hook every shell command must pass (null: none). `confined`: the turn runs confined
    * (null: `[safety] sandbox = "off"`); a CLI with a sandbox of its own turns it on here.
    */
-  args(turn: AgentTurn, sessionId: string | null, hook: HookLaunch | null, confined?: ConfinedTurn | null): string[];
+  args(
+    turn: AgentTurn,
+    sessionId: string | null,
+    hook: HookLaunch | null,
+    confined?: ConfinedTurn | null,
+    model?: ModelChoice,
+  ): string[];
   /**
    * When set, the CLI process itself runs inside agent-collab's bubblewrap box on every turn (write turns: only the
    * repo's working tree writable; read-only turns: the repo read-only too), with these dirs of its own writable
@@ -73,8 +79,18 @@ export interface CliFlavor {
   commandThatRan?(event: AgentEvent): string | null;
 }
 
+/** `[roles] <role>_model` / `<role>_effort`: passed with the CLI's own flags; "" = the CLI's default. */
+export interface ModelChoice {
+  model: string;
+  effort: string;
+}
+
+export const NO_MODEL_CHOICE: ModelChoice = { model: '', effort: '' };
+
 export interface CliAgentOptions {
   name: string;
+  /** The role's model and effort (default: the CLI's own). */
+  model?: ModelChoice;
   /** The executable; default: the CLI's name, looked up on PATH. */
   binary?: string;
   debug: DebugSink;
@@ -166,7 +182,13 @@ export class CliAgent implements Agent {
       if (run.stopped) return;
       // The hook's variables (its token) ride in the CLI's environment, which both CLIs pass on to the hook.
       const env = hook === null ? this.flavor.env?.() : { ...(this.flavor.env?.() ?? process.env), ...hook.env };
-      const launch = this.launchCommand(turn, binary, this.flavor.args(turn, sessionId, hook, confined), env, confined);
+      const launch = this.launchCommand(
+        turn,
+        binary,
+        this.flavor.args(turn, sessionId, hook, confined, this.opts.model),
+        env,
+        confined,
+      );
       if (launch === null) {
         yield this.endFailure({ kind: 'missing_binary', command: binary }, binary);
         return;

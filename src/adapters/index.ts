@@ -5,7 +5,7 @@ import type { AgentName, Config } from '../persistence/config-schema.js';
 import type { Paths } from '../persistence/paths.js';
 import { createClaudeAgent } from './claude/claude-agent.js';
 import { createCodexAgent } from './codex/codex-agent.js';
-import type { CliAgentOptions } from './cli-agent.js';
+import type { CliAgentOptions, ModelChoice } from './cli-agent.js';
 import type { HookEndpoint } from './command-hook/endpoint.js';
 import { agentConfinement } from './confinement/index.js';
 import { FakeAgent } from './fake/fake-agent.js';
@@ -21,6 +21,11 @@ export interface AgentContext {
   hook?: HookEndpoint;
 }
 
+/** The role's `[roles] <role>_model` and `<role>_effort` ("" = the CLI's default). */
+export function modelChoice(config: Config, role: Role): ModelChoice {
+  return { model: config.roles[`${role}_model`], effort: config.roles[`${role}_effort`] };
+}
+
 function cliOptions(cli: 'codex' | 'claude', ctx: AgentContext): CliAgentOptions {
   const t = ctx.config.timeouts[ctx.role];
   const debug: DebugSink = (source, line) => ctx.debug.debug(source, line);
@@ -29,6 +34,7 @@ function cliOptions(cli: 'codex' | 'claude', ctx: AgentContext): CliAgentOptions
     binary: ctx.config.agents[cli].command,
     debug,
     debugSource: `${ctx.role}/${cli}`,
+    model: modelChoice(ctx.config, ctx.role),
     wallTimeoutMs: t.wall_seconds * 1000,
     idleTimeoutMs: t.idle_seconds * 1000,
     ...(ctx.hook ? { hook: ctx.hook } : {}),

@@ -1,5 +1,6 @@
 // The person's `decide` at a question (core/decisions.ts): what each choice does to the run.
 import { runNow, schedule } from './approval.js';
+import { onBudgetChoice } from './budget-guard.js';
 import { onCommandChoice } from './command-hold.js';
 import { onLargeChoice, onOverlapChoice } from './commit-holds.js';
 import type { DecideEvent } from './decisions.js';
@@ -127,6 +128,8 @@ export function onDecide(s: WorkflowState, e: DecideEvent, opts: TransitionOptio
         );
       return onOverlapChoice(s, e.choice, w);
     }
+    case 'budget':
+      return onBudgetChoice(s, e.choice, requireAwaiting(s, e, 'budget'));
     case 'large_change':
       return onLargeChoice(s, e.choice, requireAwaiting(s, e, 'large_change'));
     case 'merge_conflicts': {

@@ -256,6 +256,19 @@ export const DECISIONS = {
       ),
     ],
   },
+  // Issue 19 (item 4): a budget of the run is spent; the run stopped at a safe point (core/budget-guard.ts).
+  budget: {
+    about: 'a budget of the run ([budget] max_tokens, max_cost_usd or max_minutes) is spent',
+    choices: [
+      choice(
+        'raise',
+        'raise the cap and go on',
+        'raise that cap by its configured amount for this run and run the stopped round (or raise it in the config, then --resume)',
+        ['r'],
+      ),
+      choice('stop', 'stop the run', 'stop: back to goal refinement (plan and commits kept)', ['s']),
+    ],
+  },
   // Held commands are decided only in the TUI: a run without it answers them with --allow-cmd and the policy.
   command: {
     about: 'an agent wants to run a command that needs confirmation',
@@ -302,6 +315,7 @@ export type DecideEvent =
   | { type: 'decide'; on: 'large_change'; choice: ChoiceId<'large_change'> }
   | { type: 'decide'; on: 'external_change'; choice: ChoiceId<'external_change'> }
   | { type: 'decide'; on: 'merge_conflicts'; choice: ChoiceId<'merge_conflicts'> }
+  | { type: 'decide'; on: 'budget'; choice: ChoiceId<'budget'> }
   /** `id`: the held command's, so a late answer cannot reach a newer command. */
   | { type: 'decide'; on: 'command'; id: string; choice: ChoiceId<'command'> };
 

@@ -1,3 +1,4 @@
+import type { BudgetKind } from './budget.js';
 import type { DecideEvent } from './decisions.js';
 import type {
   Action,
@@ -39,7 +40,16 @@ export type EngineEvent =
       cachedTokens: number;
       costUsd: number;
       durationMs: number;
+      /** Reported with the turn's answer: reaching a budget cap here stops the next round, not this one. */
+      roundEnded?: boolean;
     }
+  /**
+   * Agent time of the round under way (core/budget.ts), reported while it streams and when it ends; `roundEnded`:
+   * the round has its outcome, so reaching the cap here stops the next round, not this one.
+   */
+  | { type: 'worked'; ms: number; roundEnded?: boolean }
+  /** Are the budgets still spent? Sent on resume: a cap raised in the config lets the stopped round run. */
+  | { type: 'budget_check' }
   | { type: 'agent_done'; role: Role; action: Action; text: string }
   | { type: 'agent_question'; role: Role; action: Action; text: string }
   | { type: 'agent_failed'; role: Role; action: Action; kind: FailureKind; message: string }
@@ -140,6 +150,8 @@ export type Notice =
       rule: string | null;
       reason: string;
     }
+  /** A budget reached 80% of its cap (`reached: false`) or its cap (`reached: true`). */
+  | { kind: 'budget'; budget: BudgetKind; spent: number; cap: number; reached: boolean; message: string }
   | { kind: 'tests'; step: number; attempt: number; command: string; passed: boolean; durationMs: number }
   /** One agent round finished (or failed): what it used. */
   | { kind: 'round'; role: Role; action: Action['kind']; outcome: 'done' | 'question' | 'failed'; usage: RoundUsage };

@@ -6,6 +6,7 @@ type TextNotice = Exclude<Notice, { kind: 'verdict' } | { kind: 'round' }>;
 export function noticeText(n: TextNotice): string {
   switch (n.kind) {
     case 'info':
+    case 'budget':
       return n.message;
     case 'code_verdict': {
       const of = n.step === null ? "the run's changes" : `step ${n.step}`;

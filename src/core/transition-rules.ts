@@ -1,6 +1,7 @@
 // What every transition shares: its options and result, the checks that reject an event the state does not allow,
 // and the two outcomes many events end in (a failure that waits for the person, a stop back to goal refinement).
 import { waitForPerson } from './approval.js';
+import type { BudgetCaps } from './budget.js';
 import type { Effect, EngineEvent } from './events.js';
 import type { ExecutionOptions } from './execution.js';
 import {
@@ -20,6 +21,8 @@ export interface TransitionOptions {
   maxIterations: number;
   /** `workflow.auto_approve`: in auto mode, an approved plan goes to execution without the person's go. */
   autoApprove: boolean;
+  /** `[budget]` caps (0 = no cap); missing: no budgets. */
+  budget?: BudgetCaps;
   /** Execution settings; defaults: 3 retries, ask the planner for a test command, 3 denials per step. */
   execution?: Partial<ExecutionOptions>;
   /** `[review] code` and `max_code_rounds`; without it the code is not reviewed. */

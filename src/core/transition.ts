@@ -22,6 +22,8 @@ import { onCodeDiff, onCodeFixAnswer, onCodeReviewAnswer } from './code-review-l
 import type { Action, Phase, WorkflowState } from './types.js';
 import { onDecide } from './decide.js';
 import { onForbiddenChange } from './repo-invariants.js';
+import { addWorked } from './budget.js';
+import { afterSpending, guardRoundStart, onBudgetCheck } from './budget-guard.js';
 import { onReviewAnswer } from './review-loop.js';
 import {
   execOpts,
@@ -118,8 +120,15 @@ function onStepsLoaded(
   return { state: settle({ ...withSteps, inflight: null, awaiting: { kind: 'go', action } }), effects: [] };
 }
 
-/** Applies one event. Throws InvalidEventError when the event is not allowed now; the state is then unchanged. */
+/**
+ * Applies one event. Throws InvalidEventError when the event is not allowed now; the state is then unchanged.
+ * Whatever the event, an agent round it would start waits instead while a budget is spent (core/budget-guard.ts).
+ */
 export function transition(s: WorkflowState, e: EngineEvent, opts: TransitionOptions): TransitionResult {
+  return guardRoundStart(applyEvent(s, e, opts), opts);
+}
+
+function applyEvent(s: WorkflowState, e: EngineEvent, opts: TransitionOptions): TransitionResult {
   if (TERMINAL.has(s.phase)) reject(s, e, 'the run is finished; start a new one');
   switch (e.type) {
     case 'start': {
@@ -223,21 +232,20 @@ export function transition(s: WorkflowState, e: EngineEvent, opts: TransitionOpt
     }
     case 'usage': {
       const u = s.usage;
-      return {
-        state: {
-          ...s,
-          usage: {
-            inputTokens: u.inputTokens + e.inputTokens,
-            outputTokens: u.outputTokens + e.outputTokens,
-            cachedTokens: u.cachedTokens + e.cachedTokens,
-            costUsd: u.costUsd + e.costUsd,
-            durationMs: u.durationMs + e.durationMs,
-            calls: u.calls + 1,
-          },
-        },
-        effects: [],
+      const usage = {
+        inputTokens: u.inputTokens + e.inputTokens,
+        outputTokens: u.outputTokens + e.outputTokens,
+        cachedTokens: u.cachedTokens + e.cachedTokens,
+        costUsd: u.costUsd + e.costUsd,
+        durationMs: u.durationMs + e.durationMs,
+        calls: u.calls + 1,
       };
+      return afterSpending({ ...s, usage }, opts, e.roundEnded !== true);
     }
+    case 'worked':
+      return afterSpending(addWorked(s, e.ms), opts, e.roundEnded !== true);
+    case 'budget_check':
+      return onBudgetCheck(s, opts);
     case 'agent_done':
       return onAgentDone(s, e);
     case 'agent_question': {

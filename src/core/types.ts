@@ -1,5 +1,6 @@
 // Core types shared by the engine, adapters, persistence and the UI/modes layers.
 // Pure data only: no I/O here.
+import type { BudgetKind } from './budget.js';
 import type { ChoiceId } from './decisions.js';
 
 export const PHASES = [
@@ -145,7 +146,12 @@ export type Awaiting =
    * The agent changed what a write turn must leave alone (HEAD, a branch, a ref, the stash, a worktree, agent-collab's
    * files): `changes` says what, `undone` what agent-collab restored or could not. The step is not committed.
    */
-  | { kind: 'forbidden_change'; step: number; attempt: number; changes: string[]; undone: string[] };
+  | { kind: 'forbidden_change'; step: number; attempt: number; changes: string[]; undone: string[] }
+  /**
+   * A budget of the run is spent (core/budget.ts): `spent` and `cap` in its unit (tokens, USD, minutes). `action`: the
+   * round that was about to start or was stopped while it streamed; raising the cap runs it (again).
+   */
+  | { kind: 'budget'; budget: BudgetKind; spent: number; cap: number; action: Action };
 
 export interface StepInfo {
   n: number;
@@ -219,6 +225,16 @@ export interface UsageTotals {
   calls: number;
 }
 
+/** What the budgets need beyond the usage totals (core/budget.ts). */
+export interface BudgetRecord {
+  /** Agent time so far: the sum of the agent rounds' wall times, in ms. */
+  workedMs: number;
+  /** How many times the person raised each cap in this run (each raise adds the configured cap once more). */
+  raises: Partial<Record<BudgetKind, number>>;
+  /** The cap at which the 80% notice of each budget was given (given again after a raise). */
+  noticedAt: Partial<Record<BudgetKind, number>>;
+}
+
 export interface WorkflowState {
   schemaVersion: 1;
   runId: string;
@@ -251,6 +267,8 @@ export interface WorkflowState {
   usage: UsageTotals;
   /** The code review (issue 19); null when it is off. */
   codeReview: CodeReviewState | null;
+  /** Missing in runs started before budgets existed: nothing spent on them yet. */
+  budget?: BudgetRecord;
   createdAt: string;
   updatedAt: string;
 }

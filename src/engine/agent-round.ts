@@ -21,6 +21,7 @@ import type { RunRecords } from './run-records.js';
 import type { StepExecutor } from './step-executor.js';
 import { DEFAULT_MAX_RETRY_WAIT_SECONDS, retryStop } from './retry-budget.js';
 import { buildTurnPrompt, recoveryPrompt } from './turn-prompts.js';
+import { RoundBudgetClock } from './round-budget.js';
 
 /** About 10k tokens of diff: a code review's prompt stays well within any model's context. */
 const DIFF_MAX_CHARS = 40_000;
@@ -94,7 +95,8 @@ export class AgentRounds {
       if (signal.aborted) return;
     }
     const started = Date.now();
-    const outcome = await this.withRetries(play, turn);
+    const agentTime = new RoundBudgetClock(this.ctx, signal);
+    const outcome = await this.withRetries(play, turn).finally(() => agentTime.stop());
     if (signal.aborted || outcome.kind === 'stopped') {
       if (action.kind === 'execute_step')
         await this.steps
@@ -124,6 +126,7 @@ export class AgentRounds {
       });
     }
     const changed = outcome.kind === 'done' ? await this.changedOutside(action) : null;
+    await agentTime.end();
     if (signal.aborted) return;
     if (changed && outcome.kind === 'done')
       await this.ctx.dispatch({ type: 'external_change', role, action, file: changed, text: outcome.text });
@@ -258,8 +261,16 @@ export class AgentRounds {
     let question: string | null = null;
     let error: { failure: FailureKind; message: string } | null = null;
     let retryWaits = 0; // seconds the CLI announced it would wait before its own retries in this try
+    // A usage report is held until the next event: one that comes with the answer (both CLIs report their totals in
+    // the line that ends the turn) must not make a budget cap drop that answer; one followed by more work may stop it.
+    let held: Extract<AgentEvent, { type: 'usage' }> | null = null;
     for await (const ev of stream) {
       if (signal.aborted) return { kind: 'stopped' };
+      if (held) {
+        await this.reportUsage(play, held, ev.type === 'done');
+        held = null;
+        if (signal.aborted) return { kind: 'stopped' };
+      }
       this.ctx.deps.files.debug(role, JSON.stringify(ev));
       play.record?.(ev);
       this.ctx.emit({ type: 'agent_event', role, event: ev });
@@ -269,16 +280,7 @@ export class AgentRounds {
           await this.ctx.dispatch({ type: 'session', role, sessionId: ev.sessionId });
           break;
         case 'usage':
-          addUsage(play.usage, ev);
-          await this.ctx.dispatch({
-            type: 'usage',
-            role,
-            inputTokens: ev.inputTokens,
-            outputTokens: ev.outputTokens,
-            cachedTokens: ev.cachedTokens ?? 0,
-            costUsd: ev.costUsd ?? 0,
-            durationMs: ev.durationMs ?? 0,
-          });
+          held = ev;
           break;
         case 'question':
           question = ev.text;
@@ -306,9 +308,29 @@ export class AgentRounds {
           break;
       }
     }
+    if (held && !signal.aborted) await this.reportUsage(play, held, true);
     if (signal.aborted) return { kind: 'stopped' };
     if (error) return { kind: 'failed', ...error };
     return { kind: 'failed', failure: 'agent_error', message: `the ${role} ended its turn without an answer` };
+  }
+
+  /** Counts a usage report; `roundEnded`: it came with the turn's end, so reaching a cap stops the next round only. */
+  private async reportUsage(
+    play: Play,
+    ev: Extract<AgentEvent, { type: 'usage' }>,
+    roundEnded: boolean,
+  ): Promise<void> {
+    addUsage(play.usage, ev);
+    await this.ctx.dispatch({
+      type: 'usage',
+      role: play.role,
+      inputTokens: ev.inputTokens,
+      outputTokens: ev.outputTokens,
+      cachedTokens: ev.cachedTokens ?? 0,
+      costUsd: ev.costUsd ?? 0,
+      durationMs: ev.durationMs ?? 0,
+      ...(roundEnded && { roundEnded }),
+    });
   }
 
   /** plan.md or comments.md, when the person changed it since agent-collab last wrote it and this round writes it anew. */

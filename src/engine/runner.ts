@@ -97,9 +97,15 @@ export class Engine {
       this.current = { ...this.current, pendingCommand: null };
       this.unsaved = true;
     }
+    this.emit({ type: 'state', state: this.current });
+    if (isTerminal(this.current.phase)) return;
+    // A cap raised in the config lets a run stopped at it go on; a round under way waits when a cap is reached.
+    if (this.current.awaiting?.kind === 'budget' || this.current.inflight) {
+      const before = this.current;
+      await this.dispatch({ type: 'budget_check' });
+      if (this.current !== before) return void (await this.queue);
+    }
     const s = this.current;
-    this.emit({ type: 'state', state: s });
-    if (isTerminal(s.phase)) return;
     if (s.inflight) {
       if (this.running.size === 0) this.launch(effectFor(s.inflight));
     } else if (s.awaiting) {
@@ -144,8 +150,9 @@ export class Engine {
     try {
       for (const effect of result.effects) if (BEFORE_SAVE.has(effect.type)) await this.performNow(effect);
       this.current = state;
-      // Usage counters ride along with the next save: losing the last one in a crash costs nothing.
-      if (event.type === 'usage') this.unsaved = true;
+      // Usage counters and agent time ride along with the next save: losing the last one in a crash costs nothing.
+      // One that stops the run at a budget cap (or gives a notice) is saved like any other change.
+      if ((event.type === 'usage' || event.type === 'worked') && result.effects.length === 0) this.unsaved = true;
       else await this.save(state);
     } catch (err) {
       // A UserError says which exit code it is (e.g. agent-collab's files changed under the run: 3).

@@ -1,5 +1,6 @@
 // Headless mode: drives the engine with no TTY. Without --auto each invocation lets one agent round through;
 // anything else that needs a person ends the process with exit code 3 and says how to continue.
+import { BUDGET_KEYS, describeBudget } from '../core/budget.js';
 import type { Writable } from 'node:stream';
 import type { Agent, Awaiting, Role, WorkflowState } from '../core/types.js';
 import { EXIT, UserError } from '../core/errors.js';
@@ -177,6 +178,8 @@ export function hintFor(w: Awaiting): string {
       return `step ${w.step} was not committed: it is over the [safety] limits (${describeLarge(w.large).join('; ')}); ${rerun}`;
     case 'external_change':
       return `${w.file === 'plan' ? 'plan.md' : 'comments.md'} was changed outside agent-collab while the ${w.role} wrote a new version; ${rerun}`;
+    case 'budget':
+      return `${BUDGET_KEYS[w.budget]} is reached (${describeBudget(w)}); the ${w.action.kind} round waits: raise the cap in the config and rerun with --resume, or ${rerun}`;
     case 'merge_conflicts':
       return `${w.file === 'plan' ? 'plan.md' : 'comments.md'} has ${w.conflicts} conflict(s) between your edit and the ${w.role}'s version, marked <<<<<<< / >>>>>>> in the file: resolve them there, or take one side; ${rerun}`;
   }

@@ -15,7 +15,7 @@ import type { EditableFile, FilesReader, WatchedFile } from '../ui/ports.js';
 import { readTail } from '../ui/read-tail.js';
 import { conversationHistory } from '../ui/conversation-history.js';
 import type { ViewAction } from '../ui/view-model.js';
-import type { Session } from './session.js';
+import { budgetCaps, roleSetups, type Session } from './session.js';
 
 export interface InteractiveOptions {
   cwd: string;
@@ -286,6 +286,8 @@ function runApp(
         onReady: () => void start().catch((err: unknown) => session.files.debug('ui', `start failed: ${String(err)}`)),
         notice: o.notice,
         sandboxOff: session.config.safety.sandbox === 'off',
+        budget: budgetCaps(session.config),
+        roles: roleSetups(session.config),
         history: o.history,
       }),
       renderOptions(io),

@@ -122,6 +122,15 @@ export function createPrinter(opts: { json: boolean; out: Writable; err: Writabl
                 verdict: n.verdict,
                 marker: n.marker,
               });
+            if (n.kind === 'budget')
+              return line({
+                event: 'budget',
+                budget: n.budget,
+                spent: n.spent,
+                cap: n.cap,
+                reached: n.reached,
+                message: n.message,
+              });
             if (n.kind === 'tests')
               return line({
                 event: 'tests',

@@ -20,6 +20,7 @@ import { renderPrompt } from '../persistence/prompt-templates.js';
 import { Engine } from '../engine/runner.js';
 import type { Agent, Mode, Role, WorkflowState } from '../core/types.js';
 import type { Config } from '../persistence/config-schema.js';
+import type { BudgetCaps } from '../core/budget.js';
 import { loadConfig, type DeepPartial } from '../persistence/config.js';
 import { pruneRuns } from '../persistence/runs-prune.js';
 import { DebugLog } from '../persistence/debug-log.js';
@@ -154,6 +155,7 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
     const options = {
       maxIterations: config.workflow.max_iterations,
       autoApprove: config.workflow.auto_approve,
+      budget: budgetCaps(config),
       execution: {
         maxRetries: config.test.max_retries,
         testFallbackToAgent: config.test.fallback_to_agent,
@@ -199,6 +201,14 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
       saved,
       corrupt: read.kind === 'corrupt' ? { movedTo: read.movedTo, reason: read.reason } : null,
       engineFor: (state, run) => {
+        const artifacts = new RunArtifacts(
+          path.join(paths.workdir, 'runs'),
+          state.runId,
+          (source, line) => files.debug(source, line),
+          redactor,
+        );
+        // The run's records say which models and efforts played (each session, as the config may change between).
+        void artifacts.timeline(`agents: ${describeRoles(config)}`);
         const engine = new Engine(state, {
           repoRoot,
           files,
@@ -213,12 +223,7 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
           workspace,
           repoGuard,
           tests,
-          artifacts: new RunArtifacts(
-            path.join(paths.workdir, 'runs'),
-            state.runId,
-            (source, line) => files.debug(source, line),
-            redactor,
-          ),
+          artifacts,
           commands: commandPolicy(config, { interactive: run?.interactive ?? false, allowCmd: run?.allowCmd ?? [] }),
           ...(run?.outputDrained ? { outputDrained: run.outputDrained } : {}),
         });
@@ -273,4 +278,30 @@ function orphanedStepError(step: number, count: number): UserError {
 
 function relativeWorkdir(config: Config): string {
   return config.paths.workdir.replace(/^\.\/+/, '').replace(/\/+$/, '');
+}
+
+/** The `[budget]` caps the core checks (0 = no cap). */
+export function budgetCaps(config: Config): BudgetCaps {
+  return { tokens: config.budget.max_tokens, cost: config.budget.max_cost_usd, minutes: config.budget.max_minutes };
+}
+
+/** Who plays each role with which model and effort ("" = the CLI's default): Status tab and the run's timeline. */
+export function roleSetups(config: Config): Record<Role, { agent: string; model: string; effort: string }> {
+  const of = (role: Role) => ({
+    agent: config.roles[role],
+    model: config.roles[`${role}_model`],
+    effort: config.roles[`${role}_effort`],
+  });
+  return { planner: of('planner'), reviewer: of('reviewer') };
+}
+
+/** One line for the run's records: "planner codex (model gpt-5.5, effort high); reviewer claude (…)". */
+export function describeRoles(config: Config): string {
+  const setups = roleSetups(config);
+  return (['planner', 'reviewer'] as const)
+    .map((role) => {
+      const r = setups[role];
+      return `${role} ${r.agent} (model ${r.model || 'CLI default'}, effort ${r.effort || 'CLI default'})`;
+    })
+    .join('; ');
 }

@@ -7,6 +7,32 @@ const sizeString = z
 
 const agentName = z.enum(['codex', 'claude', 'fake']);
 
+/**
+ * Effort levels per CLI, as measured on the pinned CLIs: claude's `--effort` takes these (it ignores any other value
+ * with a warning); codex's `-c model_reasoning_effort=…` is not checked by codex itself, so agent-collab checks it.
+ */
+export const EFFORTS = {
+  claude: ['low', 'medium', 'high', 'xhigh', 'max'],
+  codex: ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'],
+} as const;
+const ALL_EFFORTS = [...new Set([...EFFORTS.codex, ...EFFORTS.claude])];
+
+/** A model name as the CLI takes it ("" = the CLI's default): no spaces, no leading dash (it would read as a flag). */
+const modelName = z._default(
+  z
+    .string()
+    .check(
+      z.refine((s) => /^$|^[A-Za-z0-9][\w.:/@[\]-]*$/.test(s), { message: 'a model name like "opus" or "gpt-5.5"' }),
+    ),
+  '',
+);
+const effort = z._default(z.enum(['', ...ALL_EFFORTS]), '');
+
+/** A cap ≥ 0 (0 = no cap). */
+function cap(max: number) {
+  return z._default(z.number().check(z.minimum(0), z.maximum(max)), 0);
+}
+
 /** An integer in [min, max], `fallback` when missing. */
 function intIn(min: number, max: number, fallback: number) {
   return z._default(z.int().check(z.minimum(min), z.maximum(max)), fallback);
@@ -32,11 +58,35 @@ function roleTimeouts(wall: number, idle: number) {
   });
 }
 
+/** Who plays each role, and with which model and effort. */
+const rolesTable = z.strictObject({
+  planner: z._default(agentName, 'codex'),
+  reviewer: z._default(agentName, 'claude'),
+  /** Passed with the CLI's own flag (claude `--model`, codex `-m`); empty = the CLI's default. */
+  planner_model: modelName,
+  reviewer_model: modelName,
+  /** claude `--effort`, codex `-c model_reasoning_effort=…`; empty = the CLI's default. */
+  planner_effort: effort,
+  reviewer_effort: effort,
+});
+
+/** An effort the role's CLI does not take is a config error naming the key (the CLIs themselves would ignore it). */
+function effortsFitTheirCli(roles: z.infer<typeof rolesTable>, ctx: z.core.$RefinementCtx<unknown>): void {
+  for (const role of ['planner', 'reviewer'] as const) {
+    const cli = roles[role];
+    const value = roles[`${role}_effort`];
+    if (value === '' || cli === 'fake' || (EFFORTS[cli] as readonly string[]).includes(value)) continue;
+    ctx.addIssue({
+      code: 'custom',
+      path: [`${role}_effort`],
+      input: value,
+      message: `one ${cli} takes: ${EFFORTS[cli].map((e) => JSON.stringify(e)).join(', ')} (or "" for its default)`,
+    });
+  }
+}
+
 export const configSchema = z.strictObject({
-  roles: table({
-    planner: z._default(agentName, 'codex'),
-    reviewer: z._default(agentName, 'claude'),
-  }),
+  roles: z.prefault(rolesTable.check(z.superRefine(effortsFitTheirCli)), {}),
   workflow: table({
     max_iterations: intIn(1, 100, 5),
     auto_approve: z._default(z.boolean(), false),
@@ -91,6 +141,13 @@ export const configSchema = z.strictObject({
   retry: table({
     infra_retries: intIn(0, 20, 3),
     backoff_seconds: z._default(z.number().check(z.minimum(0), z.maximum(3600)), 5),
+  }),
+  /** Per run, every agent call counted; 0 = no cap. At the cap the run stops at the next safe point and asks. */
+  budget: table({
+    max_tokens: cap(1e12),
+    max_cost_usd: cap(1e6),
+    /** The agents' working time: the sum of the agent rounds' wall times. */
+    max_minutes: cap(1e6),
   }),
   fake: table({
     /** JSON script for the fake agents; empty = the built-in demo script. */

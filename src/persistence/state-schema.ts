@@ -1,5 +1,6 @@
 import * as z from './zod.js';
 import { FAILURE_KINDS, PHASES, type WorkflowState } from '../core/types.js';
+import { BUDGETS } from '../core/budget.js';
 
 const role = z.enum(['planner', 'reviewer']);
 const answer = z.optional(z.string());
@@ -28,6 +29,9 @@ export const actionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('commit_step'), step: int, summary: z.string(), allowSecrets: z.optional(z.boolean()) }),
   z.object({ kind: z.literal('rollback_step'), step: int }),
 ]);
+
+const budgetKind = z.enum(BUDGETS);
+const perBudget = z.partialRecord(budgetKind, amount);
 
 const secretFinding = z.object({ file: z.string(), line: int, kind: z.string() });
 
@@ -78,6 +82,7 @@ export const awaitingSchema = z.discriminatedUnion('kind', [
     changes: z.array(z.string()),
     undone: z.array(z.string()),
   }),
+  z.object({ kind: z.literal('budget'), budget: budgetKind, spent: amount, cap: amount, action: actionSchema }),
   z.object({
     kind: z.literal('external_change'),
     file: z.enum(['plan', 'comments']),
@@ -172,6 +177,7 @@ export const workflowStateSchema = z.object({
     calls: count,
   }),
   codeReview: z._default(z.nullable(codeReviewSchema), null),
+  budget: z.optional(z.object({ workedMs: amount, raises: perBudget, noticedAt: perBudget })),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

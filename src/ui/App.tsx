@@ -1,5 +1,7 @@
 // The TUI: renders what the engine publishes and turns keys into engine commands. No workflow logic here: the
 // engine decides, the view model shapes, the keymap names the keys.
+import type { BudgetCaps } from '../core/budget.js';
+import type { RunSetup } from './tabs/content.js';
 import { measureElement, type DOMElement, type Key } from 'ink';
 import { Box, ColorContext, colorsWanted } from './styled.js';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState, type ReactNode } from 'react';
@@ -55,6 +57,10 @@ export interface AppProps {
   notice?: string;
   /** `[safety] sandbox = "off"`: the status bar says UNCONFINED. */
   sandboxOff?: boolean;
+  /** `[budget]` caps: the status bar shows spent / cap. */
+  budget?: BudgetCaps;
+  /** Who plays each role with which model and effort (Status tab). */
+  roles?: RunSetup['roles'];
   /** A resumed run's conversation so far (read back from debug.log), shown before anything new. */
   history?: readonly ViewAction[];
   now?: () => number;
@@ -210,11 +216,14 @@ export function App(props: AppProps) {
       case 'log':
         return logTab(texts, width);
       case 'status':
-        return statusTab(view, width, now());
+        return statusTab(view, width, now(), {
+          ...(props.roles && { roles: props.roles }),
+          ...(props.budget && { budget: props.budget }),
+        });
       case 'code':
         return codeTab(view, width);
     }
-  }, [tab, view, texts, width, expanded, now]);
+  }, [tab, view, texts, width, expanded, now, props.roles, props.budget]);
 
   // ---- commands
   const showTab = (id: TabId): void => {
@@ -418,6 +427,7 @@ export function App(props: AppProps) {
             now={now}
             tickMs={props.tickMs}
             sandboxOff={props.sandboxOff ?? false}
+            {...(props.budget && { budget: props.budget })}
           />
         </Box>
       </KeyRouterContext.Provider>

@@ -20,6 +20,7 @@ const LETTERED: ReadonlySet<Modal> = new Set<Modal>([
   'hunks_overlap',
   'large_change',
   'external_change',
+  'budget',
 ]);
 
 /** The status-bar keys: a dialog's own while it has the keyboard, else the keymap's that apply now. */

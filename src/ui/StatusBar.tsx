@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import type { Hint } from './keymap.js';
 import { formatCost, formatElapsed, formatTokens, totalTokens } from './format.js';
 import type { ModeLabel, ViewState } from './view-model.js';
+import { BUDGET_KEYS, budgetLine, describeBudget, type BudgetCaps } from '../core/budget.js';
 
 const MODE_COLOR: Record<ModeLabel, string> = { MANUAL: 'blue', AUTO: 'green', PAUSING: 'yellow', PAUSED: 'yellow' };
 
@@ -25,12 +26,16 @@ export interface StatusBarProps {
   tickMs?: number;
   /** `[safety] sandbox = "off"`: the bar says so for as long as the run lasts. */
   sandboxOff?: boolean;
+  /** `[budget]` caps: each capped budget is shown as spent / cap. */
+  budget?: BudgetCaps;
 }
 
 /** Always visible: phase, iteration, mode, who works on what, elapsed, tokens/cost; then the keys that apply now. */
-export function StatusBar({ view, hints, startedAt, now, tickMs = 1000, sandboxOff = false }: StatusBarProps) {
+export function StatusBar({ view, hints, startedAt, now, tickMs = 1000, sandboxOff = false, budget }: StatusBarProps) {
   const t = useNow(now, tickMs);
   const w = view.working;
+  // The round under way reports its agent time at least once a minute (engine/round-budget.ts).
+  const spent = budgetLine(view.state, budget);
   return (
     <Box flexDirection="column">
       <Box columnGap={2}>
@@ -55,9 +60,13 @@ export function StatusBar({ view, hints, startedAt, now, tickMs = 1000, sandboxO
         </Box>
         <Box flexShrink={0} columnGap={1}>
           <Text dimColor>⏱ {formatElapsed(t - startedAt)}</Text>
-          <Text dimColor>
-            {formatTokens(totalTokens(view.usage))} tok {formatCost(view.usage.costUsd)}
-          </Text>
+          {spent.length ? (
+            <Text dimColor>budget {spent.join(' · ')}</Text>
+          ) : (
+            <Text dimColor>
+              {formatTokens(totalTokens(view.usage))} tok {formatCost(view.usage.costUsd)}
+            </Text>
+          )}
         </Box>
       </Box>
       <Text wrap="truncate" dimColor>
@@ -105,6 +114,8 @@ export function waitingText(view: ViewState): string {
       return `waiting for you: step ${a.step} is over the size limits`;
     case 'external_change':
       return `waiting for you: ${a.file === 'plan' ? 'plan.md' : 'comments.md'} changed outside`;
+    case 'budget':
+      return `waiting for you: ${BUDGET_KEYS[a.budget]} reached (${describeBudget(a)})`;
     case 'merge_conflicts':
       return `waiting for you: resolve the conflicts in ${a.file === 'plan' ? 'plan.md' : 'comments.md'} (e edits)`;
   }

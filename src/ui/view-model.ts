@@ -329,7 +329,9 @@ export function reduceView(v: ViewState, a: ViewAction, now: number = Date.now()
       {
         const text = noticeText(n);
         const tone: Tone =
-          (n.kind === 'command' && n.decision === 'deny') || (n.kind === 'tests' && !n.passed) ? 'warn' : 'info';
+          (n.kind === 'command' && n.decision === 'deny') || (n.kind === 'tests' && !n.passed) || n.kind === 'budget'
+            ? 'warn'
+            : 'info';
         return push({ ...v, flash: { text, tone } }, { who: 'agent-collab', kind: 'notice', text, detail: null, tone });
       }
     }

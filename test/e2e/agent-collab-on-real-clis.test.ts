@@ -4,7 +4,7 @@
  * both sessions by id, a lost session answered with the recovery prompt, HTTP 5xx / 429 classified, an agent that
  * hangs stopped by the idle timeout, and the roles swapped. Run `npm run build` first (`npm test` does).
  */
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { describe } from 'vitest';
@@ -21,6 +21,7 @@ import {
 } from './agent-collab-run.js';
 import { describeRun, waitFor } from './harness.js';
 import { reply, type ModelRequest } from './llm-server.js';
+import { codexConfigToml } from './cli-env.js';
 
 const GOAL = 'Add two text files a.txt and b.txt';
 
@@ -316,8 +317,20 @@ describe('agent-collab run on the real CLIs', () => {
     ac,
     expect,
   }) => {
-    const { server, repo } = ac;
-    ac.config({ planner: 'claude', reviewer: 'codex' });
+    const { server, repo, env } = ac;
+    // Issue 19 (item 5): each role's model and effort reach its CLI's requests. codex's own default model is set to
+    // another slug, so the requests' gpt-5.5 (whose tool set the scripted replies use) can only come from -m.
+    writeFileSync(path.join(env.codexHome, 'config.toml'), codexConfigToml(server.url, { codexModel: 'gpt-5.4' }));
+    ac.config({
+      planner: 'claude',
+      reviewer: 'codex',
+      models: {
+        planner_model: 'claude-opus-4-5',
+        planner_effort: 'medium',
+        reviewer_model: 'gpt-5.5',
+        reviewer_effort: 'low',
+      },
+    });
     server.anthropic.push(
       reply.text(plan('PLAN-V1', ['Create c.txt with the text C'])),
       reply.text(plan('PLAN-V2', ['Create c.txt with the text C'])),
@@ -344,5 +357,11 @@ describe('agent-collab run on the real CLIs', () => {
     expect(server.openai.text(2)).toContain(FIRST_REVIEW_PROMPT);
     expect(server.anthropic.requests.map((q) => claudeTools(q).includes('Write'))).toEqual([false, false, true, true]);
     expect(server.anthropic.text(1)).toContain(WRITE_PLAN_PROMPT); // claude revised in its first session
+    // The requests say the model and effort (measured: claude sends `output_config.effort`, codex `reasoning.effort`).
+    const bodies = (reqs: ModelRequest[]) => reqs.map((q) => q.body as Record<string, unknown>);
+    for (const body of bodies(server.anthropic.requests))
+      expect(body).toMatchObject({ model: 'claude-opus-4-5', output_config: { effort: 'medium' } });
+    for (const body of bodies(server.openai.requests))
+      expect(body).toMatchObject({ model: 'gpt-5.5', reasoning: { effort: 'low' } });
   });
 });

@@ -15,6 +15,8 @@ export interface AgentCollabConfig {
   codex: string;
   planner?: 'codex' | 'claude';
   reviewer?: 'codex' | 'claude';
+  /** `[roles] planner_model`, `reviewer_model`, `planner_effort`, `reviewer_effort` (not written when missing). */
+  models?: Partial<Record<'planner_model' | 'reviewer_model' | 'planner_effort' | 'reviewer_effort', string>>;
   wallSeconds?: number;
   idleSeconds?: number;
   infraRetries?: number;
@@ -39,6 +41,7 @@ export function agentCollabConfigToml(c: AgentCollabConfig): string {
     '[roles]',
     `planner = "${c.planner ?? 'codex'}"`,
     `reviewer = "${c.reviewer ?? 'claude'}"`,
+    ...Object.entries(c.models ?? {}).map(([k, v]) => `${k} = ${JSON.stringify(v)}`),
     '',
     '[agents.codex]',
     `command = ${JSON.stringify(c.codex)}`,

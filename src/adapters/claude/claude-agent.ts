@@ -1,5 +1,6 @@
 // Claude Code adapter: `claude -p --output-format stream-json --verbose` with the prompt on stdin, continued with
 // `--resume <id>`.
+import { NO_MODEL_CHOICE, type ModelChoice } from '../cli-agent.js';
 import type { AgentEvent, AgentTurn } from '../../core/types.js';
 import type { HookLaunch } from '../command-hook/endpoint.js';
 import { CliAgent, type CliAgentOptions, type CliFlavor } from '../cli-agent.js';
@@ -103,10 +104,14 @@ export function buildClaudeArgs(
   sessionId: string | null,
   hook: HookLaunch | null = null,
   confined: ConfinedTurn | null = null,
+  model: ModelChoice = NO_MODEL_CHOICE,
 ): string[] {
   const write = turn.access === 'workspace-write';
   const args = ['-p', '--output-format', 'stream-json', '--verbose'];
   if (sessionId !== null) args.push('--resume', sessionId);
+  // Before the variadic flags below, which would swallow them.
+  if (model.model) args.push('--model', model.model);
+  if (model.effort) args.push('--effort', model.effort);
   const settings = claudeSettings(hook !== null && claudeNeedsHook(turn) ? hook : null, write ? confined : null);
   if (settings !== null) args.push('--settings', settings);
   args.push('--permission-mode', 'default', ...PROJECT_SETTINGS_OFF);

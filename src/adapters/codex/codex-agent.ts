@@ -1,4 +1,5 @@
 // Codex CLI adapter: `codex exec --json -`, continued with `codex exec resume --json <thread_id> -`; the prompt on stdin.
+import { NO_MODEL_CHOICE, type ModelChoice } from '../cli-agent.js';
 import os from 'node:os';
 import path from 'node:path';
 import type { AgentEvent, AgentTurn } from '../../core/types.js';
@@ -36,17 +37,24 @@ export function buildCodexArgs(
   turn: Pick<AgentTurn, 'prompt' | 'cwd' | 'access'>,
   threadId: string | null,
   hook: HookLaunch | null = null,
+  model: ModelChoice = NO_MODEL_CHOICE,
 ): string[] {
   const sandbox = turn.access === 'workspace-write' ? 'workspace-write' : 'read-only';
   const hookArgs = hook === null ? [] : ['-c', codexHookConfig(hook), CODEX_HOOK_TRUST_FLAG];
+  // `exec` and `exec resume` both take -m and -c (measured on 0.169.0).
+  const modelArgs = [
+    ...(model.model ? ['-m', model.model] : []),
+    ...(model.effort ? ['-c', `model_reasoning_effort="${model.effort}"`] : []),
+  ];
   if (threadId === null)
-    return ['exec', '--json', '-C', turn.cwd, '--sandbox', sandbox, ...hookArgs, CODEX_PROMPT_FROM_STDIN];
+    return ['exec', '--json', '-C', turn.cwd, '--sandbox', sandbox, ...modelArgs, ...hookArgs, CODEX_PROMPT_FROM_STDIN];
   return [
     'exec',
     'resume',
     '--json',
     '-c',
     `sandbox_mode="${sandbox}"`,
+    ...modelArgs,
     ...hookArgs,
     threadId,
     CODEX_PROMPT_FROM_STDIN,
@@ -70,7 +78,7 @@ export function codexStateDirs(env: NodeJS.ProcessEnv): string[] {
 export const codexFlavor: CliFlavor = {
   cli: 'codex',
   installHint: CODEX_INSTALL_HINT,
-  args: buildCodexArgs,
+  args: (turn, threadId, hook, _confined, model) => buildCodexArgs(turn, threadId, hook, model),
   // Measured on 0.169: "Input exceeds the maximum length of 1048576 characters", exit 1, with a backtrace.
   maxPromptChars: 1_048_576,
   outerBox: (_turn, env) => ({ stateDirs: codexStateDirs(env) }),

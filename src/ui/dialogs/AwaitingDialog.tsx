@@ -15,7 +15,7 @@ import {
   StepFailedDialog,
 } from './ExecutionDialogs.js';
 import { QuestionDialog } from './QuestionDialog.js';
-import { CodeEditDialog, ManualEditDialog, UnclearVerdictDialog } from './SmallDialogs.js';
+import { BudgetDialog, CodeEditDialog, ManualEditDialog, UnclearVerdictDialog } from './SmallDialogs.js';
 import { DECISIONS } from '../../core/decisions.js';
 
 interface AwaitingDialogProps {
@@ -75,6 +75,8 @@ export function AwaitingDialog({ awaiting: a, onEvent, onEditPlan, onEdit, texts
       return <LargeChangeDialog awaiting={a} onChoose={decide} />;
     case 'external_change':
       return <ExternalChangeDialog awaiting={a} onChoose={decide} />;
+    case 'budget':
+      return <BudgetDialog awaiting={a} onChoose={decide} />;
     case 'merge_conflicts':
       return (
         <MergeConflictsDialog awaiting={a} fileText={texts?.[a.file]} onChoose={decide} onEdit={onEdit ?? onEditPlan} />

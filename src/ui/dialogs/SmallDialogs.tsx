@@ -1,4 +1,5 @@
 import type { Awaiting } from '../../core/types.js';
+import { BUDGET_KEYS, describeBudget } from '../../core/budget.js';
 import { DECISIONS, type Choice } from '../../core/decisions.js';
 import { keyOf, keyPicks, tuiChoices } from '../decision-keys.js';
 import { useDialogKeys } from '../key-router.js';
@@ -49,6 +50,29 @@ export function UnclearVerdictDialog({
   return (
     <ChoiceDialog title="The reviewer's answer has no readable verdict" options={tuiChoices(a)} onChoose={onChoose}>
       <Text dimColor>{oneLine(a.text, 300) || '(empty answer)'}</Text>
+    </ChoiceDialog>
+  );
+}
+
+/** A budget of the run is spent: the round waits (or was stopped) until the person raises the cap or stops. */
+export function BudgetDialog({
+  awaiting: a,
+  onChoose,
+}: {
+  awaiting: Extract<Awaiting, { kind: 'budget' }>;
+  onChoose: (choice: string) => void;
+}) {
+  return (
+    <ChoiceDialog
+      title={`Budget reached: ${BUDGET_KEYS[a.budget]} (${describeBudget(a)})`}
+      options={tuiChoices(a)}
+      onChoose={onChoose}
+      color="yellow"
+    >
+      <Text wrap="wrap">
+        The {a.action.kind} round waits. Raising adds the configured cap once more for this run; you can also raise it
+        in the config and resume.
+      </Text>
     </ChoiceDialog>
   );
 }

@@ -1,4 +1,6 @@
 // What each tab shows, as screen lines (the App renders them through a ScrollView, windowed).
+import { budgetLine, type BudgetCaps } from '../../core/budget.js';
+import type { Role } from '../../core/types.js';
 import type { Verdict, WorkflowState } from '../../core/types.js';
 import type { TabId } from '../keymap.js';
 import { fileLines, truncate, type Line } from '../lines.js';
@@ -149,10 +151,29 @@ function formatSeconds(ms: number): string {
   return ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : formatElapsed(ms);
 }
 
-export function statusTab(view: ViewState, width: number, now: number): Line[] {
+/** Who plays a role, with which model and effort ("" = the CLI's default), for the Status tab. */
+export interface RoleSetup {
+  agent: string;
+  model: string;
+  effort: string;
+}
+
+export interface RunSetup {
+  roles?: Record<Role, RoleSetup>;
+  budget?: BudgetCaps;
+}
+
+function roleText(setup: RoleSetup | undefined, session: string | null): string {
+  const sessionText = session ?? '(no session)';
+  if (!setup) return sessionText;
+  return `${setup.agent} · model ${setup.model || '(CLI default)'} · effort ${setup.effort || '(CLI default)'} · session ${sessionText}`;
+}
+
+export function statusTab(view: ViewState, width: number, now: number, setup: RunSetup = {}): Line[] {
   const s = view.state;
   const u = s.usage;
   const row = (k: string, v: string): Line => ({ key: k, text: truncate(`${k.padEnd(14)} ${v}`, width) });
+  const budget = budgetLine(s, setup.budget);
   return [
     row('run', s.runId),
     row('goal', s.goal || '(not stated yet)'),
@@ -164,14 +185,15 @@ export function statusTab(view: ViewState, width: number, now: number): Line[] {
       view.working ? `${view.working.role}: ${view.working.what} (${formatElapsed(now - view.working.since)})` : '—',
     ),
     row('waiting for', s.awaiting ? s.awaiting.kind : '—'),
-    row('planner', s.sessions.planner ?? '(no session)'),
-    row('reviewer', s.sessions.reviewer ?? '(no session)'),
+    row('planner', roleText(setup.roles?.planner, s.sessions.planner)),
+    row('reviewer', roleText(setup.roles?.reviewer, s.sessions.reviewer)),
     row(
       'tokens',
       `${formatTokens(u.inputTokens)} in · ${formatTokens(u.outputTokens)} out · ${formatTokens(u.cachedTokens)} cached`,
     ),
     row('cost', formatCost(u.costUsd)),
     row('agent time', `${formatElapsed(u.durationMs)} over ${u.calls} call(s)`),
+    ...(budget.length ? [row('budget', budget.join(' · '))] : []),
     row('started', s.createdAt),
     row('updated', s.updatedAt),
     ...roundLines(view, width),

@@ -108,3 +108,47 @@ describe('claude argv', () => {
     );
   });
 });
+
+describe('[roles] model and effort reach each CLI with its own flags', () => {
+  const MODEL = { model: 'gpt-5.5-mini', effort: 'high' };
+
+  it('codex: -m and -c model_reasoning_effort before the prompt, on a start and on a resume', () => {
+    const start = buildCodexArgs({ prompt: 'p', cwd: '/repo', access: 'read-only' }, null, null, MODEL);
+    expect(start).toEqual([
+      'exec',
+      '--json',
+      '-C',
+      '/repo',
+      '--sandbox',
+      'read-only',
+      '-m',
+      'gpt-5.5-mini',
+      '-c',
+      'model_reasoning_effort="high"',
+      '-',
+    ]);
+    const resume = buildCodexArgs({ prompt: 'p', cwd: '/repo', access: 'read-only' }, 'th-1', null, MODEL);
+    expect(resume.slice(-6)).toEqual(['-m', 'gpt-5.5-mini', '-c', 'model_reasoning_effort="high"', 'th-1', '-']);
+  });
+
+  it('claude: --model and --effort before the variadic tool flags (which would swallow them)', () => {
+    const args = buildClaudeArgs({ prompt: 'p', access: 'workspace-write' }, 's-1', null, null, {
+      model: 'opus',
+      effort: 'max',
+    });
+    const at = (flag: string): number => args.indexOf(flag);
+    expect(args[at('--model') + 1]).toBe('opus');
+    expect(args[at('--effort') + 1]).toBe('max');
+    expect(at('--effort')).toBeLessThan(at('--tools'));
+    expect(at('--model')).toBeLessThan(at('--allowedTools'));
+  });
+
+  it('empty model and effort: no flag at all (the CLI keeps its default)', () => {
+    const none = { model: '', effort: '' };
+    const claude = buildClaudeArgs({ prompt: 'p', access: 'read-only' }, null, null, null, none);
+    const codex = buildCodexArgs({ prompt: 'p', cwd: '/repo', access: 'read-only' }, null, null, none);
+    expect(claude).toEqual(buildClaudeArgs({ prompt: 'p', access: 'read-only' }, null));
+    expect(codex).toEqual(buildCodexArgs({ prompt: 'p', cwd: '/repo', access: 'read-only' }, null));
+    expect([...claude, ...codex].some((a) => /^(--model|--effort|-m)$|reasoning/.test(a))).toBe(false);
+  });
+});

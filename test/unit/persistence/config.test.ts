@@ -57,7 +57,7 @@ describe('loadConfig layers', () => {
     expect(config.workflow).toEqual({ max_iterations: 3, auto_approve: true, confirm_enter: true });
     expect(config.safety.blocked_commands).toEqual(['c']);
     expect(config.safety.require_confirm_for).toEqual(['git push', 'npm publish']);
-    expect(config.roles).toEqual({ planner: 'claude', reviewer: 'fake' });
+    expect(config.roles).toMatchObject({ planner: 'claude', reviewer: 'fake' });
   });
 
   it('reads the user file from $XDG_CONFIG_HOME when it is set', async () => {
@@ -87,8 +87,23 @@ describe('loadConfig errors', () => {
     ['workflow = 5\n', 'workflow must be a table (got 5)'],
     [
       '[bogus]\n',
-      'unknown key bogus (known: roles, workflow, review, safety, paths, test, agents, timeouts, retry, fake)',
+      'unknown key bogus (known: roles, workflow, review, safety, paths, test, agents, timeouts, retry, budget, fake)',
     ],
+    [
+      '[roles]\nplanner = "claude"\nplanner_effort = "minimal"\n',
+      'roles.planner_effort must be one claude takes: "low", "medium", "high", "xhigh", "max" (or "" for its default) (got "minimal")',
+    ],
+    [
+      '[roles]\nreviewer = "codex"\nreviewer_effort = "max"\n',
+      'roles.reviewer_effort must be one codex takes: "none", "minimal", "low", "medium", "high", "xhigh" (or "" for its default) (got "max")',
+    ],
+    ['[roles]\nplanner_effort = "turbo"\n', 'roles.planner_effort must be one of "", "none", "minimal"'],
+    [
+      '[roles]\nreviewer_model = "--dangerously"\n',
+      'roles.reviewer_model must be a model name like "opus" or "gpt-5.5"',
+    ],
+    ['[budget]\nmax_tokens = -1\n', 'budget.max_tokens must be a number ≥ 0 (got -1)'],
+    ['[budget]\nmax_minutes = "soon"\n', 'budget.max_minutes must be a number ≥ 0 (got "soon")'],
   ];
 
   it.each(cases)('%j → %s', async (toml, expected) => {

@@ -44,6 +44,10 @@ const DIALOGS: Array<{ w: Awaiting; phase: WorkflowState['phase'] }> = [
     w: { kind: 'external_change', file: 'plan', role: 'planner', action: { kind: 'respond' }, text: '# plan' },
     phase: 'RESPOND',
   },
+  {
+    w: { kind: 'budget', budget: 'tokens', spent: 51_000, cap: 50_000, action: { kind: 'review' } },
+    phase: 'REVIEW',
+  },
 ];
 
 const held = (decision: 'confirm' | 'block'): PendingCommand => ({

@@ -1,0 +1,95 @@
+// [budget] max_minutes on the engine (fake timers): a round that streams on is told about 80% of the agents' time,
+// and stopped at the cap, waiting with the budget question; the agent time it used is in the state.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { EngineOutput } from '../../../src/core/events.js';
+import type { StepWorkspace, WorkflowFiles } from '../../../src/core/ports.js';
+import type { Agent, AgentEvent } from '../../../src/core/types.js';
+import { Engine } from '../../../src/engine/runner.js';
+import { OPTS, running } from '../../helpers/states.js';
+
+function files(): WorkflowFiles {
+  const ok = (): Promise<void> => Promise.resolve();
+  return {
+    saveState: ok,
+    readPlan: () => Promise.resolve('the plan'),
+    readComments: () => Promise.resolve(null),
+    writePlan: ok,
+    writeComments: ok,
+    setPlanStatus: ok,
+    readSteps: () => Promise.resolve([]),
+    markStepDone: ok,
+    markStepSkipped: ok,
+    appendSteps: ok,
+    acceptEdit: ok,
+    changedOutside: () => Promise.resolve(false),
+    resolveExternal: (_file, incoming) => Promise.resolve(incoming),
+    appendLog: ok,
+    archive: () => Promise.resolve('history/x'),
+    debug: () => undefined,
+  };
+}
+
+const workspace: StepWorkspace = {
+  snapshot: () => Promise.reject(new Error('no git here')),
+  changedSince: () => Promise.reject(new Error('no git here')),
+  commitStep: () => Promise.reject(new Error('no git here')),
+  rollback: () => Promise.reject(new Error('no git here')),
+};
+
+/** A planner that says one line and then works on until it is stopped. */
+function streamingPlanner(stops: string[]): Agent {
+  let stop: () => void = () => undefined;
+  async function* play(): AsyncGenerator<AgentEvent> {
+    const stopped = new Promise<void>((r) => (stop = r));
+    yield { type: 'session', sessionId: 's-1' };
+    yield { type: 'text', text: 'thinking about the plan…' };
+    await stopped;
+  }
+  return {
+    name: 'planner',
+    start: play,
+    resume: play,
+    stop: () => {
+      stops.push('planner');
+      stop();
+      return Promise.resolve();
+    },
+  };
+}
+
+afterEach(() => vi.useRealTimers());
+
+describe('the minutes budget', () => {
+  it('gives the 80% notice while a round streams and stops that round at the cap', async () => {
+    vi.useFakeTimers();
+    const stops: string[] = [];
+    const never: Agent = { ...streamingPlanner([]), name: 'reviewer' };
+    const engine = new Engine(running('WRITE_PLAN', { kind: 'write_plan' }, { mode: 'auto' }), {
+      repoRoot: '/nowhere',
+      files: files(),
+      workspace,
+      prompts: { render: (name: string) => Promise.resolve(`prompt ${name}`) },
+      agents: { planner: streamingPlanner(stops), reviewer: never },
+      options: { ...OPTS, budget: { tokens: 0, cost: 0, minutes: 1 } },
+    });
+    const outputs: EngineOutput[] = [];
+    engine.subscribe((o) => outputs.push(o));
+    const budgetNotices = () =>
+      outputs.flatMap((o) => (o.type === 'notice' && o.notice.kind === 'budget' ? [o.notice] : []));
+    await engine.resume();
+
+    await vi.advanceTimersByTimeAsync(47_000);
+    expect(budgetNotices()).toEqual([]);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(budgetNotices()).toEqual([expect.objectContaining({ budget: 'minutes', reached: false })]);
+    expect(engine.state.inflight).toEqual({ kind: 'write_plan' });
+
+    await vi.advanceTimersByTimeAsync(12_000);
+    expect(budgetNotices()[1]).toMatchObject({ budget: 'minutes', reached: true });
+    expect(stops).toContain('planner');
+    expect(engine.state.inflight).toBeNull();
+    expect(engine.state.awaiting).toMatchObject({ kind: 'budget', budget: 'minutes', action: { kind: 'write_plan' } });
+    expect(engine.state.budget?.workedMs).toBe(60_000);
+    await engine.close();
+  });
+});
