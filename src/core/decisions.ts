@@ -42,6 +42,31 @@ export const CANCEL = choice(
   [],
 );
 
+/** On start, when the repo has an unfinished run: asked before any engine exists (headless: `--resume` / `--fresh`),
+ * so it is not a `decide` event. A dismiss key (Esc) never archives: archiving has a key of its own. */
+export const RESUME_PROMPT = {
+  about: 'the repo has an unfinished run',
+  choices: [
+    choice('resume', 'resume it', 'go on with the unfinished run where it stopped', ['Enter', 'y'], '--resume'),
+    choice(
+      'archive',
+      'archive it and start a new run',
+      'move the unfinished run to .agent-collab/history/ and start a new one',
+      ['a'],
+      '--fresh',
+    ),
+    choice(
+      'quit',
+      'quit, change nothing',
+      'leave agent-collab; the unfinished run stays as it is',
+      ['Esc', 'n', 'q'],
+      null,
+    ),
+  ],
+} as const satisfies Question;
+
+export type ResumeChoice = (typeof RESUME_PROMPT)['choices'][number]['id'];
+
 export const DECISIONS = {
   arbitration: {
     about: 'the iteration cap was reached',

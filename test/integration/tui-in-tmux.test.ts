@@ -144,7 +144,7 @@ describe.skipIf(!hasTmux)('the built TUI in tmux', () => {
     type(`clear; ${run}`);
     keys('Enter');
     await shows('Unfinished session found (phase REFINE_GOAL');
-    await shows('Resume? [Y/n]');
+    await shows('Enter/y: resume it');
     keys('Enter');
     await until(
       'the resumed run',

@@ -114,21 +114,35 @@ describe('other dialogs', () => {
     await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'decide', on: 'unclear_verdict', choice: 'changes' }]));
   });
 
-  it('resume on start: [Y/n] where Enter means yes', async () => {
-    const onAnswer = vi.fn();
-    const r = render(<ResumeDialog phase="REVIEW" iteration={2} goal="add a flag" onAnswer={onAnswer} />);
-    expect(r.lastFrame()).toContain('Unfinished session found (phase REVIEW, iteration 2). Resume? [Y/n]');
-    await listening(r.stdin);
-    r.stdin.write('\r');
-    await waitFor(() => expect(onAnswer).toHaveBeenCalledWith(true));
+  it('resume on start: Enter and y resume', async () => {
+    for (const k of ['\r', 'y']) {
+      const onAnswer = vi.fn();
+      const r = render(<ResumeDialog phase="REVIEW" iteration={2} goal="add a flag" onAnswer={onAnswer} />);
+      expect(r.lastFrame()).toContain('Unfinished session found (phase REVIEW, iteration 2). Resume?');
+      await listening(r.stdin);
+      r.stdin.write(k);
+      await waitFor(() => expect(onAnswer).toHaveBeenCalledWith('resume'));
+      r.unmount();
+    }
   });
 
-  it('resume on start: n archives instead', async () => {
-    const onAnswer = vi.fn();
-    const r = render(<ResumeDialog phase="REVIEW" iteration={2} goal="" onAnswer={onAnswer} />);
-    await listening(r.stdin);
-    r.stdin.write('n');
-    await waitFor(() => expect(onAnswer).toHaveBeenCalledWith(false));
+  it('resume on start: only a archives; Esc, n and q quit without archiving', async () => {
+    const answers: Array<[string, string]> = [
+      ['a', 'archive'],
+      [KEY.esc, 'quit'],
+      ['n', 'quit'],
+      ['q', 'quit'],
+    ];
+    for (const [k, expected] of answers) {
+      const onAnswer = vi.fn();
+      const r = render(<ResumeDialog phase="REVIEW" iteration={2} goal="" onAnswer={onAnswer} />);
+      expect(r.lastFrame()).toContain('Esc/n/q: quit, change nothing');
+      await listening(r.stdin);
+      r.stdin.write(k);
+      await waitFor(() => expect(onAnswer).toHaveBeenCalledWith(expected));
+      expect(onAnswer).toHaveBeenCalledTimes(1);
+      r.unmount();
+    }
   });
 
   it('resume on start: Ctrl+C interrupts', async () => {
