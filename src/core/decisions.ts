@@ -71,9 +71,15 @@ export const DECISIONS = {
   arbitration: {
     about: 'the iteration cap was reached',
     choices: [
-      choice('approve', 'Force approve the plan', 'approve the plan although the reviewer still asks for changes', [
-        '1',
-      ]),
+      {
+        ...choice(
+          'approve',
+          'Force approve the plan',
+          'approve the plan although the reviewer still asks for changes',
+          ['1'],
+        ),
+        confirm: 'Approve the plan although the reviewer still asks for changes?',
+      },
       {
         ...choice('continue', 'Continue for N more rounds', 'allow N more review rounds (plain `continue` is one)', [
           '2',
@@ -83,7 +89,12 @@ export const DECISIONS = {
       choice('edit', 'Edit plan.md by hand, then send it to review', 'edit plan.md yourself, then decide `edited`', [
         '3',
       ]),
-      { ...CANCEL, label: 'Cancel the run', keys: ['4'] },
+      {
+        ...CANCEL,
+        label: 'Cancel the run',
+        keys: ['4'],
+        confirm: 'Cancel the run? It is archived to .agent-collab/history/.',
+      },
     ],
   },
   manual_edit: {

@@ -21,9 +21,14 @@ describe('arbitration dialog', () => {
       expect(f).toContain(label);
   });
 
-  it('1 force-approves', async () => {
+  it('1 force-approves once confirmed with y', async () => {
     const r = await renderApp(ARBITRATION);
     await r.press('1');
+    await waitFor(() =>
+      expect(r.frame()).toContain('Approve the plan although the reviewer still asks for changes? [y/N]'),
+    );
+    expect(r.engine.sent).toEqual([]);
+    await r.press('y');
     await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'decide', on: 'arbitration', choice: 'approve' }]));
     await waitFor(() => expect(r.frame()).not.toContain('1. Force approve')); // answered: the dialog closes
   });
@@ -35,6 +40,38 @@ describe('arbitration dialog', () => {
     await r.press(KEY.backspace, '3', KEY.enter);
     await waitFor(() =>
       expect(r.engine.sent).toEqual([{ type: 'decide', on: 'arbitration', choice: 'continue', rounds: 3 }]),
+    );
+  });
+
+  it('force approve and cancel ask [y/N] like stop: any key but y goes back and sends nothing', async () => {
+    const r = await renderApp(ARBITRATION);
+    await r.press('1', 'n', '4', KEY.enter, '1', KEY.esc);
+    await sleep(30);
+    expect(r.engine.sent).toEqual([]);
+    expect(r.frame()).toContain('1. Force approve the plan'); // still the menu
+    await r.press('4');
+    await waitFor(() => expect(r.frame()).toContain('Cancel the run? It is archived to .agent-collab/history/. [y/N]'));
+    await r.press('y');
+    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'decide', on: 'arbitration', choice: 'cancel' }]));
+  });
+
+  it('continue: the typed number replaces the prefilled 2 (1 gives 1, not 21)', async () => {
+    const r = await renderApp(ARBITRATION);
+    await r.press('2');
+    await waitFor(() => expect(r.frame()).toContain('More rounds: 2'));
+    await r.press('1');
+    await waitFor(() => expect(r.frame()).toContain('More rounds: 1'));
+    await r.press('5', KEY.enter);
+    await waitFor(() =>
+      expect(r.engine.sent).toEqual([{ type: 'decide', on: 'arbitration', choice: 'continue', rounds: 15 }]),
+    );
+  });
+
+  it('continue: keys faster than a re-render (2, BSpace, 1, Enter) are all taken', async () => {
+    const r = await renderApp(ARBITRATION);
+    for (const k of ['2', KEY.backspace, '1', KEY.enter]) r.stdin.write(k);
+    await waitFor(() =>
+      expect(r.engine.sent).toEqual([{ type: 'decide', on: 'arbitration', choice: 'continue', rounds: 1 }]),
     );
   });
 
@@ -50,7 +87,7 @@ describe('arbitration dialog', () => {
     await r.press(KEY.down, KEY.down, KEY.enter);
     await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'decide', on: 'arbitration', choice: 'edit' }]));
     const r2 = await renderApp(ARBITRATION);
-    await r2.press(KEY.up, KEY.enter);
+    await r2.press(KEY.up, KEY.enter, 'y');
     await waitFor(() => expect(r2.engine.sent).toEqual([{ type: 'decide', on: 'arbitration', choice: 'cancel' }]));
   });
 
@@ -66,7 +103,7 @@ describe('arbitration dialog', () => {
   it('comes back if the engine rejects the choice', async () => {
     const r = await renderApp(ARBITRATION);
     r.engine.accept = false;
-    await r.press('1');
+    await r.press('1', 'y');
     await waitFor(() => expect(r.engine.sent).toHaveLength(1));
     await waitFor(() => expect(r.frame()).toContain('Force approve the plan'));
   });
