@@ -190,6 +190,10 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
       throw new UserError(confinement.error);
     }
     if (confinement) notices.push(`warning: ${confinement.warning}`);
+    const { missingAgentClis } = await import('./missing-clis.js');
+    // First: the flash line is cut at the terminal's width, and without the CLI nothing can run.
+    const missing = await missingAgentClis(session.config, session.repoRoot, opts.agents);
+    notices.unshift(...missing.map((line) => `warning: ${line}`));
     if (session.corrupt)
       notices.push(
         `state.json could not be read (${session.corrupt.reason}); it was moved to ${session.corrupt.movedTo}`,
