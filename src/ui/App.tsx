@@ -360,7 +360,10 @@ export function App(props: AppProps) {
     const a = view.awaiting;
     switch (modal) {
       case 'help':
-        return <HelpOverlay ctx={{ ...ctx, typing: false }} onClose={closeOverlay} />;
+        // Below the tab bar and above the flash line and the status bar's two lines: what the help may take.
+        return (
+          <HelpOverlay ctx={{ ...ctx, typing: false }} onClose={closeOverlay} columns={width} maxLines={rows - 6} />
+        );
       case 'confirm_stop':
         return (
           <ConfirmDialog
