@@ -42,13 +42,44 @@ export const CANCEL = choice(
   [],
 );
 
+/** On start, when the repo has an unfinished run: asked before any engine exists (headless: `--resume` / `--fresh`),
+ * so it is not a `decide` event. A dismiss key (Esc) never archives: archiving has a key of its own. */
+export const RESUME_PROMPT = {
+  about: 'the repo has an unfinished run',
+  choices: [
+    choice('resume', 'resume it', 'go on with the unfinished run where it stopped', ['Enter', 'y'], '--resume'),
+    choice(
+      'archive',
+      'archive it and start a new run',
+      'move the unfinished run to .agent-collab/history/ and start a new one',
+      ['a'],
+      '--fresh',
+    ),
+    choice(
+      'quit',
+      'quit, change nothing',
+      'leave agent-collab; the unfinished run stays as it is',
+      ['Esc', 'n', 'q'],
+      null,
+    ),
+  ],
+} as const satisfies Question;
+
+export type ResumeChoice = (typeof RESUME_PROMPT)['choices'][number]['id'];
+
 export const DECISIONS = {
   arbitration: {
     about: 'the iteration cap was reached',
     choices: [
-      choice('approve', 'Force approve the plan', 'approve the plan although the reviewer still asks for changes', [
-        '1',
-      ]),
+      {
+        ...choice(
+          'approve',
+          'Force approve the plan',
+          'approve the plan although the reviewer still asks for changes',
+          ['1'],
+        ),
+        confirm: 'Approve the plan although the reviewer still asks for changes?',
+      },
       {
         ...choice('continue', 'Continue for N more rounds', 'allow N more review rounds (plain `continue` is one)', [
           '2',
@@ -58,7 +89,12 @@ export const DECISIONS = {
       choice('edit', 'Edit plan.md by hand, then send it to review', 'edit plan.md yourself, then decide `edited`', [
         '3',
       ]),
-      { ...CANCEL, label: 'Cancel the run', keys: ['4'] },
+      {
+        ...CANCEL,
+        label: 'Cancel the run',
+        keys: ['4'],
+        confirm: 'Cancel the run? It is archived to .agent-collab/history/.',
+      },
     ],
   },
   manual_edit: {

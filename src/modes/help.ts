@@ -18,6 +18,8 @@ const DECIDE_LINES = decideHelpLines()
 export const HELP = `agent-collab ${VERSION} — a planner agent and a reviewer agent working as a team in your git repo
 
 Usage:
+  agent-collab                                 open the terminal UI here (state the goal, watch and decide;
+                                               an unfinished run is offered for resuming)
   agent-collab run --goal "<goal>" [options]   run the workflow without a terminal UI
   agent-collab run --resume [options]          continue the unfinished run in this repo
   agent-collab demo [--json] [--keep]          watch the whole workflow on scripted fake agents (no API keys)

@@ -16,6 +16,7 @@ import { readTail } from '../ui/read-tail.js';
 import { conversationHistory } from '../ui/conversation-history.js';
 import type { ViewAction } from '../ui/view-model.js';
 import { budgetCaps, roleSetups, type Session } from './session.js';
+import type { ResumeChoice } from '../core/decisions.js';
 
 export interface InteractiveOptions {
   cwd: string;
@@ -48,18 +49,18 @@ const renderOptions = (io: Io) => ({
   maxFps: TUI_MAX_FPS,
 });
 
-/** The `[Y/n]` question for an unfinished run; null when the person pressed Ctrl+C. */
+/** The question for an unfinished run (decisions table: RESUME_PROMPT); null when the person pressed Ctrl+C. */
 async function askResume(
   s: WorkflowState,
   io: Io,
   { render, createElement, ResumeDialog }: Ui,
-): Promise<boolean | null> {
-  return new Promise<boolean | null>((resolve) => {
+): Promise<ResumeChoice | null> {
+  return new Promise<ResumeChoice | null>((resolve) => {
     let answered = false;
     const interrupted = (): void => answer(null);
     // Ctrl+C before Ink switches the terminal to raw mode arrives as SIGINT.
     process.on('SIGINT', interrupted);
-    const answer = (value: boolean | null): void => {
+    const answer = (value: ResumeChoice | null): void => {
       if (answered) return;
       answered = true;
       process.off('SIGINT', interrupted);
@@ -72,7 +73,7 @@ async function askResume(
         phase: s.phase,
         iteration: s.iteration,
         goal: s.goal,
-        onAnswer: (v: boolean) => answer(v),
+        onAnswer: (v: ResumeChoice) => answer(v),
         onInterrupt: () => answer(null),
       }),
       renderOptions(io),
@@ -189,6 +190,10 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
       throw new UserError(confinement.error);
     }
     if (confinement) notices.push(`warning: ${confinement.warning}`);
+    const { missingAgentClis } = await import('./missing-clis.js');
+    // First: the flash line is cut at the terminal's width, and without the CLI nothing can run.
+    const missing = await missingAgentClis(session.config, session.repoRoot, opts.agents);
+    notices.unshift(...missing.map((line) => `warning: ${line}`));
     if (session.corrupt)
       notices.push(
         `state.json could not be read (${session.corrupt.reason}); it was moved to ${session.corrupt.movedTo}`,
@@ -199,7 +204,13 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
       closeOpening();
       const resume = await askResume(saved.state, io, ui);
       if (resume === null) return EXIT.interrupted;
-      if (resume) state = saved.state;
+      if (resume === 'quit') {
+        io.stdout.write(
+          'agent-collab: nothing changed; run `agent-collab` again to resume the unfinished run or archive it\n',
+        );
+        return EXIT.interrupted;
+      }
+      if (resume === 'resume') state = saved.state;
       else notices.push(`Archived the unfinished run to ${await session.archiveSaved(saved.state)}`);
     } else if (saved.kind === 'finished') {
       notices.push(`Archived the previous run to ${await session.archiveSaved(saved.state)}`);

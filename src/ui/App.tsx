@@ -81,6 +81,10 @@ const INITIAL_VIEWPORTS: Record<TabId, Viewport> = {
 };
 const QUIT_WINDOW_MS = 2000;
 
+/** Ctrl+G or /ready before any goal is typed. */
+export const NO_GOAL_YET =
+  'No goal yet: type it in the goal box, then Enter to discuss it with the planner or Ctrl+G when it is ready.';
+
 export function App(props: AppProps) {
   const {
     engine,
@@ -177,6 +181,7 @@ export function App(props: AppProps) {
     tab,
     typing,
     stopped,
+    goalStated: draft.trim() !== '' || view.state.goal.trim() !== '',
   };
 
   const dispatch = (event: EngineEvent, fromDialog = false): void => {
@@ -255,6 +260,11 @@ export function App(props: AppProps) {
   };
 
   const goalReady = (goal?: string): void => {
+    // The engine would refuse it ("state a goal first"): say what to do instead of echoing "Goal is ready."
+    if (!goal && !view.state.goal.trim()) {
+      send({ type: 'ui_notice', text: NO_GOAL_YET, tone: 'warn' });
+      return;
+    }
     dispatch(goal ? { type: 'goal_ready', goal } : { type: 'goal_ready' });
     setDraft('');
   };
@@ -361,7 +371,10 @@ export function App(props: AppProps) {
     const a = view.awaiting;
     switch (modal) {
       case 'help':
-        return <HelpOverlay ctx={{ ...ctx, typing: false }} onClose={closeOverlay} />;
+        // Below the tab bar and above the flash line and the status bar's two lines: what the help may take.
+        return (
+          <HelpOverlay ctx={{ ...ctx, typing: false }} onClose={closeOverlay} columns={width} maxLines={rows - 6} />
+        );
       case 'confirm_stop':
         return (
           <ConfirmDialog

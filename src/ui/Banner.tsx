@@ -65,7 +65,8 @@ export function Banner({ view, draft, typing, busy }: BannerProps) {
     );
   }
   if (view.phase === 'REFINE_GOAL' && (a?.kind === 'goal' || busy)) {
-    return <GoalInput value={draft} active={typing} busy={busy} />;
+    const canConfirm = draft.trim() !== '' || view.state.goal.trim() !== '';
+    return <GoalInput value={draft} active={typing} busy={busy} canConfirm={canConfirm} />;
   }
   if (a?.kind === 'go' && !busy) {
     return (

@@ -6,17 +6,20 @@ export interface GoalInputProps {
   active: boolean;
   /** The planner is answering: nothing can be sent yet. */
   busy: boolean;
+  /** A goal is typed or stated: Ctrl+G / `/ready` is offered (the engine refuses it without one). */
+  canConfirm?: boolean;
 }
 
 /**
  * The goal box of goal refinement: Enter sends a message to the planner; `/ready` (or Ctrl+G) confirms the goal.
  * Its keys are routed by the App (one always-mounted listener), so nothing typed right after it appears is lost.
  */
-export function GoalInput({ value, active, busy }: GoalInputProps) {
+export function GoalInput({ value, active, busy, canConfirm = true }: GoalInputProps) {
+  const ready = canConfirm ? ' · Ctrl+G or /ready: the goal is ready, write the plan' : '';
   const hint = busy
     ? 'the planner is answering…'
     : active
-      ? 'Enter: send to the planner · Ctrl+G or /ready: the goal is ready, write the plan · Esc: keys'
+      ? `Enter: send to the planner${ready} · Esc: keys`
       : 'Esc: back to typing';
   return (
     <Box flexDirection="column">

@@ -47,6 +47,8 @@ export interface KeyContext {
   typing: boolean;
   /** The run was stopped by an error that ends it: nothing can be sent to the engine any more, only q leaves. */
   stopped?: boolean;
+  /** A goal is typed or already stated: Ctrl+G is offered only then (pressed without one, it says what to do). */
+  goalStated?: boolean;
 }
 
 type Special = 'return' | 'tab' | 'escape' | 'upArrow' | 'downArrow' | 'pageUp' | 'pageDown' | 'home' | 'end';
@@ -105,7 +107,7 @@ export const KEYMAP: readonly Binding[] = [
     command: 'goal_ready',
     keys: [key('Ctrl+G', { input: 'g', ctrl: true })],
     description: 'The goal is ready: the planner writes the plan (or type /ready)',
-    hint: 'goal ready',
+    hint: (c) => (c.goalStated === false ? '' : 'goal ready'),
     when: (c) => c.awaiting === 'goal' && !c.busy && !c.stopped,
   },
   {

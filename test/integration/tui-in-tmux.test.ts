@@ -81,8 +81,8 @@ describe.skipIf(!hasTmux)('the built TUI in tmux', () => {
     type(run);
     keys('Enter');
 
-    // Goal refinement: type a goal, the planner answers, then the goal is ready.
-    await shows('Ctrl+G goal ready');
+    // Goal refinement: type a goal, the planner answers, then the goal is ready (Ctrl+G is offered once there is one).
+    await shows('waiting for your goal');
     await until('REFINE_GOAL', (x) => /REFINE_GOAL\s+iter 0\/\d+\s+MANUAL/.test(x));
     type('Add a greeting module');
     await shows('goal › Add a greeting module');
@@ -144,7 +144,7 @@ describe.skipIf(!hasTmux)('the built TUI in tmux', () => {
     type(`clear; ${run}`);
     keys('Enter');
     await shows('Unfinished session found (phase REFINE_GOAL');
-    await shows('Resume? [Y/n]');
+    await shows('Enter/y: resume it');
     keys('Enter');
     await until(
       'the resumed run',

@@ -1,9 +1,13 @@
+import type { Key } from 'ink';
 import { Box, Text } from '../styled.js';
 import { useDialogKeys } from '../key-router.js';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { DECISIONS, type Choice } from '../../core/decisions.js';
 import { keyPicks } from '../decision-keys.js';
 import { Frame } from './Frame.js';
+
+/** The rounds offered when "continue" is picked; the first digit typed replaces it. */
+const DEFAULT_ROUNDS = '2';
 
 export interface ArbitrationDialogProps {
   iteration: number;
@@ -14,6 +18,19 @@ export interface ArbitrationDialogProps {
   title?: string;
 }
 
+interface Form {
+  selected: number;
+  /** null: the menu; else the rounds field. */
+  rounds: string | null;
+  /** The rounds field still holds the default: a digit replaces it instead of being appended. */
+  prefilled: boolean;
+  /** A choice marked `confirm` in the table waits for `y` (as every confirmation in the TUI). */
+  armed: Choice | null;
+  error: string | null;
+}
+
+const MENU: Form = { selected: 0, rounds: null, prefilled: false, armed: null, error: null };
+
 /** At the iteration cap: ↑/↓ + Enter or the choice's number; "continue" then asks for the number of rounds. */
 export function ArbitrationDialog({
   iteration,
@@ -23,38 +40,55 @@ export function ArbitrationDialog({
 }: ArbitrationDialogProps) {
   const OPTIONS = options;
   const NUMBERS = `${OPTIONS[0]?.keys[0] ?? ''}-${OPTIONS[OPTIONS.length - 1]?.keys[0] ?? ''}`;
-  const [selected, setSelected] = useState(0);
-  const [rounds, setRounds] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  // Mirrored in a ref: keys that arrive faster than React re-renders (`2`, BSpace, `1`, Enter) see the latest form.
+  const form = useRef<Form>(MENU);
+  const [shown, setShown] = useState<Form>(MENU);
+  const update = (patch: Partial<Form>): void => {
+    form.current = { ...form.current, ...patch };
+    setShown(form.current);
+  };
 
   const pick = (opt: Choice | undefined): void => {
     if (!opt) return;
-    if (opt.id === 'continue') {
-      setRounds('2');
-      setError(null);
-    } else onChoose(opt.id);
+    if (opt.id === 'continue') update({ rounds: DEFAULT_ROUNDS, prefilled: true, error: null });
+    else if (opt.confirm) update({ armed: opt });
+    else onChoose(opt.id);
+  };
+
+  const onRoundsKey = (rounds: string, input: string, key: Key): void => {
+    if (key.escape) update({ rounds: null, error: null });
+    else if (key.backspace || key.delete)
+      update({ rounds: form.current.prefilled ? '' : rounds.slice(0, -1), prefilled: false });
+    else if (/^\d+$/.test(input))
+      update({ rounds: ((form.current.prefilled ? '' : rounds) + input).slice(0, 3), prefilled: false, error: null });
+    else if (key.return) {
+      const n = Number(rounds);
+      if (!rounds || !Number.isInteger(n) || n < 1 || n > 100) update({ error: 'a whole number from 1 to 100' });
+      else onChoose('continue', n);
+    }
   };
 
   useDialogKeys((input, key) => {
     if (key.ctrl) return;
-    if (rounds !== null) {
-      if (key.escape) setRounds(null);
-      else if (key.backspace || key.delete) setRounds(rounds.slice(0, -1));
-      else if (/^\d+$/.test(input)) setRounds((rounds + input).slice(0, 3));
-      else if (key.return) {
-        const n = Number(rounds);
-        if (!Number.isInteger(n) || n < 1 || n > 100) setError('a whole number from 1 to 100');
-        else onChoose('continue', n);
-      }
+    const { armed, rounds, selected } = form.current;
+    if (armed) {
+      if (input.toLowerCase() === 'y') onChoose(armed.id);
+      update({ armed: null });
       return;
     }
-    if (key.upArrow) setSelected((s) => (s + OPTIONS.length - 1) % OPTIONS.length);
-    else if (key.downArrow) setSelected((s) => (s + 1) % OPTIONS.length);
+    if (rounds !== null) return onRoundsKey(rounds, input, key);
+    if (key.upArrow) update({ selected: (selected + OPTIONS.length - 1) % OPTIONS.length });
+    else if (key.downArrow) update({ selected: (selected + 1) % OPTIONS.length });
     else if (key.return) pick(OPTIONS[selected]);
     else pick(OPTIONS.find((o) => keyPicks(o.keys, input, key)));
   });
 
-  const keys = rounds !== null ? 'digits: rounds · Enter: continue · Esc: back' : `↑/↓ + Enter, or ${NUMBERS}`;
+  const { selected, rounds, armed, error } = shown;
+  const keys = armed
+    ? 'y: yes, do it · any other key: back'
+    : rounds !== null
+      ? 'digits: rounds · Enter: continue · Esc: back'
+      : `↑/↓ + Enter, or ${NUMBERS}`;
   return (
     <Frame title={title ?? `The reviewer still asks for changes after ${iteration} rounds. What now?`} keys={keys}>
       <Box flexDirection="column">
@@ -69,6 +103,13 @@ export function ArbitrationDialog({
           More rounds: <Text inverse>{rounds || ' '}</Text>
           {error ? <Text color="red"> {error}</Text> : null}
         </Text>
+      ) : null}
+      {armed ? (
+        <Box marginTop={1}>
+          <Text color="red" bold>
+            {armed.confirm} [y/N]
+          </Text>
+        </Box>
       ) : null}
     </Frame>
   );

@@ -1,6 +1,8 @@
 import { Text } from '../styled.js';
 import { useDialogKeys } from '../key-router.js';
 import { Frame } from './Frame.js';
+import { RESUME_PROMPT, type Choice, type ResumeChoice } from '../../core/decisions.js';
+import { choiceKeysText, keyPicks } from '../decision-keys.js';
 
 export interface ConfirmDialogProps {
   title: string;
@@ -40,23 +42,27 @@ export interface ResumeDialogProps {
   phase: string;
   iteration: number;
   goal: string;
-  onAnswer: (resume: boolean) => void;
+  onAnswer: (choice: ResumeChoice) => void;
   onInterrupt?: () => void;
 }
 
+/** The choices of the decisions table's RESUME_PROMPT: Enter resumes, `a` archives, Esc leaves with nothing changed. */
 export function ResumeDialog({ phase, iteration, goal, onAnswer, onInterrupt }: ResumeDialogProps) {
+  const choices: readonly Choice[] = RESUME_PROMPT.choices;
+  useDialogKeys((input, key) => {
+    if (key.ctrl) {
+      if (input === 'c') onInterrupt?.();
+      return;
+    }
+    const picked = choices.find((c) => keyPicks(c.keys, input, key));
+    if (picked) onAnswer(picked.id as ResumeChoice);
+  });
   return (
-    <ConfirmDialog
+    <Frame
       title={`Unfinished session found (phase ${phase}, iteration ${iteration}). Resume?`}
-      body={
-        goal
-          ? `goal: ${goal}\nNo: the run is archived to .agent-collab/history/ and a new one starts.`
-          : 'No: the run is archived to .agent-collab/history/ and a new one starts.'
-      }
-      defaultYes
-      onYes={() => onAnswer(true)}
-      onNo={() => onAnswer(false)}
-      onInterrupt={onInterrupt}
-    />
+      keys={choiceKeysText(choices)}
+    >
+      {goal ? <Text>{`goal: ${goal}`}</Text> : null}
+    </Frame>
   );
 }

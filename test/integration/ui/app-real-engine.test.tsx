@@ -43,7 +43,8 @@ async function start(plannerScript?: FakeScript) {
 describe('the TUI on a real engine', { timeout: 4 * LIMIT_MS }, () => {
   it('goal → refinement → goal ready → Enter through the rounds → approval → execution → done', async () => {
     const t = await start();
-    await waitFor(() => expect(t.frame(), t.screens()).toContain('Ctrl+G goal ready'));
+    // Ctrl+G is offered only once a goal is typed (issue 20, defect 8): the goal box is the sign of readiness.
+    await waitFor(() => expect(t.frame(), t.screens()).toContain('waiting for your goal'));
     await t.press(...Array.from('Add a greeting module'), KEY.enter);
     await waitFor(() =>
       expect(t.frame(), t.screens()).toMatch(/you\n {2}Add a greeting module\nplanner\n {2}## Refined goal/),
@@ -85,7 +86,7 @@ describe('the TUI on a real engine', { timeout: 4 * LIMIT_MS }, () => {
   it('s during a round stops it after confirming and returns to goal refinement', async () => {
     // The planner's plan never comes, so the round is still running whenever the screen is drawn.
     const t = await start({ rules: [{ when: { kind: 'write_plan' }, do: { hang: true } }, ...DEMO_SCRIPT.rules] });
-    await waitFor(() => expect(t.frame(), t.screens()).toContain('Ctrl+G goal ready'));
+    await waitFor(() => expect(t.frame(), t.screens()).toContain('waiting for your goal'));
     await t.press(...Array.from('Add a greeting module'), KEY.ctrlG);
     await waitFor(() => expect(t.frame(), t.screens()).toContain('Enter next round'));
     await t.press(KEY.enter);

@@ -52,9 +52,14 @@ describe('arbitration dialog', () => {
       expect(f).toContain(label);
   });
 
-  it('1 force-approves', async () => {
+  it('1 force-approves once confirmed with y', async () => {
     const r = await renderApp(ARBITRATION);
     await r.press('1');
+    await waitFor(() =>
+      expect(r.frame()).toContain('Approve the plan although the reviewer still asks for changes? [y/N]'),
+    );
+    expect(r.engine.sent).toEqual([]);
+    await r.press('y');
     await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'decide', on: 'arbitration', choice: 'approve' }]));
     await waitFor(() => expect(r.frame()).not.toContain('1. Force approve')); // answered: the dialog closes
   });
@@ -66,6 +71,38 @@ describe('arbitration dialog', () => {
     await r.press(KEY.backspace, '3', KEY.enter);
     await waitFor(() =>
       expect(r.engine.sent).toEqual([{ type: 'decide', on: 'arbitration', choice: 'continue', rounds: 3 }]),
+    );
+  });
+
+  it('force approve and cancel ask [y/N] like stop: any key but y goes back and sends nothing', async () => {
+    const r = await renderApp(ARBITRATION);
+    await r.press('1', 'n', '4', KEY.enter, '1', KEY.esc);
+    await sleep(30);
+    expect(r.engine.sent).toEqual([]);
+    expect(r.frame()).toContain('1. Force approve the plan'); // still the menu
+    await r.press('4');
+    await waitFor(() => expect(r.frame()).toContain('Cancel the run? It is archived to .agent-collab/history/. [y/N]'));
+    await r.press('y');
+    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'decide', on: 'arbitration', choice: 'cancel' }]));
+  });
+
+  it('continue: the typed number replaces the prefilled 2 (1 gives 1, not 21)', async () => {
+    const r = await renderApp(ARBITRATION);
+    await r.press('2');
+    await waitFor(() => expect(r.frame()).toContain('More rounds: 2'));
+    await r.press('1');
+    await waitFor(() => expect(r.frame()).toContain('More rounds: 1'));
+    await r.press('5', KEY.enter);
+    await waitFor(() =>
+      expect(r.engine.sent).toEqual([{ type: 'decide', on: 'arbitration', choice: 'continue', rounds: 15 }]),
+    );
+  });
+
+  it('continue: keys faster than a re-render (2, BSpace, 1, Enter) are all taken', async () => {
+    const r = await renderApp(ARBITRATION);
+    for (const k of ['2', KEY.backspace, '1', KEY.enter]) r.stdin.write(k);
+    await waitFor(() =>
+      expect(r.engine.sent).toEqual([{ type: 'decide', on: 'arbitration', choice: 'continue', rounds: 1 }]),
     );
   });
 
@@ -81,7 +118,7 @@ describe('arbitration dialog', () => {
     await r.press(KEY.down, KEY.down, KEY.enter);
     await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'decide', on: 'arbitration', choice: 'edit' }]));
     const r2 = await renderApp(ARBITRATION);
-    await r2.press(KEY.up, KEY.enter);
+    await r2.press(KEY.up, KEY.enter, 'y');
     await waitFor(() => expect(r2.engine.sent).toEqual([{ type: 'decide', on: 'arbitration', choice: 'cancel' }]));
   });
 
@@ -97,7 +134,7 @@ describe('arbitration dialog', () => {
   it('comes back if the engine rejects the choice', async () => {
     const r = await renderApp(ARBITRATION);
     r.engine.accept = false;
-    await r.press('1');
+    await r.press('1', 'y');
     await waitFor(() => expect(r.engine.sent).toHaveLength(1));
     await waitFor(() => expect(r.frame()).toContain('Force approve the plan'));
   });
@@ -145,21 +182,35 @@ describe('other dialogs', () => {
     await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'decide', on: 'unclear_verdict', choice: 'changes' }]));
   });
 
-  it('resume on start: [Y/n] where Enter means yes', async () => {
-    const onAnswer = vi.fn();
-    const r = render(<ResumeDialog phase="REVIEW" iteration={2} goal="add a flag" onAnswer={onAnswer} />);
-    expect(r.lastFrame()).toContain('Unfinished session found (phase REVIEW, iteration 2). Resume? [Y/n]');
-    await listening(r.stdin);
-    r.stdin.write('\r');
-    await waitFor(() => expect(onAnswer).toHaveBeenCalledWith(true));
+  it('resume on start: Enter and y resume', async () => {
+    for (const k of ['\r', 'y']) {
+      const onAnswer = vi.fn();
+      const r = render(<ResumeDialog phase="REVIEW" iteration={2} goal="add a flag" onAnswer={onAnswer} />);
+      expect(r.lastFrame()).toContain('Unfinished session found (phase REVIEW, iteration 2). Resume?');
+      await listening(r.stdin);
+      r.stdin.write(k);
+      await waitFor(() => expect(onAnswer).toHaveBeenCalledWith('resume'));
+      r.unmount();
+    }
   });
 
-  it('resume on start: n archives instead', async () => {
-    const onAnswer = vi.fn();
-    const r = render(<ResumeDialog phase="REVIEW" iteration={2} goal="" onAnswer={onAnswer} />);
-    await listening(r.stdin);
-    r.stdin.write('n');
-    await waitFor(() => expect(onAnswer).toHaveBeenCalledWith(false));
+  it('resume on start: only a archives; Esc, n and q quit without archiving', async () => {
+    const answers: Array<[string, string]> = [
+      ['a', 'archive'],
+      [KEY.esc, 'quit'],
+      ['n', 'quit'],
+      ['q', 'quit'],
+    ];
+    for (const [k, expected] of answers) {
+      const onAnswer = vi.fn();
+      const r = render(<ResumeDialog phase="REVIEW" iteration={2} goal="" onAnswer={onAnswer} />);
+      expect(r.lastFrame()).toContain('Esc/n/q: quit, change nothing');
+      await listening(r.stdin);
+      r.stdin.write(k);
+      await waitFor(() => expect(onAnswer).toHaveBeenCalledWith(expected));
+      expect(onAnswer).toHaveBeenCalledTimes(1);
+      r.unmount();
+    }
   });
 
   it('resume on start: Ctrl+C interrupts', async () => {

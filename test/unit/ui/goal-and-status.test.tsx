@@ -28,8 +28,8 @@ describe('goal input', () => {
     expect(r.frame()).not.toContain('goal › sap?');
   });
 
-  it('/ready says the goal is ready', async () => {
-    const r = await renderApp(REFINING);
+  it('/ready says the goal is ready once a goal is stated', async () => {
+    const r = await renderApp({ ...REFINING, goal: 'fix the bug' });
     await r.type('/ready');
     await r.press(KEY.enter);
     await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'goal_ready' }]));
@@ -40,6 +40,23 @@ describe('goal input', () => {
     await r.type('fix the bug');
     await r.press(KEY.ctrlG);
     await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'goal_ready', goal: 'fix the bug' }]));
+  });
+
+  it('without a goal, Ctrl+G and /ready are not offered and, pressed, send nothing but say what to do', async () => {
+    const r = await renderApp(REFINING);
+    expect(r.frame()).not.toContain('Ctrl+G');
+    expect(r.frame()).not.toContain('goal ready');
+    await r.press(KEY.ctrlG);
+    await waitFor(() => expect(r.frame()).toContain('No goal yet: type it in the goal box'));
+    await r.type('/ready');
+    await r.press(KEY.enter);
+    await sleep(30);
+    expect(r.engine.sent).toEqual([]);
+    expect(r.frame()).not.toContain('Goal is ready');
+    expect(r.frame()).toContain('goal › /ready'); // what was typed is kept
+    await r.press(...Array<string>(6).fill(KEY.backspace));
+    await r.type('fix the bug');
+    await waitFor(() => expect(r.frame()).toContain('Ctrl+G goal ready'));
   });
 
   it('fast typing loses no characters', async () => {
