@@ -3,6 +3,7 @@
 // decisions table (core/decisions.ts, see decision-keys.ts).
 import type { Key } from 'ink';
 import type { Awaiting, Mode, Phase } from '../core/types.js';
+import { isTerminal } from '../core/transition-rules.js';
 
 export const TAB_IDS = ['conversation', 'plan', 'comments', 'log', 'status', 'code'] as const;
 export type TabId = (typeof TAB_IDS)[number];
@@ -74,16 +75,8 @@ export interface Binding {
   when: (ctx: KeyContext) => boolean;
 }
 
-const RUNNING: ReadonlySet<Phase> = new Set([
-  'REFINE_GOAL',
-  'WRITE_PLAN',
-  'REVIEW',
-  'RESPOND',
-  'APPROVED',
-  'EXECUTE',
-  'CODE_REVIEW',
-]);
-const running = (c: KeyContext): boolean => RUNNING.has(c.phase) && !c.stopped;
+/** A run under way: started (past INIT) and not finished. */
+const running = (c: KeyContext): boolean => c.phase !== 'INIT' && !isTerminal(c.phase) && !c.stopped;
 const notTyping = (c: KeyContext): boolean => !c.typing;
 const finished = (c: KeyContext): boolean => c.phase === 'DONE' || c.phase === 'CANCELLED' || c.stopped === true;
 
