@@ -13,7 +13,15 @@ import {
   type GitCallOptions,
   type StepCommitKey,
 } from './git.js';
-import type { StepChanges, StepCommitOptions, StepCommitResult, StepWorkspace } from '../../core/ports.js';
+import type {
+  ReviewChanges,
+  ReviewRange,
+  StepChanges,
+  StepCommitOptions,
+  StepCommitResult,
+  StepWorkspace,
+} from '../../core/ports.js';
+import { diffPairs, runCommitsDiff } from './review-diff.js';
 import type { LargeChange } from '../../core/types.js';
 import { AgentHunks, indexInfo, parseRawEntries, type EntryChange } from './agent-hunks.js';
 import { catchUpIndex } from './index-catch-up.js';
@@ -105,6 +113,13 @@ export class GitStepWorkspace implements StepWorkspace {
             'diff the step',
           );
     return { files, patch };
+  }
+
+  async reviewDiff(range: ReviewRange, opts: { signal: AbortSignal; maxBytes: number }): Promise<ReviewChanges> {
+    const call = { repoRoot: this.repoRoot, pathspec: this.everythingButWorkdir(), ...opts };
+    if (range.kind === 'run') return runCommitsDiff(call, range.runId, await this.emptyTree());
+    const now = await this.snapshot(opts.signal);
+    return diffPairs(call, [{ from: range.baseTree, to: now }]);
   }
 
   async commitStep(opts: StepCommitOptions): Promise<StepCommitResult> {

@@ -1,5 +1,5 @@
-// Hostile review: the final code review's diff is the whole working tree since the first step's snapshot, so an
-// edit the person makes while the run goes on is shown to the reviewer as the executor's work.
+// The final code review's diff is what the run committed: an edit the person makes while the run
+// goes on is not shown to the reviewer as the executor's work.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FakeAgent } from '../../../src/adapters/fake/fake-agent.js';
 import { runHeadless } from '../../../src/modes/headless.js';
 import { gitLog, sink } from '../../helpers/repo.js';
-import { repoWithPassingTests } from '../code-review/helpers.js';
+import { repoWithPassingTests } from './helpers.js';
 
 let cleanup: (() => void) | undefined;
 afterEach(() => cleanup?.());
