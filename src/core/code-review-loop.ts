@@ -6,7 +6,7 @@ import { fixStepTitle, parseFixSteps, startCodeReview } from './code-review.js';
 import type { ChoiceId } from './decisions.js';
 import type { Effect, EngineEvent } from './events.js';
 import { commitNow, finishExecution } from './execution.js';
-import { failed, stopToGoal, type TransitionResult } from './transition-rules.js';
+import { stopToGoal, type TransitionResult } from './transition-rules.js';
 import type { Action, Awaiting, CodeReviewState, StepRun, Verdict, WorkflowState } from './types.js';
 import { parseVerdict } from './verdict.js';
 
@@ -127,14 +127,24 @@ function fixWork(s: WorkflowState, step: number | null, effects: Effect[]): Tran
 export function onCodeFixAnswer(s: WorkflowState, text: string): TransitionResult {
   const cr = s.codeReview as CodeReviewState;
   const titles = parseFixSteps(text).map((t) => fixStepTitle(t, cr.round));
-  if (titles.length === 0)
-    return failed(
-      s,
-      'planner',
-      { kind: 'code_fix' },
-      'agent_error',
-      'the planner listed no fix steps (a numbered list under "## Fix steps"); retry to ask again',
-    );
+  // No fix step (the planner disagrees with every comment, or listed none): asking again would give the same
+  // answer, so the person decides as at the cap, reading the planner's answer.
+  if (titles.length === 0) {
+    const answer = text.length > COMMENTS_MAX ? `${text.slice(0, COMMENTS_MAX)}\n[… answer cut …]` : text;
+    return {
+      state: waitForPerson(
+        { ...s, phase: 'CODE_REVIEW' },
+        { kind: 'code_review_cap', round: cr.round, step: null, noFixSteps: answer },
+      ),
+      effects: [
+        {
+          type: 'log',
+          title: 'The planner listed no fix steps; waiting for the person to decide',
+          lines: text.trim().split('\n').slice(0, LOG_LINES),
+        },
+      ],
+    };
+  }
   const first = s.steps.length + 1;
   const steps = [...s.steps, ...titles.map((title, i) => ({ n: first + i, title, done: false }))];
   const next: WorkflowState = settle({

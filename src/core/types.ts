@@ -107,7 +107,13 @@ export type Awaiting =
   | { kind: 'arbitration'; iteration: number }
   | { kind: 'manual_edit' } // the person edits plan.md, then decides `edited`
   /** The code review still asks for changes after `[review] max_code_rounds` rounds (`step` null: the final review). */
-  | { kind: 'code_review_cap'; round: number; step: number | null }
+  | {
+      kind: 'code_review_cap';
+      round: number;
+      step: number | null;
+      /** The planner listed no fix step (it disagreed with every comment): its answer, for the person to read. */
+      noFixSteps?: string;
+    }
   /** The person edits the code by hand, then decides `edited`: the diff goes to the reviewer again. */
   | { kind: 'code_edit'; step: number | null }
   | { kind: 'question'; role: Role; text: string; action: Action }

@@ -42,7 +42,12 @@ export const awaitingSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('go'), action: actionSchema }),
   z.object({ kind: z.literal('arbitration'), iteration: int }),
   z.object({ kind: z.literal('manual_edit') }),
-  z.object({ kind: z.literal('code_review_cap'), round: int, step: z.nullable(int) }),
+  z.object({
+    kind: z.literal('code_review_cap'),
+    round: int,
+    step: z.nullable(int),
+    noFixSteps: z.optional(z.string()),
+  }),
   z.object({ kind: z.literal('code_edit'), step: z.nullable(int) }),
   z.object({ kind: z.literal('question'), role, text: z.string(), action: actionSchema }),
   z.object({ kind: z.literal('unclear_verdict'), text: z.string(), action: actionSchema }),

@@ -135,7 +135,7 @@ describe('the code review in the state machine', () => {
     expect(more.state.awaiting).toMatchObject({ kind: 'go', action: { kind: 'execute_step', step: 2, attempt: 3 } });
   });
 
-  it('final: the planner’s fix steps are appended and executed next; none listed is a failure to retry', () => {
+  it('final: the planner’s fix steps are appended and executed next; none listed → the person decides as at the cap', () => {
     const fixing = running(
       'CODE_REVIEW',
       { kind: 'code_fix' },
@@ -160,7 +160,13 @@ describe('the code review in the state machine', () => {
       { type: 'agent_done', role: 'planner', action: { kind: 'code_fix' }, text: 'I disagree.' },
       OPTS,
     );
-    expect(none.state.awaiting).toMatchObject({ kind: 'failure', role: 'planner', action: { kind: 'code_fix' } });
+    expect(none.state.awaiting).toEqual({ kind: 'code_review_cap', round: 1, step: null, noFixSteps: 'I disagree.' });
+    expect(none.state.inflight).toBeNull();
+    const accepted = transition(none.state, { type: 'decide', on: 'code_review_cap', choice: 'accept' }, OPTS);
+    expect(accepted.state.codeReview?.approved).toBe(true);
+    expect(accepted.state.awaiting).toBeNull();
+    const edited = transition(none.state, { type: 'decide', on: 'code_review_cap', choice: 'edit' }, OPTS);
+    expect(edited.state.awaiting).toEqual({ kind: 'code_edit', step: null });
   });
 
   it('a diff arriving when no code review runs is refused', () => {
