@@ -118,7 +118,7 @@ function fixWork(s: WorkflowState, step: number | null, effects: Effect[]): Tran
   const next: WorkflowState = settle({
     ...s,
     phase: 'EXECUTE',
-    stepRun: { ...run, attempt, denials: 0, feedback: null },
+    stepRun: { ...run, attempt, reviewAttempts: (run.reviewAttempts ?? 0) + 1, denials: 0, feedback: null },
   });
   return schedule(next, { kind: 'execute_step', step, attempt, review: comments }, effects);
 }

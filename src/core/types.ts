@@ -171,8 +171,10 @@ export interface StepInfo {
 /** The step being executed: where its changes started and how its attempts went. */
 export interface StepRun {
   step: number;
-  /** 1-based; a retry after failing tests is the next attempt. */
+  /** 1-based; a retry after failing tests (or after the code review asked for changes) is the next attempt. */
   attempt: number;
+  /** How many of the attempts the code review asked for (`each` mode): they do not use up `[test] max_retries`. */
+  reviewAttempts?: number;
   /** Git tree of the working tree before the step's first attempt (agent-collab's files excluded). */
   baseTree: string | null;
   startedAt: string;

@@ -109,6 +109,7 @@ export const awaitingSchema = z.discriminatedUnion('kind', [
 const stepRunSchema = z.object({
   step: int,
   attempt: positive,
+  reviewAttempts: z.optional(count),
   baseTree: z.nullable(z.string()),
   startedAt: z.string(),
   testCommand: z.nullable(z.string()),
