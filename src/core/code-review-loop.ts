@@ -204,7 +204,8 @@ export function onCodeEdited(s: WorkflowState, w: Waiting<'code_edit'>): Transit
   const next: WorkflowState = {
     ...s,
     awaiting: null,
-    codeReview: { ...cr, limit: Math.max(cr.limit, cr.round + 1) },
+    // In final mode the person's edits are not committed: from now on the review reads the working tree too.
+    codeReview: { ...cr, limit: Math.max(cr.limit, cr.round + 1), ...(w.step === null ? { edited: true } : {}) },
   };
   return startCodeReview(next, w.step, [{ type: 'log', title: 'Code edited by the person; sent to review' }]);
 }

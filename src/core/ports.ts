@@ -62,7 +62,8 @@ export interface ReviewChanges {
 }
 
 /** Whose changes a code review reads: a step's since its snapshot, or what a run committed. */
-export type ReviewRange = { kind: 'step'; baseTree: string } | { kind: 'run'; runId: string };
+export type ReviewRange =
+  { kind: 'step'; baseTree: string } | { kind: 'run'; runId: string; withWorkingTree?: boolean };
 
 /** A step's changes, measured against the working tree as it was before the step (agent-collab's files excluded). */
 export interface StepChanges {

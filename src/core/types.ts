@@ -222,6 +222,8 @@ export interface CodeReviewState {
   tests: string[];
   /** final: the run's code was approved (by the reviewer, or accepted by the person); the run may end. */
   approved: boolean;
+  /** final: the person edited the code by hand for the review: their uncommitted changes are reviewed too. */
+  edited?: boolean;
 }
 
 export interface UsageTotals {

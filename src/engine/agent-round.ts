@@ -159,7 +159,11 @@ export class AgentRounds {
     const s = this.ctx.state();
     const base = step === null ? null : s.stepRun?.step === step ? s.stepRun.baseTree : null;
     const range: ReviewRange | null =
-      step === null ? { kind: 'run', runId: s.runId } : base ? { kind: 'step', baseTree: base } : null;
+      step === null
+        ? { kind: 'run', runId: s.runId, withWorkingTree: s.codeReview?.edited === true }
+        : base
+          ? { kind: 'step', baseTree: base }
+          : null;
     const changes = range
       ? await this.ctx.deps.workspace
           .reviewDiff(range, { signal, maxBytes: DIFF_READ_MAX_BYTES })

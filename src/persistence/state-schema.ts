@@ -133,6 +133,7 @@ const codeReviewSchema = z.object({
   comments: z.nullable(z.string()),
   tests: z.array(z.string()),
   approved: z.boolean(),
+  edited: z.optional(z.boolean()),
 });
 
 const pendingCommandSchema = z.object({

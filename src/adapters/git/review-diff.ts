@@ -79,7 +79,14 @@ interface LoggedCommit {
  * commits one after the other, one diff from before the first to HEAD; else (the person committed in between, or
  * after) each step commit's own diff, so nobody else's commit is shown as the run's work.
  */
-export async function runCommitsDiff(c: ReviewDiffCall, runId: string, emptyTree: string): Promise<ReviewChanges> {
+export async function runCommitsDiff(
+  c: ReviewDiffCall,
+  runId: string,
+  emptyTree: string,
+  /** HEAD's tree to the working tree's snapshot, read after the commits (the person's edits for the review). */
+  worktree: Pair | null = null,
+): Promise<ReviewChanges> {
+  const extra = worktree ? [worktree] : [];
   const r = await runGit(
     c.repoRoot,
     [
@@ -93,7 +100,7 @@ export async function runCommitsDiff(c: ReviewDiffCall, runId: string, emptyTree
     ],
     { signal: c.signal },
   );
-  if (r.exitCode !== 0) return { files: [], patch: '', truncated: false }; // no commits at all
+  if (r.exitCode !== 0) return diffPairs(c, extra); // no commits at all
   const trailer = `${RUN_TRAILER}: ${runId}`;
   const log: LoggedCommit[] = r.stdout
     .split('\x1e')
@@ -106,12 +113,11 @@ export async function runCommitsDiff(c: ReviewDiffCall, runId: string, emptyTree
     }));
   const mine = log.filter((l) => l.ofRun);
   const oldest = mine[mine.length - 1];
-  if (!oldest) return { files: [], patch: '', truncated: false };
+  if (!oldest) return diffPairs(c, extra);
   const newestFirst = log.slice(0, mine.length);
   if (newestFirst.every((l) => l.ofRun))
-    return diffPairs(c, [{ from: oldest.parent ?? emptyTree, to: newestFirst[0]?.hash ?? oldest.hash }]);
-  return diffPairs(
-    c,
-    [...mine].reverse().map((l) => ({ from: l.parent ?? emptyTree, to: l.hash })),
-  );
+    return diffPairs(c, [
+      { from: oldest.parent ?? emptyTree, to: worktree?.to ?? newestFirst[0]?.hash ?? oldest.hash },
+    ]);
+  return diffPairs(c, [...[...mine].reverse().map((l) => ({ from: l.parent ?? emptyTree, to: l.hash })), ...extra]);
 }

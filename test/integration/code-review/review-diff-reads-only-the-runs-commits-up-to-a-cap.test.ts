@@ -33,6 +33,19 @@ describe('code review diff', { timeout: 60_000 }, () => {
     expect(d.truncated).toBe(false);
   });
 
+  it('after the person edited the code for the review, holds their uncommitted edits too', async () => {
+    fx = fixture();
+    await step('run-1', 1, 'a.txt', 'step one\n');
+    fx.write('a.txt', 'step one\nPERSONS_FIX\n');
+    const d = await fx.ws.reviewDiff(
+      { kind: 'run', runId: 'run-1', withWorkingTree: true },
+      { signal: never, maxBytes: 100_000 },
+    );
+    expect(d.files).toEqual(['a.txt']);
+    expect(d.patch).toContain('+step one');
+    expect(d.patch).toContain('+PERSONS_FIX');
+  });
+
   it('holds nothing of an earlier run', async () => {
     fx = fixture();
     await step('run-0', 1, 'old.txt', 'earlier run\n');

@@ -206,6 +206,10 @@ describe('the code review in the state machine', () => {
     expect(accepted.state.awaiting).toBeNull();
     const edited = transition(none.state, { type: 'decide', on: 'code_review_cap', choice: 'edit' }, OPTS);
     expect(edited.state.awaiting).toEqual({ kind: 'code_edit', step: null });
+    // The person's hand edits are not committed: the next review reads the working tree too.
+    const sent = transition(edited.state, { type: 'decide', on: 'code_edit', choice: 'edited' }, OPTS);
+    expect(sent.state.codeReview?.edited).toBe(true);
+    expect(sent.state.phase).toBe('CODE_REVIEW');
   });
 
   it('a diff arriving when no code review runs is refused', () => {
