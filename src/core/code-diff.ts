@@ -18,6 +18,9 @@ interface FileDiff {
   size: number;
 }
 
+/** Files left out are named up to this many; the rest are counted (the list must stay within the bound too). */
+const MAX_LISTED = 200;
+
 const FILE_RE = /^diff --git a\/(.*?) b\/(.*)$/;
 
 function splitFiles(patch: string): FileDiff[] {
@@ -138,6 +141,8 @@ export function boundDiff(patch: string, max: number): BoundedDiff {
       (i) =>
         `- ${files[i]?.path ?? ''} (${files[i]?.binary ? 'binary' : `${countLines(files[i]?.hunks ?? [])} lines`})`,
     );
-  const tail = rest.length ? [`[… ${rest.length} more changed file(s) not shown:`, ...rest, ']'] : [];
+  const named = rest.slice(0, MAX_LISTED);
+  const more = rest.length > named.length ? [`- … and ${rest.length - named.length} more`] : [];
+  const tail = rest.length ? [`[… ${rest.length} more changed file(s) not shown:`, ...named, ...more, ']'] : [];
   return { text: [...shown, ...tail].join('\n'), files: names, cut: true };
 }

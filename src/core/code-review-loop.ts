@@ -6,7 +6,7 @@ import { fixStepTitle, parseFixSteps, startCodeReview } from './code-review.js';
 import type { ChoiceId } from './decisions.js';
 import type { Effect, EngineEvent } from './events.js';
 import { commitNow, finishExecution } from './execution.js';
-import { failed, stopToGoal, type TransitionResult } from './transition-rules.js';
+import { stopToGoal, type TransitionResult } from './transition-rules.js';
 import type { Action, Awaiting, CodeReviewState, StepRun, Verdict, WorkflowState } from './types.js';
 import { parseVerdict } from './verdict.js';
 
@@ -118,7 +118,7 @@ function fixWork(s: WorkflowState, step: number | null, effects: Effect[]): Tran
   const next: WorkflowState = settle({
     ...s,
     phase: 'EXECUTE',
-    stepRun: { ...run, attempt, denials: 0, feedback: null },
+    stepRun: { ...run, attempt, reviewAttempts: (run.reviewAttempts ?? 0) + 1, denials: 0, feedback: null },
   });
   return schedule(next, { kind: 'execute_step', step, attempt, review: comments }, effects);
 }
@@ -127,14 +127,24 @@ function fixWork(s: WorkflowState, step: number | null, effects: Effect[]): Tran
 export function onCodeFixAnswer(s: WorkflowState, text: string): TransitionResult {
   const cr = s.codeReview as CodeReviewState;
   const titles = parseFixSteps(text).map((t) => fixStepTitle(t, cr.round));
-  if (titles.length === 0)
-    return failed(
-      s,
-      'planner',
-      { kind: 'code_fix' },
-      'agent_error',
-      'the planner listed no fix steps (a numbered list under "## Fix steps"); retry to ask again',
-    );
+  // No fix step (the planner disagrees with every comment, or listed none): asking again would give the same
+  // answer, so the person decides as at the cap, reading the planner's answer.
+  if (titles.length === 0) {
+    const answer = text.length > COMMENTS_MAX ? `${text.slice(0, COMMENTS_MAX)}\n[… answer cut …]` : text;
+    return {
+      state: waitForPerson(
+        { ...s, phase: 'CODE_REVIEW' },
+        { kind: 'code_review_cap', round: cr.round, step: null, noFixSteps: answer },
+      ),
+      effects: [
+        {
+          type: 'log',
+          title: 'The planner listed no fix steps; waiting for the person to decide',
+          lines: text.trim().split('\n').slice(0, LOG_LINES),
+        },
+      ],
+    };
+  }
   const first = s.steps.length + 1;
   const steps = [...s.steps, ...titles.map((title, i) => ({ n: first + i, title, done: false }))];
   const next: WorkflowState = settle({
@@ -194,7 +204,8 @@ export function onCodeEdited(s: WorkflowState, w: Waiting<'code_edit'>): Transit
   const next: WorkflowState = {
     ...s,
     awaiting: null,
-    codeReview: { ...cr, limit: Math.max(cr.limit, cr.round + 1) },
+    // In final mode the person's edits are not committed: from now on the review reads the working tree too.
+    codeReview: { ...cr, limit: Math.max(cr.limit, cr.round + 1), ...(w.step === null ? { edited: true } : {}) },
   };
   return startCodeReview(next, w.step, [{ type: 'log', title: 'Code edited by the person; sent to review' }]);
 }

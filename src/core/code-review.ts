@@ -66,35 +66,50 @@ export function testLine(step: number, run: StepRun | null): string {
   }
 }
 
-const ITEM_RE = /^\s{0,3}(?:\d+[.)]|[-*+])\s+(?:\[[ xX]\]\s*)?(.+)$/;
+const ITEM_RE = /^(\s*)(?:\d+[.)]|[-*+])\s+(?:\[[ xX]\]\s*)?(.+)$/;
 const HEADING_RE = /^#{1,6}\s+(.*)$/;
+/** A heading over the fix steps: "Fix steps", "Fixes", "Steps"… (not "Responses" nor "Comments"). */
+const FIX_HEADING_RE = /\b(?:fix|step)/i;
 const MAX_FIX_STEPS = 20;
 
+interface Item {
+  indent: number;
+  title: string;
+}
+
+/** The top-level items of a list: the least indented ones (a nested bullet details the step above it). */
+function topLevel(items: Item[]): string[] {
+  const least = Math.min(...items.map((i) => i.indent));
+  return items.filter((i) => i.indent === least).map((i) => i.title);
+}
+
 /**
- * The fix steps in the planner's answer: the list items under a heading that names steps (`## Fix steps`), else
- * every top-level list item. Each becomes one line (a plan step's title).
+ * The fix steps in the planner's answer: the top-level list items under a heading that names fixes or steps
+ * (`## Fix steps`), else the top-level items of an answer without headings. Each becomes one line (a step's title).
  */
 export function parseFixSteps(text: string): string[] {
   const lines = text.split(/\r?\n/);
   let inSection = false;
-  let sawSection = false;
-  const inSteps: string[] = [];
-  const all: string[] = [];
+  let sawHeading = false;
+  const inSteps: Item[] = [];
+  const all: Item[] = [];
   for (const line of lines) {
     const h = HEADING_RE.exec(line);
     if (h) {
-      inSection = /step/i.test(h[1] ?? '');
-      sawSection ||= inSection;
+      inSection = FIX_HEADING_RE.test(h[1] ?? '');
+      sawHeading = true;
       continue;
     }
     const m = ITEM_RE.exec(line);
     if (!m) continue;
-    const title = truncateAtWord((m[1] ?? '').replace(/\s+/g, ' ').trim(), 200);
+    const title = truncateAtWord((m[2] ?? '').replace(/\s+/g, ' ').trim(), 200);
     if (!title) continue;
-    all.push(title);
-    if (inSection) inSteps.push(title);
+    const item = { indent: (m[1] ?? '').replace(/\t/g, '    ').length, title };
+    all.push(item);
+    if (inSection) inSteps.push(item);
   }
-  return (sawSection ? inSteps : all).slice(0, MAX_FIX_STEPS);
+  const items = inSteps.length > 0 ? inSteps : sawHeading ? [] : all;
+  return items.length === 0 ? [] : topLevel(items).slice(0, MAX_FIX_STEPS);
 }
 
 /** How a fix step's title says where it comes from. */

@@ -245,7 +245,8 @@ export function onTestsDone(
   const feedback = testFeedback(e);
   const failedRun: StepRun = { ...run, testCommand: e.command, testResult: 'failed', feedback };
   const log: Effect = { type: 'log', title: `Step ${e.step} attempt ${e.attempt}: tests failed`, lines: [why] };
-  if (e.attempt <= opts.maxRetries) {
+  // Only attempts after failing tests count against the retries: those the code review asked for do not.
+  if (e.attempt - (run.reviewAttempts ?? 0) <= opts.maxRetries) {
     const retry: Action = { kind: 'execute_step', step: e.step, attempt: e.attempt + 1, feedback };
     const next: WorkflowState = settle({
       ...s,

@@ -52,6 +52,19 @@ export interface Prompts {
   render(name: PromptName, vars: Record<string, string | number>): Promise<string>;
 }
 
+/** The code a reviewer reads: a text diff (binary files only named), read up to a cap. */
+export interface ReviewChanges {
+  /** Every file changed, read or not. */
+  files: string[];
+  patch: string;
+  /** The patch was cut at the cap: some files' changes were not read. */
+  truncated: boolean;
+}
+
+/** Whose changes a code review reads: a step's since its snapshot, or what a run committed. */
+export type ReviewRange =
+  { kind: 'step'; baseTree: string } | { kind: 'run'; runId: string; withWorkingTree?: boolean };
+
 /** A step's changes, measured against the working tree as it was before the step (agent-collab's files excluded). */
 export interface StepChanges {
   files: string[];
@@ -93,6 +106,8 @@ export interface StepWorkspace {
   /** The working tree now as a git tree id (untracked files included, ignored and agent-collab's files excluded). */
   snapshot(signal?: AbortSignal): Promise<string>;
   changedSince(baseTree: string): Promise<StepChanges>;
+  /** The diff a code review reads: `range`'s changes, stopped by `signal`, at most `maxBytes` of patch read. */
+  reviewDiff(range: ReviewRange, opts: { signal: AbortSignal; maxBytes: number }): Promise<ReviewChanges>;
   /**
    * Commits exactly the hunks changed since `baseTree` as `[Step N] <summary>`: HEAD plus the agent's hunks; the
    * person's own edits from before the step (staged, unstaged, untracked) stay as they were, and the index gets the

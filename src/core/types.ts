@@ -107,7 +107,13 @@ export type Awaiting =
   | { kind: 'arbitration'; iteration: number }
   | { kind: 'manual_edit' } // the person edits plan.md, then decides `edited`
   /** The code review still asks for changes after `[review] max_code_rounds` rounds (`step` null: the final review). */
-  | { kind: 'code_review_cap'; round: number; step: number | null }
+  | {
+      kind: 'code_review_cap';
+      round: number;
+      step: number | null;
+      /** The planner listed no fix step (it disagreed with every comment): its answer, for the person to read. */
+      noFixSteps?: string;
+    }
   /** The person edits the code by hand, then decides `edited`: the diff goes to the reviewer again. */
   | { kind: 'code_edit'; step: number | null }
   | { kind: 'question'; role: Role; text: string; action: Action }
@@ -165,8 +171,10 @@ export interface StepInfo {
 /** The step being executed: where its changes started and how its attempts went. */
 export interface StepRun {
   step: number;
-  /** 1-based; a retry after failing tests is the next attempt. */
+  /** 1-based; a retry after failing tests (or after the code review asked for changes) is the next attempt. */
   attempt: number;
+  /** How many of the attempts the code review asked for (`each` mode): they do not use up `[test] max_retries`. */
+  reviewAttempts?: number;
   /** Git tree of the working tree before the step's first attempt (agent-collab's files excluded). */
   baseTree: string | null;
   startedAt: string;
@@ -214,6 +222,8 @@ export interface CodeReviewState {
   tests: string[];
   /** final: the run's code was approved (by the reviewer, or accepted by the person); the run may end. */
   approved: boolean;
+  /** final: the person edited the code by hand for the review: their uncommitted changes are reviewed too. */
+  edited?: boolean;
 }
 
 export interface UsageTotals {

@@ -4,6 +4,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Effect, RoundUsage } from '../core/events.js';
 import { boundDiff } from '../core/code-diff.js';
+import type { ReviewChanges, ReviewRange } from '../core/ports.js';
 import { hasMergeConflictMarkers } from '../core/conflict-markers.js';
 import { detectQuestion } from '../core/question-detect.js';
 import {
@@ -25,6 +26,18 @@ import { RoundBudgetClock } from './round-budget.js';
 
 /** About 10k tokens of diff: a code review's prompt stays well within any model's context. */
 const DIFF_MAX_CHARS = 40_000;
+/** At most this much of a diff is read (and held in memory) before it is bounded for the reviewer. */
+const DIFF_READ_MAX_BYTES = 2 * 1024 * 1024;
+
+/** The reviewer's diff text: bounded, saying what was not read or that there is nothing to read. */
+function reviewText(changes: ReviewChanges | null): string {
+  if (!changes) return '(the diff is not available: no snapshot was taken before the change)';
+  if (changes.files.length === 0) return '(no changes: nothing was committed or changed)';
+  const bounded = boundDiff(changes.patch, DIFF_MAX_CHARS);
+  if (!changes.truncated) return bounded.text;
+  const unread = changes.files.filter((f) => !bounded.files.includes(f));
+  return `${bounded.text}\n[… the diff was read only up to ${DIFF_READ_MAX_BYTES} bytes; ${unread.length} changed file(s) not read]`;
+}
 
 type RoundOutcome =
   | { kind: 'done'; text: string }
@@ -139,17 +152,34 @@ export class AgentRounds {
 
   /**
    * The diff a code review reads, bounded, into the state (the prompt and the person's view read it there): the
-   * step's changes since its snapshot, or the run's since its first step's. False when the round cannot go on.
+   * step's changes since its snapshot, or what the run committed (never the person's own uncommitted edits). Read
+   * up to a cap and stopped with the round. False when the round cannot go on.
    */
   private async takeDiff(step: number | null, signal: AbortSignal): Promise<boolean> {
     const s = this.ctx.state();
-    const base = step === null ? s.codeReview?.baseTree : s.stepRun?.step === step ? s.stepRun.baseTree : null;
-    const changes = base ? await this.ctx.deps.workspace.changedSince(base) : null;
+    const base = step === null ? null : s.stepRun?.step === step ? s.stepRun.baseTree : null;
+    const range: ReviewRange | null =
+      step === null
+        ? { kind: 'run', runId: s.runId, withWorkingTree: s.codeReview?.edited === true }
+        : base
+          ? { kind: 'step', baseTree: base }
+          : null;
+    const changes = range
+      ? await this.ctx.deps.workspace
+          .reviewDiff(range, { signal, maxBytes: DIFF_READ_MAX_BYTES })
+          .catch((err: unknown) => {
+            // A stopped round ends git on purpose: that is no failure of the diff.
+            if (signal.aborted) return null;
+            throw err;
+          })
+      : null;
     if (signal.aborted) return false;
-    const bounded = changes
-      ? boundDiff(changes.patch, DIFF_MAX_CHARS)
-      : { text: '(the diff is not available: no snapshot was taken before the change)', files: [] };
-    const ok = await this.ctx.dispatch({ type: 'code_diff', step, diff: bounded.text, files: changes?.files ?? [] });
+    const ok = await this.ctx.dispatch({
+      type: 'code_diff',
+      step,
+      diff: reviewText(changes),
+      files: changes?.files ?? [],
+    });
     return ok && !signal.aborted;
   }
 

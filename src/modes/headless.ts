@@ -159,6 +159,8 @@ export function hintFor(w: Awaiting): string {
     case 'manual_edit':
       return `edit .agent-collab/plan.md, then ${rerun}`;
     case 'code_review_cap':
+      if (w.noFixSteps !== undefined)
+        return `the planner listed no fix steps for the code review's comments (its answer is in log.md): ${w.noFixSteps.trim().split('\n')[0] ?? ''} — ${rerun}`;
       return `the code review of ${w.step === null ? "the run's changes" : `step ${w.step}`} still asks for changes after ${w.round} round(s) (see log.md); ${rerun}`;
     case 'code_edit':
       return `edit the code, then ${rerun}`;

@@ -42,7 +42,12 @@ export const awaitingSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('go'), action: actionSchema }),
   z.object({ kind: z.literal('arbitration'), iteration: int }),
   z.object({ kind: z.literal('manual_edit') }),
-  z.object({ kind: z.literal('code_review_cap'), round: int, step: z.nullable(int) }),
+  z.object({
+    kind: z.literal('code_review_cap'),
+    round: int,
+    step: z.nullable(int),
+    noFixSteps: z.optional(z.string()),
+  }),
   z.object({ kind: z.literal('code_edit'), step: z.nullable(int) }),
   z.object({ kind: z.literal('question'), role, text: z.string(), action: actionSchema }),
   z.object({ kind: z.literal('unclear_verdict'), text: z.string(), action: actionSchema }),
@@ -104,6 +109,7 @@ export const awaitingSchema = z.discriminatedUnion('kind', [
 const stepRunSchema = z.object({
   step: int,
   attempt: positive,
+  reviewAttempts: z.optional(count),
   baseTree: z.nullable(z.string()),
   startedAt: z.string(),
   testCommand: z.nullable(z.string()),
@@ -127,6 +133,7 @@ const codeReviewSchema = z.object({
   comments: z.nullable(z.string()),
   tests: z.array(z.string()),
   approved: z.boolean(),
+  edited: z.optional(z.boolean()),
 });
 
 const pendingCommandSchema = z.object({

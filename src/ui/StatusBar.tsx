@@ -91,7 +91,9 @@ export function waitingText(view: ViewState): string {
     case 'manual_edit':
       return 'waiting for your edit of plan.md';
     case 'code_review_cap':
-      return 'waiting for your decision: code review cap';
+      return a.noFixSteps === undefined
+        ? 'waiting for your decision: code review cap'
+        : 'waiting for your decision: the planner listed no fix steps';
     case 'code_edit':
       return 'waiting for your edit of the code';
     case 'question':

@@ -36,6 +36,8 @@ export interface GitResult {
   stdout: string;
   stderr: string;
   exitCode: number;
+  /** stdout was cut at `maxStdoutBytes` (git was ended then). */
+  truncated?: boolean;
 }
 
 export interface GitCallOptions {
@@ -49,6 +51,8 @@ export interface GitCallOptions {
   encoding?: 'utf8' | 'latin1';
   /** Runs git through another program (agent-collab's boxed commit: bubblewrap): its command line for git's args. */
   wrap?: (gitArgs: string[]) => { command: string; args: string[] };
+  /** Reads at most this many bytes of stdout, then ends git: the result holds what was read and `truncated`. */
+  maxStdoutBytes?: number;
 }
 
 const STOPPED = 'git was stopped';
@@ -96,7 +100,22 @@ export function runGit(cwd: string, args: string[], opts: GitCallOptions = {}): 
         void terminateGroup(child.pid, KILL_GRACE_MS).then(() => resolve({ stdout: '', stderr: STOPPED, exitCode: 1 }));
     };
     signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout?.on('data', (d: Buffer) => stdout.push(d));
+    let read = 0;
+    let truncated = false;
+    const max = opts.maxStdoutBytes;
+    child.stdout?.on('data', (d: Buffer) => {
+      if (truncated) return;
+      if (max !== undefined && read + d.length > max) {
+        // Enough read: the rest is never buffered, and git is ended rather than left writing to a full pipe.
+        stdout.push(d.subarray(0, max - read));
+        read = max;
+        truncated = true;
+        if (child.pid !== undefined) void terminateGroup(child.pid, KILL_GRACE_MS);
+        return;
+      }
+      read += d.length;
+      stdout.push(d);
+    });
     child.stderr?.on('data', (d: Buffer) => stderr.push(d));
     child.once('error', (err: NodeJS.ErrnoException) => {
       release();
@@ -113,7 +132,9 @@ export function runGit(cwd: string, args: string[], opts: GitCallOptions = {}): 
         resolve({
           stdout: Buffer.concat(stdout).toString(opts.encoding ?? 'utf8'),
           stderr: Buffer.concat(stderr).toString('utf8'),
-          exitCode: code ?? 1,
+          // Ended on purpose once enough was read: what was read is the answer.
+          exitCode: truncated ? 0 : (code ?? 1),
+          ...(truncated ? { truncated } : {}),
         });
     });
     if (child.stdin) {

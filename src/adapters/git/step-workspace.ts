@@ -13,7 +13,15 @@ import {
   type GitCallOptions,
   type StepCommitKey,
 } from './git.js';
-import type { StepChanges, StepCommitOptions, StepCommitResult, StepWorkspace } from '../../core/ports.js';
+import type {
+  ReviewChanges,
+  ReviewRange,
+  StepChanges,
+  StepCommitOptions,
+  StepCommitResult,
+  StepWorkspace,
+} from '../../core/ports.js';
+import { diffPairs, runCommitsDiff } from './review-diff.js';
 import type { LargeChange } from '../../core/types.js';
 import { AgentHunks, indexInfo, parseRawEntries, type EntryChange } from './agent-hunks.js';
 import { catchUpIndex } from './index-catch-up.js';
@@ -105,6 +113,19 @@ export class GitStepWorkspace implements StepWorkspace {
             'diff the step',
           );
     return { files, patch };
+  }
+
+  async reviewDiff(range: ReviewRange, opts: { signal: AbortSignal; maxBytes: number }): Promise<ReviewChanges> {
+    const call = { repoRoot: this.repoRoot, pathspec: this.everythingButWorkdir(), ...opts };
+    if (range.kind === 'run') {
+      // After the person edited the code by hand for the review, their uncommitted changes are read too.
+      const worktree = range.withWorkingTree
+        ? { from: await this.headTreeOrEmpty(), to: await this.snapshot(opts.signal) }
+        : null;
+      return runCommitsDiff(call, range.runId, await this.emptyTree(), worktree);
+    }
+    const now = await this.snapshot(opts.signal);
+    return diffPairs(call, [{ from: range.baseTree, to: now }]);
   }
 
   async commitStep(opts: StepCommitOptions): Promise<StepCommitResult> {
@@ -333,6 +354,10 @@ export class GitStepWorkspace implements StepWorkspace {
   private async headTree(signal?: AbortSignal): Promise<string | null> {
     const r = await runGit(this.repoRoot, ['rev-parse', '-q', '--verify', 'HEAD^{tree}'], { signal });
     return r.exitCode === 0 ? r.stdout.trim() : null;
+  }
+
+  private async headTreeOrEmpty(): Promise<string> {
+    return (await this.headTree()) ?? (await this.emptyTree());
   }
 
   private async emptyTree(): Promise<string> {

@@ -54,7 +54,11 @@ export function AwaitingDialog({ awaiting: a, onEvent, onEditPlan, onEdit, texts
           iteration={a.round}
           onChoose={decide}
           options={DECISIONS.code_review_cap.choices}
-          title={`The code review still asks for changes after ${a.round} round(s) (see the Code tab). What now?`}
+          title={
+            a.noFixSteps === undefined
+              ? `The code review still asks for changes after ${a.round} round(s) (see the Code tab). What now?`
+              : `The planner listed no fix steps for the reviewer's comments (round ${a.round}):\n${a.noFixSteps.trim().split('\n').slice(0, 12).join('\n')}\nWhat now?`
+          }
         />
       );
     case 'code_edit':

@@ -135,7 +135,46 @@ describe('the code review in the state machine', () => {
     expect(more.state.awaiting).toMatchObject({ kind: 'go', action: { kind: 'execute_step', step: 2, attempt: 3 } });
   });
 
-  it('final: the planner’s fix steps are appended and executed next; none listed is a failure to retry', () => {
+  it('each: an attempt the code review asked for does not use up a test retry', () => {
+    const opts = { ...OPTS, execution: { maxRetries: 1 } };
+    const reviewing = running(
+      'CODE_REVIEW',
+      { kind: 'code_review', step: 2 },
+      {
+        mode: 'auto',
+        steps,
+        currentStep: 2,
+        stepRun: newStepRun(stateIn('EXECUTE'), 2, 'tree2', 't'),
+        codeReview: review('each', { step: 2 }),
+      },
+    );
+    const text = '[CHANGES_REQUIRED]\n\n## Comments\n1. Rename b.';
+    const rejected = transition(
+      reviewing,
+      { type: 'agent_done', role: 'reviewer', action: { kind: 'code_review', step: 2 }, text },
+      opts,
+    );
+    expect(rejected.state.stepRun?.attempt).toBe(2);
+    const failing = { ...rejected.state, inflight: { kind: 'run_tests' as const, step: 2, attempt: 2 } };
+    const tests = {
+      type: 'tests_done' as const,
+      step: 2,
+      command: 'npm test',
+      passed: false,
+      output: 'FAIL',
+      durationMs: 1,
+      timedOut: false,
+    };
+    const retried = transition(failing, { ...tests, attempt: 2 }, opts);
+    expect(retried.state.inflight).toMatchObject({ kind: 'execute_step', step: 2, attempt: 3 });
+
+    // The one test retry is used now: the next failure goes to the person.
+    const again = { ...retried.state, inflight: { kind: 'run_tests' as const, step: 2, attempt: 3 } };
+    const stopped = transition(again, { ...tests, attempt: 3 }, opts);
+    expect(stopped.state.awaiting).toMatchObject({ kind: 'step_failed', step: 2 });
+  });
+
+  it('final: the planner’s fix steps are appended and executed next; none listed → the person decides as at the cap', () => {
     const fixing = running(
       'CODE_REVIEW',
       { kind: 'code_fix' },
@@ -160,7 +199,17 @@ describe('the code review in the state machine', () => {
       { type: 'agent_done', role: 'planner', action: { kind: 'code_fix' }, text: 'I disagree.' },
       OPTS,
     );
-    expect(none.state.awaiting).toMatchObject({ kind: 'failure', role: 'planner', action: { kind: 'code_fix' } });
+    expect(none.state.awaiting).toEqual({ kind: 'code_review_cap', round: 1, step: null, noFixSteps: 'I disagree.' });
+    expect(none.state.inflight).toBeNull();
+    const accepted = transition(none.state, { type: 'decide', on: 'code_review_cap', choice: 'accept' }, OPTS);
+    expect(accepted.state.codeReview?.approved).toBe(true);
+    expect(accepted.state.awaiting).toBeNull();
+    const edited = transition(none.state, { type: 'decide', on: 'code_review_cap', choice: 'edit' }, OPTS);
+    expect(edited.state.awaiting).toEqual({ kind: 'code_edit', step: null });
+    // The person's hand edits are not committed: the next review reads the working tree too.
+    const sent = transition(edited.state, { type: 'decide', on: 'code_edit', choice: 'edited' }, OPTS);
+    expect(sent.state.codeReview?.edited).toBe(true);
+    expect(sent.state.phase).toBe('CODE_REVIEW');
   });
 
   it('a diff arriving when no code review runs is refused', () => {

@@ -34,6 +34,7 @@ function ports(log: string[]) {
   const workspace: StepWorkspace = {
     snapshot: () => Promise.reject(new Error('no git here')),
     changedSince: () => Promise.reject(new Error('no git here')),
+    reviewDiff: () => Promise.reject(new Error('no git here')),
     commitStep: () => Promise.reject(new Error('no git here')),
     rollback: () => Promise.reject(new Error('no git here')),
   };

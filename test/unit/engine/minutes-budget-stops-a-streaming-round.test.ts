@@ -32,6 +32,7 @@ function files(): WorkflowFiles {
 const workspace: StepWorkspace = {
   snapshot: () => Promise.reject(new Error('no git here')),
   changedSince: () => Promise.reject(new Error('no git here')),
+  reviewDiff: () => Promise.reject(new Error('no git here')),
   commitStep: () => Promise.reject(new Error('no git here')),
   rollback: () => Promise.reject(new Error('no git here')),
 };

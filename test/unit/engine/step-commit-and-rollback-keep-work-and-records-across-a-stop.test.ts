@@ -63,6 +63,7 @@ function executor(action: Action, setup: Setup = {}) {
   const workspace: StepWorkspace = {
     snapshot: () => Promise.resolve('base-tree'),
     changedSince: () => Promise.resolve({ files: ['greet.js'], patch: 'diff --git a/greet.js b/greet.js\n' }),
+    reviewDiff: () => Promise.reject(new Error('no code review here')),
     commitStep: () => Promise.resolve({ kind: 'committed', hash: 'abcdef1234567', files: ['greet.js'] }),
     rollback: () => {
       log.push('rollback');

@@ -41,6 +41,7 @@ describe('the commit of a step', () => {
     const workspace: StepWorkspace = {
       snapshot: () => Promise.reject(new Error('no git here')),
       changedSince: () => Promise.reject(new Error('no git here')),
+      reviewDiff: () => Promise.reject(new Error('no git here')),
       rollback: () => Promise.reject(new Error('no git here')),
       // Like git waiting on a hook: ends only when stopped.
       commitStep: (opts) => {
