@@ -31,7 +31,10 @@ export default defineConfig({
         },
       },
       // processes, git, fake agents, real files in temp dirs; needs `npm run build` for the dist/ tests
-      { extends: true, test: { name: 'integration', include: tsx('integration') } },
+      {
+        extends: true,
+        test: { name: 'integration', include: tsx('integration'), setupFiles: ['test/integration/setup-terminal.ts'] },
+      },
       // the real pinned CLIs, installed into a cache dir outside the repo (reused when present); a whole run of
       // agent-collab on them takes several real CLI starts, so a loaded 2-core machine needs more than 30 s
       {
