@@ -6,9 +6,10 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeAgent } from '../../src/adapters/fake/fake-agent.js';
 import type { FakeScript } from '../../src/adapters/fake/script.js';
-import { runHeadless, type HeadlessOptions } from '../../src/modes/headless.js';
+import type { HeadlessOptions } from '../../src/modes/headless.js';
+import { runAutoHeadless } from '../helpers/headless-run.js';
 import { parseDecision } from '../../src/modes/decisions.js';
-import { gitLog, readWork, sink, tempRepo } from '../helpers/repo.js';
+import { gitLog, readWork, tempRepo } from '../helpers/repo.js';
 
 let cleanup: (() => void) | undefined;
 afterEach(() => cleanup?.());
@@ -22,20 +23,7 @@ function harness(config: string, planner: FakeScript, reviewer: FakeScript = { r
       planner: new FakeAgent('planner', plannerNow, { sessionPrefix: 'p' }),
       reviewer: new FakeAgent('reviewer', reviewer, { sessionPrefix: 'r' }),
     };
-    const out = sink();
-    const code = await runHeadless({
-      cwd: repo.dir,
-      homeDir: repo.home,
-      auto: true,
-      autoApprove: true,
-      json: true,
-      resume: 'ask',
-      agents,
-      stdout: out,
-      stderr: sink(),
-      ...opts,
-    });
-    return { code, events: out.lines(), agents };
+    return { ...(await runAutoHeadless(repo, agents, opts)), agents };
   };
   const setConfig = (text: string): void => writeFileSync(path.join(repo.dir, '.agent-collab', 'config.toml'), text);
   return { repo, run, setConfig };

@@ -6,9 +6,10 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeAgent } from '../../src/adapters/fake/fake-agent.js';
 import type { FakeScript } from '../../src/adapters/fake/script.js';
-import { runHeadless, type HeadlessOptions } from '../../src/modes/headless.js';
+import type { HeadlessOptions } from '../../src/modes/headless.js';
+import { runAutoHeadless } from '../helpers/headless-run.js';
 import { parseDecision } from '../../src/modes/decisions.js';
-import { gitLog, readWork, sink, tempRepo } from '../helpers/repo.js';
+import { gitLog, readWork, tempRepo } from '../helpers/repo.js';
 
 const PLAN = '# Task: Calc\n\n## Steps\n1. [ ] Add a.txt\n2. [ ] Add calc.js\n3. [ ] Add c.txt\n';
 const approve: FakeScript = { rules: [{ do: { verdict: 'APPROVED', text: '## Comments\n1. Fine.' } }] };
@@ -42,26 +43,12 @@ function oneStepPlanner(): FakeAgent {
 let cleanup: (() => void) | undefined;
 afterEach(() => cleanup?.());
 
-async function run(
+function run(
   repo: ReturnType<typeof tempRepo>,
   agents: { planner: FakeAgent; reviewer: FakeAgent },
   extra: Partial<HeadlessOptions> = {},
 ) {
-  const out = sink();
-  const code = await runHeadless({
-    cwd: repo.dir,
-    homeDir: repo.home,
-    goal: 'calc',
-    auto: true,
-    autoApprove: true,
-    json: true,
-    resume: 'ask',
-    agents,
-    stdout: out,
-    stderr: sink(),
-    ...extra,
-  });
-  return { code, events: out.lines() };
+  return runAutoHeadless(repo, agents, { goal: 'calc', ...extra });
 }
 
 function runDir(repo: ReturnType<typeof tempRepo>): string {

@@ -9,8 +9,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FakeAgent } from '../../src/adapters/fake/fake-agent.js';
 import type { FakeScript } from '../../src/adapters/fake/script.js';
 import { UserError } from '../../src/core/errors.js';
-import { runHeadless, type HeadlessOptions } from '../../src/modes/headless.js';
-import { gitLog, sink, tempRepo } from '../helpers/repo.js';
+import type { HeadlessOptions } from '../../src/modes/headless.js';
+import { runAutoHeadless } from '../helpers/headless-run.js';
+import { gitLog, tempRepo } from '../helpers/repo.js';
 
 const approve: FakeScript = { rules: [{ do: { verdict: 'APPROVED', text: '## Comments\n1. Fine.' } }] };
 
@@ -59,27 +60,13 @@ function conflicting(r: ReturnType<typeof repo>): void {
   r.git('commit', '-q', '-am', 'main');
 }
 
-async function run(
+function run(
   dir: string,
   home: string,
   agents: { planner: FakeAgent; reviewer: FakeAgent },
   extra: Partial<HeadlessOptions> = {},
 ) {
-  const out = sink();
-  const code = await runHeadless({
-    cwd: dir,
-    homeDir: home,
-    goal: 'add a',
-    auto: true,
-    autoApprove: true,
-    json: true,
-    resume: 'ask',
-    agents,
-    stdout: out,
-    stderr: sink(),
-    ...extra,
-  });
-  return { code, events: out.lines() };
+  return runAutoHeadless({ dir, home }, agents, { goal: 'add a', ...extra });
 }
 
 async function refusal(dir: string, home: string, extra: Partial<HeadlessOptions> = {}) {

@@ -5,6 +5,7 @@ import { useRef, useState } from 'react';
 import { DECISIONS, type Choice } from '../../core/decisions.js';
 import { keyPicks } from '../decision-keys.js';
 import { Frame } from './Frame.js';
+import { CONFIRM_KEYS, ConfirmLine } from './ChoiceDialog.js';
 
 /** The rounds offered when "continue" is picked; the first digit typed replaces it. */
 const DEFAULT_ROUNDS = '2';
@@ -85,7 +86,7 @@ export function ArbitrationDialog({
 
   const { selected, rounds, armed, error } = shown;
   const keys = armed
-    ? 'y: yes, do it · any other key: back'
+    ? CONFIRM_KEYS
     : rounds !== null
       ? 'digits: rounds · Enter: continue · Esc: back'
       : `↑/↓ + Enter, or ${NUMBERS}`;
@@ -104,13 +105,7 @@ export function ArbitrationDialog({
           {error ? <Text color="red"> {error}</Text> : null}
         </Text>
       ) : null}
-      {armed ? (
-        <Box marginTop={1}>
-          <Text color="red" bold>
-            {armed.confirm} [y/N]
-          </Text>
-        </Box>
-      ) : null}
+      {armed ? <ConfirmLine choice={armed} /> : null}
     </Frame>
   );
 }

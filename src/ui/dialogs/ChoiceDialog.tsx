@@ -30,17 +30,25 @@ export function ChoiceDialog({ title, options, onChoose, color, children }: Choi
     if (picked.confirm) setArmed(picked);
     else onChoose(picked.id);
   });
-  const keys = armed ? 'y: yes, do it · any other key: back' : choiceKeysText(options);
+  const keys = armed ? CONFIRM_KEYS : choiceKeysText(options);
   return (
     <Frame title={title} keys={keys} color={color}>
       {children}
-      {armed ? (
-        <Box marginTop={1}>
-          <Text color="red" bold>
-            {armed.confirm} [y/N]
-          </Text>
-        </Box>
-      ) : null}
+      {armed ? <ConfirmLine choice={armed} /> : null}
     </Frame>
+  );
+}
+
+/** The key line while a choice marked `confirm` in the decisions table waits for its `y`. */
+export const CONFIRM_KEYS = 'y: yes, do it · any other key: back';
+
+/** The question a choice marked `confirm` asks before it is sent. */
+export function ConfirmLine({ choice }: { choice: Choice }) {
+  return (
+    <Box marginTop={1}>
+      <Text color="red" bold>
+        {choice.confirm} [y/N]
+      </Text>
+    </Box>
   );
 }

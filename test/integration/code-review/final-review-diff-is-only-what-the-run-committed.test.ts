@@ -5,8 +5,8 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeAgent } from '../../../src/adapters/fake/fake-agent.js';
-import { runHeadless } from '../../../src/modes/headless.js';
-import { gitLog, sink } from '../../helpers/repo.js';
+import { runAutoHeadless } from '../../helpers/headless-run.js';
+import { gitLog } from '../../helpers/repo.js';
 import { repoWithPassingTests } from './helpers.js';
 
 let cleanup: (() => void) | undefined;
@@ -35,18 +35,7 @@ describe('final code review diff', { timeout: 120_000 }, () => {
         cb();
       },
     });
-    const code = await runHeadless({
-      cwd: repo.dir,
-      homeDir: repo.home,
-      goal: 'greet',
-      auto: true,
-      autoApprove: true,
-      json: true,
-      resume: 'ask',
-      agents: { planner, reviewer },
-      stdout: out,
-      stderr: sink(),
-    });
+    const { code } = await runAutoHeadless(repo, { planner, reviewer }, { goal: 'greet', stdout: out });
     expect(code).toBe(0);
     expect(gitLog(repo.dir)).toEqual(['[Step 1] add greeting.txt', 'tests', 'initial']);
     const review = reviewer.turns.find((t) => t.turn.meta.kind === 'code_review');

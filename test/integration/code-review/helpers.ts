@@ -3,8 +3,9 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FakeAgent } from '../../../src/adapters/fake/fake-agent.js';
-import { runHeadless, type HeadlessOptions } from '../../../src/modes/headless.js';
-import { sink, tempRepo } from '../../helpers/repo.js';
+import type { HeadlessOptions } from '../../../src/modes/headless.js';
+import { runAutoHeadless } from '../../helpers/headless-run.js';
+import { tempRepo } from '../../helpers/repo.js';
 
 export type Repo = ReturnType<typeof tempRepo>;
 export type Ev = Record<string, unknown>;
@@ -21,26 +22,12 @@ export function repoWithPassingTests(config: string): Repo {
   return repo;
 }
 
-export async function runAuto(
+export function runAuto(
   repo: Repo,
   agents: { planner: FakeAgent; reviewer: FakeAgent },
   extra: Partial<HeadlessOptions> = {},
 ): Promise<{ code: number; events: Ev[] }> {
-  const out = sink();
-  const code = await runHeadless({
-    cwd: repo.dir,
-    homeDir: repo.home,
-    goal: 'greet',
-    auto: true,
-    autoApprove: true,
-    json: true,
-    resume: 'ask',
-    agents,
-    stdout: out,
-    stderr: sink(),
-    ...extra,
-  });
-  return { code, events: out.lines() };
+  return runAutoHeadless(repo, agents, { goal: 'greet', ...extra });
 }
 
 /** The `code_review` events as `step:round VERDICT` (step `-` for the run's whole diff). */
