@@ -165,7 +165,8 @@ export class EngineCommandGate {
         return { allow: false, reason };
       }
       this.records.timeline(`held ${check.role}'s command \`${check.command}\` for the person (rule "${rule}")`);
-      const verdict = await answered;
+      const working = this.ctx.workClock.waitOnPerson();
+      const verdict = await answered.finally(working);
       notice(verdict.allow ? 'allow' : 'deny', verdict.allow ? 'the person allowed it' : verdict.reason);
       this.records.timeline(`${verdict.allow ? 'allowed' : 'denied'} \`${check.command}\``);
       return verdict;

@@ -4,6 +4,7 @@ import type { Artifacts, Prompts, RepoGuard, StepWorkspace, TestRunner, Workflow
 import type { TransitionOptions } from '../core/transition.js';
 import type { Agent, Role, WorkflowState } from '../core/types.js';
 import type { CommandPolicy } from './command-gate.js';
+import type { WorkClock } from './work-clock.js';
 
 export interface EngineDeps {
   repoRoot: string;
@@ -47,6 +48,8 @@ export interface EngineContext {
   dispatch(event: EngineEvent): Promise<boolean>;
   emit(out: EngineOutput): void;
   nowIso(): string;
+  /** The minutes budget's clock: stopped while the run waits on the person (a held command). */
+  readonly workClock: WorkClock;
 }
 
 export function errorMessage(err: unknown): string {

@@ -8,7 +8,7 @@ import type { EngineContext } from './context.js';
 export const REPORT_EVERY_MS = 60_000;
 
 export class RoundBudgetClock {
-  private readonly clock = new RoundClock(() => Date.now());
+  private readonly clock: RoundClock;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private ended = false;
 
@@ -16,6 +16,7 @@ export class RoundBudgetClock {
     private readonly ctx: EngineContext,
     private readonly signal: AbortSignal,
   ) {
+    this.clock = new RoundClock(() => ctx.workClock.now());
     this.arm();
   }
 

@@ -12,6 +12,7 @@ import { UserError } from '../core/errors.js';
 import { AgentRounds } from './agent-round.js';
 import { EngineCommandGate } from './command-gate.js';
 import { errorMessage, type EngineContext, type EngineDeps } from './context.js';
+import { WorkClock } from './work-clock.js';
 import { RunRecords } from './run-records.js';
 import { StepExecutor } from './step-executor.js';
 
@@ -57,6 +58,7 @@ export class Engine {
       dispatch: (event) => this.dispatch(event),
       emit: (out) => this.emit(out),
       nowIso: () => this.nowIso(),
+      workClock: new WorkClock(),
     };
     const records = new RunRecords(deps);
     this.gate = new EngineCommandGate(ctx, records);

@@ -1,6 +1,6 @@
 // What each tab shows, as screen lines (the App renders them through a ScrollView, windowed).
 import { budgetLine, type BudgetCaps } from '../../core/budget.js';
-import type { Role } from '../../core/types.js';
+import type { CodeReviewState, Role } from '../../core/types.js';
 import type { Verdict, WorkflowState } from '../../core/types.js';
 import type { TabId } from '../keymap.js';
 import { fileLines, truncate, type Line } from '../lines.js';
@@ -179,6 +179,7 @@ export function statusTab(view: ViewState, width: number, now: number, setup: Ru
     row('goal', s.goal || '(not stated yet)'),
     row('phase', s.phase),
     row('iteration', `${s.iteration}/${s.maxIterations}`),
+    row('code review', codeReviewText(s.codeReview)),
     row('mode', view.modeLabel),
     row(
       'working',
@@ -198,6 +199,16 @@ export function statusTab(view: ViewState, width: number, now: number, setup: Ru
     row('updated', s.updatedAt),
     ...roundLines(view, width),
   ];
+}
+
+/** One line on the code review for the Status tab: its mode, where it stands, or that it is off. */
+function codeReviewText(cr: CodeReviewState | null | undefined): string {
+  if (!cr) return 'off';
+  const where =
+    cr.mode === 'final' ? 'of the whole run' : `of each step${cr.step !== null ? ` (now step ${cr.step})` : ''}`;
+  if (cr.approved && cr.mode === 'final') return `${where} · approved after ${cr.round} round(s)`;
+  if (cr.round === 0) return `${where} · not started`;
+  return `${where} · round ${cr.round} of at most ${cr.limit}`;
 }
 
 /** The code review (issue 19): its mode and round, the reviewer's last comments, and the diff under review. */

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EngineOutput } from '../../../src/core/events.js';
 import type { StepWorkspace, WorkflowFiles } from '../../../src/core/ports.js';
 import type { Agent, AgentEvent } from '../../../src/core/types.js';
+import type { CommandPolicy } from '../../../src/engine/command-gate.js';
 import { Engine } from '../../../src/engine/runner.js';
 import { OPTS, running } from '../../helpers/states.js';
 
@@ -60,6 +61,16 @@ function streamingPlanner(stops: string[]): Agent {
 
 afterEach(() => vi.useRealTimers());
 
+/** Holds every command for the person; nobody-answered denial only after an hour. */
+const confirmAll: CommandPolicy = {
+  ready: () => Promise.resolve(),
+  evaluate: () => ({ decision: 'confirm', rule: 'discards work', reason: 'held in this test' }),
+  allowedByPrefix: () => false,
+  interactive: true,
+  allowPrefixes: [],
+  confirmTimeoutMs: 3_600_000,
+};
+
 describe('the minutes budget', () => {
   it('gives the 80% notice while a round streams and stops that round at the cap', async () => {
     vi.useFakeTimers();
@@ -91,6 +102,42 @@ describe('the minutes budget', () => {
     expect(engine.state.inflight).toBeNull();
     expect(engine.state.awaiting).toMatchObject({ kind: 'budget', budget: 'minutes', action: { kind: 'write_plan' } });
     expect(engine.state.budget?.workedMs).toBe(60_000);
+    await engine.close();
+  });
+
+  it('does not count the time a held command waits on the person', async () => {
+    vi.useFakeTimers();
+    const never: Agent = { ...streamingPlanner([]), name: 'reviewer' };
+    const engine = new Engine(running('WRITE_PLAN', { kind: 'write_plan' }, { mode: 'auto' }), {
+      repoRoot: '/nowhere',
+      files: files(),
+      workspace,
+      prompts: { render: (name: string) => Promise.resolve(`prompt ${name}`) },
+      agents: { planner: streamingPlanner([]), reviewer: never },
+      options: { ...OPTS, budget: { tokens: 0, cost: 0, minutes: 1 } },
+      commands: confirmAll,
+    });
+    await engine.resume();
+    await vi.advanceTimersByTimeAsync(10_000);
+    const verdict = engine.checkCommand({ role: 'planner', command: 'git reset --hard', cwd: '/nowhere' });
+    await vi.advanceTimersByTimeAsync(0);
+    const held = engine.state.pendingCommand;
+    expect(held?.command).toBe('git reset --hard');
+
+    // Five minutes of the person thinking: five times the cap, and the round goes on.
+    await vi.advanceTimersByTimeAsync(300_000);
+    expect(engine.state.awaiting).toBeNull();
+    expect(engine.state.inflight).toEqual({ kind: 'write_plan' });
+    await engine.dispatch({ type: 'decide', on: 'command', id: held?.id ?? '', choice: 'allow-once' });
+    await expect(verdict).resolves.toEqual({ allow: true });
+
+    // The cap comes after 60 s of working time: 10 s before the hold and 50 s after it.
+    await vi.advanceTimersByTimeAsync(49_000);
+    expect(engine.state.awaiting).toBeNull();
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(engine.state.awaiting).toMatchObject({ kind: 'budget', budget: 'minutes' });
+    expect(engine.state.budget?.workedMs).toBeGreaterThanOrEqual(60_000);
+    expect(engine.state.budget?.workedMs).toBeLessThan(62_000);
     await engine.close();
   });
 });

@@ -8,6 +8,7 @@ import type { Action, StepRun, WorkflowState } from '../../../src/core/types.js'
 import type { EngineCommandGate } from '../../../src/engine/command-gate.js';
 import type { EngineContext } from '../../../src/engine/context.js';
 import { RunRecords } from '../../../src/engine/run-records.js';
+import { WorkClock } from '../../../src/engine/work-clock.js';
 import { StepExecutor } from '../../../src/engine/step-executor.js';
 import { running } from '../../helpers/states.js';
 
@@ -98,6 +99,7 @@ function executor(action: Action, setup: Setup = {}) {
       return Promise.resolve(true);
     },
     emit: () => undefined,
+    workClock: new WorkClock(),
     nowIso: () => '2026-01-01T00:01:00.000Z',
   };
   const gate = { check: () => Promise.resolve({ allow: true }) } as Partial<EngineCommandGate> as EngineCommandGate;

@@ -75,6 +75,30 @@ describe('tabs', () => {
     expect(r.frame()).toContain('+export const hi = 1;');
   });
 
+  it('Status says where the code review stands, or that it is off', async () => {
+    const codeReview = {
+      mode: 'each' as const,
+      maxRounds: 3,
+      limit: 4,
+      round: 2,
+      step: 3,
+      baseTree: null,
+      diff: null,
+      comments: null,
+      tests: [],
+      approved: false,
+    };
+    const reviewing = await renderApp({ phase: 'CODE_REVIEW', codeReview });
+    await reviewing.press('5');
+    await waitFor(() =>
+      expect(reviewing.frame()).toMatch(/code review +of each step \(now step 3\) · round 2 of at most 4/),
+    );
+    cleanup();
+    const off = await renderApp({ phase: 'EXECUTE', codeReview: null });
+    await off.press('5');
+    await waitFor(() => expect(off.frame()).toMatch(/code review +off/));
+  });
+
   it('Plan says so when there is no plan yet', async () => {
     const r = await renderApp({ phase: 'REFINE_GOAL', awaiting: { kind: 'goal' } });
     await r.press(KEY.tab);
