@@ -73,6 +73,10 @@ export function replaceLast<T>(
   return null;
 }
 
+export function lastItem<T>(list: ChunkedList<T>): T | undefined {
+  return list.chunks[list.chunks.length - 1]?.at(-1);
+}
+
 export function* itemsOf<T>(list: ChunkedList<T>): Generator<T> {
   for (const chunk of list.chunks) yield* chunk;
 }

@@ -29,7 +29,7 @@ export function entryLineCount(e: ConversationEntry, width: number, expanded: bo
     case 'message':
     case 'user':
     case 'question':
-      return 1 + rows(e.text, width - 2);
+      return (e.cont ? 0 : 1) + rows(e.text, width - 2);
     case 'phase':
     case 'notice':
     case 'error':

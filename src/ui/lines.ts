@@ -91,8 +91,9 @@ const TONE_COLOR: Record<Tone, string | undefined> = { info: undefined, good: 'g
 const STATUS_MARK = { running: '…', ok: '✓', failed: '✗' } as const;
 export const MAX_DETAIL_LINES = 40;
 
-function block(id: number, header: Line, body: string, width: number, color?: string): Line[] {
-  const lines = [header];
+/** A header line (null: the entry goes on the one above it) and the wrapped, indented body. */
+function block(id: number, header: Line | null, body: string, width: number, color?: string): Line[] {
+  const lines: Line[] = header ? [header] : [];
   wrapText(body, width - 2).forEach((t, i) => lines.push({ key: `${id}:${i}`, text: `  ${t}`, color }));
   return lines;
 }
@@ -112,6 +113,7 @@ export function entryLines(e: ConversationEntry, width: number, expanded: boolea
   switch (e.kind) {
     case 'message':
     case 'user':
+      if (e.cont) return block(e.id, null, e.text, width);
       return block(e.id, { key, text: e.who, color, bold: true }, e.text, width);
     case 'question':
       return block(e.id, { key, text: `${e.who} asks`, color: 'yellow', bold: true }, e.text, width);

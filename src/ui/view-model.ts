@@ -4,7 +4,7 @@ import { roleOf } from '../core/approval.js';
 import { DECISIONS, type Choice } from '../core/decisions.js';
 import { noticeText } from '../core/notice-text.js';
 import type { EngineEvent, EngineOutput, Notice } from '../core/events.js';
-import { appendItems, emptyList, replaceLast, toArray, type ChunkedList } from './entry-list.js';
+import { appendItems, emptyList, lastItem, replaceLast, toArray, type ChunkedList } from './entry-list.js';
 import { appendedEntry, joinDetail, oneLine } from './agent-entries.js';
 
 export { appendedEntry, oneLine } from './agent-entries.js';
@@ -38,6 +38,8 @@ export interface ConversationEntry {
   ref?: string;
   status?: 'running' | 'ok' | 'failed';
   tone?: Tone;
+  /** A message that goes on the same agent's message right above it: drawn without its own header. */
+  cont?: boolean;
 }
 
 export interface Working {
@@ -202,8 +204,21 @@ function pushAll(v: ViewState, items: readonly NewEntry[], skipped = 0): ViewSta
   const skip = Math.max(0, items.length - v.maxEntries);
   const first = v.nextId + skipped;
   const added: ConversationEntry[] = [];
-  for (let i = skip; i < items.length; i++) added.push({ ...(items[i] as NewEntry), id: first + i });
+  let before = lastItem(v.entries);
+  for (let i = skip; i < items.length; i++) {
+    const item = items[i] as NewEntry;
+    const entry: ConversationEntry = continues(before, item)
+      ? { ...item, id: first + i, cont: true }
+      : { ...item, id: first + i };
+    added.push(entry);
+    before = entry;
+  }
   return { ...v, entries: appendItems(v.entries, added, v.maxEntries), nextId: first + items.length };
+}
+
+/** One agent message streamed in chunks reads as one message: a chunk right after the same agent's chunk. */
+function continues(before: ConversationEntry | undefined, item: NewEntry): boolean {
+  return item.kind === 'message' && before?.kind === 'message' && before.who === item.who;
 }
 
 /** Replaces the newest entry that `match` picks; false when there is none (then nothing changes). */

@@ -8,7 +8,7 @@ import type { ConversationEntry } from '../../../src/ui/view-model.js';
 const long = 'word '.repeat(60).trim();
 const entries: ConversationEntry[] = [
   { id: 1, who: 'planner', kind: 'message', text: 'short', detail: null },
-  { id: 2, who: 'planner', kind: 'message', text: long, detail: null },
+  { id: 2, who: 'planner', kind: 'message', text: long, detail: null, cont: true },
   { id: 3, who: 'reviewer', kind: 'message', text: 'a\nb\r\nc\n\nd', detail: null },
   { id: 4, who: 'you', kind: 'user', text: '计划'.repeat(30), detail: null },
   { id: 5, who: 'planner', kind: 'question', text: `tab\there ${'x'.repeat(45)}`, detail: null },

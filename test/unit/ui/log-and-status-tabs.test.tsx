@@ -5,7 +5,7 @@ import path from 'node:path';
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readTail } from '../../../src/ui/read-tail.js';
-import { fakeFiles, renderApp, waitFor } from './ui-helpers.js';
+import { fakeFiles, KEY, renderApp, waitFor } from './ui-helpers.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -94,6 +94,8 @@ describe('Status tab', () => {
     round('reviewer', 'review', 8_100, 3_500, 0.05);
     round('reviewer', 'review', 125_000, 900, 0, 'failed');
     await r.press('5');
+    await waitFor(() => expect(r.frame()).toContain('planner'));
+    await r.press(KEY.end); // the rounds are at the bottom of the tab
     await waitFor(() => expect(r.frame()).toContain('Rounds: last 3 of 3'));
     const f = r.frame();
     const row = (...cells: string[]): RegExp =>
