@@ -17,6 +17,8 @@ import { conversationHistory } from '../ui/conversation-history.js';
 import type { ViewAction } from '../ui/view-model.js';
 import { budgetCaps, roleSetups, type Session } from './session.js';
 import type { ResumeChoice } from '../core/decisions.js';
+import { alternateScreen, type AlternateScreen } from './alternate-screen.js';
+import { tuiExitLine } from './tui-exit-line.js';
 
 export interface InteractiveOptions {
   cwd: string;
@@ -35,6 +37,7 @@ export interface InteractiveOptions {
 interface Io {
   stdin: NodeJS.ReadStream;
   stdout: NodeJS.WriteStream;
+  screen: AlternateScreen;
 }
 
 /** Frames per second Ink may draw at most. The App paces a stream's frames itself, so Ink's limit only delays the
@@ -126,7 +129,7 @@ export function filesReader(session: Session): FilesReader {
 }
 
 /** Opens the file in $VISUAL / $EDITOR (vi by default) on the terminal, while the TUI waits. */
-export function openEditor(file: string, io: Io): void {
+export function openEditor(file: string, io: Pick<Io, 'stdin'> & { screen?: AlternateScreen }): void {
   const editor = process.env.VISUAL || process.env.EDITOR || 'vi';
   const quoted = `'${file.replace(/'/g, `'\\''`)}'`;
   const raw = io.stdin.isTTY ? io.stdin.isRaw : false;
@@ -140,6 +143,7 @@ export function openEditor(file: string, io: Io): void {
     if (r.status !== 0) throw new Error(`${editor} exited with code ${r.status ?? r.signal ?? '?'}`);
   } finally {
     if (io.stdin.isTTY) io.stdin.setRawMode(raw);
+    io.screen?.reenter(); // a full-screen editor leaves the alternate screen when it exits
   }
 }
 
@@ -149,8 +153,17 @@ function attention(io: Io, what: string): void {
 }
 
 export async function runInteractive(opts: InteractiveOptions): Promise<number> {
-  const io: Io = { stdin: opts.stdin ?? process.stdin, stdout: opts.stdout ?? process.stdout };
+  const stdout = opts.stdout ?? process.stdout;
   const ui = await loadUi();
+  const io: Io = { stdin: opts.stdin ?? process.stdin, stdout, screen: alternateScreen(stdout) };
+  try {
+    return await runTui(opts, io, ui);
+  } finally {
+    io.screen.leave();
+  }
+}
+
+async function runTui(opts: InteractiveOptions, io: Io, ui: Ui): Promise<number> {
   // The first frame comes before the session (and the modules only it needs) is opened: the person sees the TUI
   // at once, not a blank terminal while the repo, lock, hook server and agents get ready.
   const opening = ui.render(ui.createElement(ui.OpeningScreen), renderOptions(io));
@@ -205,8 +218,8 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
       const resume = await askResume(saved.state, io, ui);
       if (resume === null) return EXIT.interrupted;
       if (resume === 'quit') {
-        io.stdout.write(
-          'agent-collab: nothing changed; run `agent-collab` again to resume the unfinished run or archive it\n',
+        io.screen.afterwards(
+          'agent-collab: nothing changed; run `agent-collab` again to resume the unfinished run or archive it',
         );
         return EXIT.interrupted;
       }
@@ -247,10 +260,10 @@ function runApp(
       engine.close().catch((err: unknown) => session.files.debug('ui', `close failed: ${String(err)}`));
     // An error with an exit code ends the run, as it ends a headless one (e.g. `.agent-collab/` deleted under it:
     // 3): the round under way is stopped at once and no other starts; the screen says why until the person leaves.
-    let stoppedWith: number | null = null;
+    let stoppedWith: { code: number; message: string } | null = null;
     const unsubscribe = engine.subscribe((out) => {
       if (out.type !== 'error' || out.exitCode === undefined || stoppedWith !== null) return;
-      stoppedWith = out.exitCode;
+      stoppedWith = { code: out.exitCode, message: session.redactor.text(out.message) };
       void closeEngine();
     });
     const finish = (): void => {
@@ -260,16 +273,17 @@ function runApp(
       void closeEngine().finally(() => {
         instance.unmount();
         const p = engine.state.phase;
-        resolve(stoppedWith ?? (p === 'DONE' || p === 'CANCELLED' ? EXIT.done : EXIT.interrupted));
+        io.screen.afterwards(tuiExitLine(engine.state, stoppedWith?.message ?? null));
+        resolve(stoppedWith?.code ?? (p === 'DONE' || p === 'CANCELLED' ? EXIT.done : EXIT.interrupted));
       });
     };
     const onQuit = (force: boolean): void => {
       if (!force) return finish();
       instance.unmount();
-      io.stdout.write(
-        'agent-collab: forced exit; continue later with `agent-collab` (state is saved after every step)\n',
+      io.screen.afterwards(
+        'agent-collab: forced exit; continue later with `agent-collab` (state is saved after every step)',
       );
-      process.exit(EXIT.interrupted);
+      process.exit(EXIT.interrupted); // the exit leaves the alternate screen and writes the line
     };
     const start = async (): Promise<void> => {
       if (o.resumed) return engine.resume();

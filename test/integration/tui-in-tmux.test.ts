@@ -78,7 +78,7 @@ describe.skipIf(!hasTmux)('the built TUI in tmux', () => {
     await until('the shell prompt', (s) => /[#$]\s*$/m.test(s));
     const env = `HOME=${JSON.stringify(repo.home)} XDG_CONFIG_HOME=${JSON.stringify(path.join(repo.home, '.config'))} EDITOR=true`;
     const run = `env ${env} node ${JSON.stringify(CLI)}; echo "exit code $?"`;
-    type(run);
+    type(`echo before-the-tui; ${run}`);
     keys('Enter');
 
     // Goal refinement: type a goal, the planner answers, then the goal is ready (Ctrl+G is offered once there is one).
@@ -136,9 +136,13 @@ describe.skipIf(!hasTmux)('the built TUI in tmux', () => {
     keys('y');
     await until('REFINE_GOAL', (s) => /REFINE_GOAL\s+iter/.test(s) && s.includes('waiting for your goal'));
 
-    // Ctrl+C saves and exits with 130.
+    // Ctrl+C saves and exits with 130. The TUI drew on the alternate screen: the shell's screen is back as it was,
+    // with one line on where the run stands and how to go on.
     keys('C-c');
-    await shows('exit code 130');
+    const back = await shows('exit code 130');
+    expect(back, dump()).toMatch(/^before-the-tui$/m);
+    expect(back, dump()).toContain('agent-collab: run saved at REFINE_GOAL; run `agent-collab` here to continue it');
+    expect(back, dump()).not.toContain('1:Conversation');
 
     // Restart (on a cleared screen): the unfinished run is offered; Enter resumes it.
     type(`clear; ${run}`);

@@ -27,7 +27,7 @@ it('the editor opened from the TUI runs without the owner tag, while agent-colla
   const tag = ownerTag();
   expect(process.env[OWNER_ENV]).toBe(tag);
 
-  openEditor(path.join(dir, 'plan.md'), { stdin: process.stdin, stdout: process.stdout });
+  openEditor(path.join(dir, 'plan.md'), { stdin: process.stdin });
 
   const env = readFileSync(path.join(dir, 'editor-env'), 'utf8');
   expect(env).toContain(`EDITOR=${editor}`);

@@ -67,6 +67,8 @@ export interface TuiRun {
   /** The exit code runInteractive returns (what the process exits with). */
   exit: Promise<number>;
   frame: () => string;
+  /** Everything written to the terminal so far, escape sequences included. */
+  writes: () => readonly string[];
   /** Waits until the screen matches (fails with the last screen after `limitMs`). */
   shows: (pattern: string | RegExp, limitMs?: number) => Promise<void>;
   /** Writes keys one at a time, each once the TUI reads the keyboard. */
@@ -108,5 +110,5 @@ export function runTui(opts: {
       await sleep(20);
     }
   };
-  return { exit, frame, shows, press };
+  return { exit, frame, shows, press, writes: () => stdout.writes };
 }

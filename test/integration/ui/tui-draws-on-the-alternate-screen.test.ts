@@ -1,0 +1,38 @@
+// Issue 20 (habits): the TUI draws on the terminal's alternate screen, so the shell's scrollback stays as it was; on
+// exit the terminal is given back to the normal screen and one line there says where the run stands and how to go on.
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeAgent } from '../../../src/adapters/fake/fake-agent.js';
+import { tempRepo } from '../../helpers/repo.js';
+import { KEY } from '../../unit/ui/ui-helpers.js';
+import { runTui } from './tui-on-a-fake-terminal.js';
+
+const ENTER_ALT = '\u001b[?1049h';
+const LEAVE_ALT = '\u001b[?1049l';
+
+let repo: ReturnType<typeof tempRepo> | null = null;
+afterEach(() => {
+  repo?.cleanup();
+  repo = null;
+});
+
+describe('the TUI and the terminal', { timeout: 120_000 }, () => {
+  it('enters the alternate screen before its first frame and leaves it on exit, then writes where the run stands', async () => {
+    repo = tempRepo('[safety]\nsandbox = "off"\n');
+    // A planner that takes its time, so Ctrl+C comes while the plan is being written.
+    const planner = new FakeAgent('planner', { rules: [{ do: { delayMs: 30_000, text: 'never seen' } }] });
+    const reviewer = new FakeAgent('reviewer', { rules: [{ do: { verdict: 'APPROVED' } }] });
+    const tui = runTui({ cwd: repo.dir, homeDir: repo.home, agents: { planner, reviewer }, goal: 'greet the world' });
+    await tui.shows('planner');
+    await tui.press(KEY.ctrlC);
+    expect(await tui.exit).toBe(130);
+
+    const writes = tui.writes();
+    expect(writes[0]).toBe(ENTER_ALT);
+    const left = writes.lastIndexOf(LEAVE_ALT);
+    expect(left).toBeGreaterThan(0);
+    // Nothing of the TUI is drawn after it left; what follows is the one line for the normal screen.
+    expect(writes.slice(left + 1)).toEqual([
+      'agent-collab: run saved at WRITE_PLAN; run `agent-collab` here to continue it\n',
+    ]);
+  });
+});
