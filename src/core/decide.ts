@@ -1,4 +1,5 @@
 // The person's `decide` at a question (core/decisions.ts): what each choice does to the run.
+import { onInterruptedChoice } from './interrupt.js';
 import { runNow, schedule } from './approval.js';
 import { onBudgetChoice } from './budget-guard.js';
 import { onCommandChoice } from './command-hold.js';
@@ -82,6 +83,10 @@ export function onDecide(s: WorkflowState, e: DecideEvent, opts: TransitionOptio
     }
     case 'code_edit':
       return onCodeEdited(s, requireAwaiting(s, e, 'code_edit'));
+    case 'interrupted': {
+      const w = requireAwaiting(s, e, 'interrupted');
+      return onInterruptedChoice(s, w, e.choice, undefined, (why) => reject(s, e, why));
+    }
     case 'failure':
       requireAwaiting(s, e, 'failure');
       return next(s, { type: 'go' });

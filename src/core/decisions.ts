@@ -140,6 +140,24 @@ export const DECISIONS = {
     about: 'an agent round or agent-collab failed',
     choices: [choice('retry', 'retry', 'run the failed round again (a plain --resume does too)', ['Enter'])],
   },
+  // Issue 20: Esc while an agent works (as in Claude Code) stops its round but keeps the phase.
+  interrupted: {
+    about: 'you interrupted an agent’s round',
+    choices: [
+      choice('retry', 'run the round again', 'run the interrupted round again as it was', ['Enter']),
+      choice(
+        'message',
+        'write a message, then run it again with it',
+        'run the interrupted round again with your message added to its prompt',
+        ['m'],
+        '--answer "…"',
+      ),
+      {
+        ...choice('stop', 'stop this phase', 'stop: back to goal refinement (plan and commits kept)', ['s']),
+        confirm: 'Stop this phase and go back to goal refinement?',
+      },
+    ],
+  },
   question: {
     about: 'an agent asks a question',
     choices: [
@@ -343,6 +361,7 @@ export type DecideEvent =
   | { type: 'decide'; on: 'code_edit'; choice: ChoiceId<'code_edit'> }
   | { type: 'decide'; on: 'unclear_verdict'; choice: ChoiceId<'unclear_verdict'> }
   | { type: 'decide'; on: 'failure'; choice: ChoiceId<'failure'> }
+  | { type: 'decide'; on: 'interrupted'; choice: ChoiceId<'interrupted'> }
   | { type: 'decide'; on: 'step_failed'; choice: ChoiceId<'step_failed'> }
   | { type: 'decide'; on: 'forbidden_change'; choice: ChoiceId<'forbidden_change'> }
   | { type: 'decide'; on: 'secret_found'; choice: ChoiceId<'secret_found'> }

@@ -26,6 +26,8 @@ export type EngineEvent =
   | { type: 'set_mode'; mode: 'manual' | 'auto' }
   | { type: 'pause' }
   | { type: 'stop' }
+  /** Esc: stop the agent round under way, keep the phase, and ask the person (run it again, with a message, or stop). */
+  | { type: 'interrupt' }
   | { type: 'cancel' }
   /** The person's choice at one of the questions of decisions.ts. */
   | DecideEvent

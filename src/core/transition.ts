@@ -1,4 +1,5 @@
 // The workflow state machine: a pure function from (state, event) to (state, effects).
+import { onInterrupt, onInterruptedChoice } from './interrupt.js';
 import { onHunksOverlap, onLargeChange } from './commit-holds.js';
 import type { Effect, EngineEvent } from './events.js';
 import { runNow, schedule, settle, waitForPerson } from './approval.js';
@@ -217,7 +218,13 @@ function applyEvent(s: WorkflowState, e: EngineEvent, opts: TransitionOptions): 
         effects: [{ type: 'stop_agents' }, { type: 'log', title: `Run cancelled in ${s.phase}` }, { type: 'archive' }],
       };
     }
+    case 'interrupt':
+      if (!RUNNING.has(s.phase)) reject(s, e, 'no run is in progress');
+      return onInterrupt(s, (why) => reject(s, e, why));
     case 'answer': {
+      // After an interruption, the person's text is a message the round runs again with.
+      if (s.awaiting?.kind === 'interrupted' && !s.inflight)
+        return onInterruptedChoice(s, s.awaiting, 'message', e.text, (why) => reject(s, e, why));
       const w = requireAwaiting(s, e, 'question');
       if (!e.text.trim()) reject(s, e, 'the answer is empty');
       return runNow(s, { ...w.action, answer: e.text.trim() } as Action, [

@@ -21,23 +21,34 @@ export type Phase = (typeof PHASES)[number];
 export type Role = 'planner' | 'reviewer';
 export type Mode = 'manual' | 'auto';
 
-/** One agent round the engine can run. `answer` is set when the user answered the agent's question. */
+/**
+ * One agent round the engine can run. `answer` is set when the user answered the agent's question; `note` when the
+ * person interrupted the round (Esc) and sent it again with a message: it is added to the round's prompt.
+ */
 export type Action =
-  | { kind: 'refine'; message: string; answer?: string }
-  | { kind: 'write_plan'; answer?: string }
-  | { kind: 'review'; reask?: boolean; answer?: string }
-  | { kind: 'respond'; answer?: string }
+  | { kind: 'refine'; message: string; answer?: string; note?: string }
+  | { kind: 'write_plan'; answer?: string; note?: string }
+  | { kind: 'review'; reask?: boolean; answer?: string; note?: string }
+  | { kind: 'respond'; answer?: string; note?: string }
   /**
    * `attempt` counts from 1; `feedback` is the failing test output (bounded) fed back on a retry; `review`: the code
    * reviewer's comments on the step's diff, fed back on the attempt that addresses them.
    */
-  | { kind: 'execute_step'; step: number; attempt?: number; feedback?: string; review?: string; answer?: string }
+  | {
+      kind: 'execute_step';
+      step: number;
+      attempt?: number;
+      feedback?: string;
+      review?: string;
+      answer?: string;
+      note?: string;
+    }
   /** The reviewer reads the code: `step` null for the run's diff after the last step, else that step's diff. */
-  | { kind: 'code_review'; step: number | null; reask?: boolean; answer?: string }
+  | { kind: 'code_review'; step: number | null; reask?: boolean; answer?: string; note?: string }
   /** The planner turns the code reviewer's comments into fix steps appended to plan.md. */
-  | { kind: 'code_fix'; answer?: string }
+  | { kind: 'code_fix'; answer?: string; note?: string }
   /** The planner is asked which command tests this repository (nothing configured or detected). */
-  | { kind: 'ask_test_command'; step: number; answer?: string }
+  | { kind: 'ask_test_command'; step: number; answer?: string; note?: string }
   // agent-collab's own work during execution (no agent round):
   | { kind: 'run_tests'; step: number; attempt: number }
   /** `allowSecrets`: the person said to commit although the secret scan found something. */
@@ -117,6 +128,8 @@ export type Awaiting =
   /** The person edits the code by hand, then decides `edited`: the diff goes to the reviewer again. */
   | { kind: 'code_edit'; step: number | null }
   | { kind: 'question'; role: Role; text: string; action: Action }
+  /** The person interrupted this agent round (Esc): it was stopped, the phase kept; run it again, with a note, or stop. */
+  | { kind: 'interrupted'; role: Role; action: Action }
   | { kind: 'unclear_verdict'; text: string; action: Action }
   | { kind: 'failure'; role: Role | null; failure: FailureKind | 'engine'; message: string; action: Action | null }
   /** A step still fails after its retries (or was rolled back and waits for what next). */

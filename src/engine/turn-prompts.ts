@@ -24,6 +24,21 @@ export async function buildTurnPrompt(
   action: Action,
   maxAttempts = 4,
 ): Promise<string> {
+  const prompt = await basePrompt(prompts, files, s, action, maxAttempts);
+  return 'note' in action && action.note ? `${prompt}${NOTE_HEAD}${action.note}\n` : prompt;
+}
+
+const NOTE_HEAD =
+  '\n\nThe person interrupted your previous attempt at this task and adds the message below. Take it into account, ' +
+  'and still give your complete answer in the form asked above.\n\n';
+
+async function basePrompt(
+  prompts: Prompts,
+  files: WorkflowFiles,
+  s: WorkflowState,
+  action: Action,
+  maxAttempts: number,
+): Promise<string> {
   if ('answer' in action && action.answer) {
     return `The person answered your question:\n\n${action.answer}\n\nContinue with the task you were given, and give your complete answer in the form it asked for.`;
   }

@@ -50,7 +50,7 @@ export function decisionEvent(
   decision: Decision | undefined,
   answer: string | undefined,
 ): EngineEvent | null {
-  if (w.kind === 'question' && answer?.trim()) return { type: 'answer', text: answer };
+  if ((w.kind === 'question' || w.kind === 'interrupted') && answer?.trim()) return { type: 'answer', text: answer };
   if (!decision) return null;
   const q = questionOf(w);
   const picked = choicesFor(w).find((c) => decideWord(c) === decision.word);

@@ -154,6 +154,8 @@ export function hintFor(w: Awaiting): string {
       return `the iteration cap was reached (${w.iteration}); ${rerun}`;
     case 'question':
       return `the ${w.role} asks: ${w.text.split('\n')[0]} — ${rerun}`;
+    case 'interrupted':
+      return `the ${w.role}'s round was interrupted by the person; ${rerun}`;
     case 'unclear_verdict':
       return `the reviewer twice gave no readable verdict (see comments in debug.log); ${rerun}`;
     case 'manual_edit':

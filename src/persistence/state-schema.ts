@@ -9,11 +9,14 @@ const positive = z.int().check(z.minimum(1));
 const count = z.int().check(z.minimum(0));
 const amount = z.number().check(z.minimum(0));
 
+/** The person's message after interrupting the round (Esc). */
+const note = z.optional(z.string());
+
 export const actionSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('refine'), message: z.string(), answer }),
-  z.object({ kind: z.literal('write_plan'), answer }),
-  z.object({ kind: z.literal('review'), reask: z.optional(z.boolean()), answer }),
-  z.object({ kind: z.literal('respond'), answer }),
+  z.object({ kind: z.literal('refine'), message: z.string(), answer, note }),
+  z.object({ kind: z.literal('write_plan'), answer, note }),
+  z.object({ kind: z.literal('review'), reask: z.optional(z.boolean()), answer, note }),
+  z.object({ kind: z.literal('respond'), answer, note }),
   z.object({
     kind: z.literal('execute_step'),
     step: int,
@@ -21,10 +24,11 @@ export const actionSchema = z.discriminatedUnion('kind', [
     feedback: z.optional(z.string()),
     review: z.optional(z.string()),
     answer,
+    note,
   }),
-  z.object({ kind: z.literal('code_review'), step: z.nullable(int), reask: z.optional(z.boolean()), answer }),
-  z.object({ kind: z.literal('code_fix'), answer }),
-  z.object({ kind: z.literal('ask_test_command'), step: int, answer }),
+  z.object({ kind: z.literal('code_review'), step: z.nullable(int), reask: z.optional(z.boolean()), answer, note }),
+  z.object({ kind: z.literal('code_fix'), answer, note }),
+  z.object({ kind: z.literal('ask_test_command'), step: int, answer, note }),
   z.object({ kind: z.literal('run_tests'), step: int, attempt: positive }),
   z.object({ kind: z.literal('commit_step'), step: int, summary: z.string(), allowSecrets: z.optional(z.boolean()) }),
   z.object({ kind: z.literal('rollback_step'), step: int }),
@@ -50,6 +54,7 @@ export const awaitingSchema = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('code_edit'), step: z.nullable(int) }),
   z.object({ kind: z.literal('question'), role, text: z.string(), action: actionSchema }),
+  z.object({ kind: z.literal('interrupted'), role, action: actionSchema }),
   z.object({ kind: z.literal('unclear_verdict'), text: z.string(), action: actionSchema }),
   z.object({
     kind: z.literal('failure'),

@@ -1,5 +1,6 @@
 // The TUI: renders what the engine publishes and turns keys into engine commands. No workflow logic here: the
 // engine decides, the view model shapes, the keymap names the keys.
+import { isAgentRound } from '../core/interrupt.js';
 import type { BudgetCaps } from '../core/budget.js';
 import type { RunSetup } from './tabs/content.js';
 import { measureElement, type DOMElement, type Key } from 'ink';
@@ -177,6 +178,7 @@ export function App(props: AppProps) {
     mode: view.state.mode,
     pauseRequested: view.state.pauseRequested,
     busy,
+    agentRound: isAgentRound(view.state.inflight),
     awaiting: view.awaiting?.kind ?? null,
     tab,
     typing,
@@ -288,6 +290,8 @@ export function App(props: AppProps) {
         if (confirmEnter && view.awaiting?.kind === 'go') setOverlay('confirm_enter');
         else dispatch({ type: 'go' });
         return;
+      case 'interrupt':
+        return dispatch({ type: 'interrupt' });
       case 'auto':
         return dispatch({ type: 'set_mode', mode: 'auto' });
       case 'pause':
@@ -416,6 +420,7 @@ export function App(props: AppProps) {
             onEditPlan={() => edit('plan')}
             onEdit={edit}
             texts={texts}
+            state={view.state}
           />
         ) : null;
     }

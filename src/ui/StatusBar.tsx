@@ -98,6 +98,8 @@ export function waitingText(view: ViewState): string {
       return 'waiting for your edit of the code';
     case 'question':
       return `the ${a.role} asks you something`;
+    case 'interrupted':
+      return `you interrupted the ${a.role}: Enter runs the round again`;
     case 'unclear_verdict':
       return 'waiting for you: unreadable verdict';
     case 'failure':

@@ -10,6 +10,7 @@ export type TabId = (typeof TAB_IDS)[number];
 
 export type CommandName =
   | 'next_round'
+  | 'interrupt'
   | 'auto'
   | 'pause'
   | 'stop'
@@ -42,6 +43,8 @@ export interface KeyContext {
   pauseRequested: boolean;
   /** An agent round (or a commit) is under way. */
   busy: boolean;
+  /** An agent's round is under way (not agent-collab's tests or commit): Esc interrupts it. */
+  agentRound?: boolean;
   awaiting: Awaiting['kind'] | null;
   tab: TabId;
   /** The goal input box has the keyboard: letters and digits are text, not commands. */
@@ -102,6 +105,13 @@ export const KEYMAP: readonly Binding[] = [
     description: 'The goal is ready: the planner writes the plan (or type /ready)',
     hint: (c) => (c.goalStated === false ? '' : 'goal ready'),
     when: (c) => c.awaiting === 'goal' && !c.busy && !c.stopped,
+  },
+  {
+    command: 'interrupt',
+    keys: [key('Esc', { special: 'escape' })],
+    description: 'Interrupt the agent’s round: it stops, the phase stays; then run it again, with a message, or stop',
+    hint: 'interrupt',
+    when: (c) => c.agentRound === true && !c.stopped,
   },
   {
     command: 'toggle_input',

@@ -1,7 +1,8 @@
 // The dialog for what the engine waits for from the person: one per question of the decisions table that the
 // TUI asks in a dialog (see decision-keys.ts); each choice becomes a `decide` event.
 import type { EngineEvent } from '../../core/events.js';
-import type { Awaiting } from '../../core/types.js';
+import type { Awaiting, WorkflowState } from '../../core/types.js';
+import { InterruptedDialog } from './InterruptedDialog.js';
 import { decideEvent } from '../decision-keys.js';
 import { ArbitrationDialog } from './ArbitrationDialog.js';
 import {
@@ -25,11 +26,13 @@ interface AwaitingDialogProps {
   onEditPlan: () => void;
   /** Opens plan.md or comments.md in $EDITOR (to resolve a merge's conflicts). */
   onEdit?: (file: 'plan' | 'comments') => void;
+  /** The run's state (the interrupted dialog names the round). */
+  state?: Pick<WorkflowState, 'iteration' | 'steps'>;
   /** plan.md and comments.md as they are now (the merge-conflicts dialog shows what is still in conflict). */
   texts?: { plan: string | null; comments: string | null };
 }
 
-export function AwaitingDialog({ awaiting: a, onEvent, onEditPlan, onEdit, texts }: AwaitingDialogProps) {
+export function AwaitingDialog({ awaiting: a, onEvent, onEditPlan, onEdit, texts, state }: AwaitingDialogProps) {
   const decide = (choice: string, rounds?: number): void => {
     const event = decideEvent(a, choice, rounds);
     if (event) onEvent(event);
@@ -44,6 +47,15 @@ export function AwaitingDialog({ awaiting: a, onEvent, onEditPlan, onEdit, texts
           role={a.role}
           text={a.text}
           onAnswer={(text) => onEvent({ type: 'answer', text })}
+        />
+      );
+    case 'interrupted':
+      return (
+        <InterruptedDialog
+          awaiting={a}
+          state={state ?? { iteration: 0, steps: [] }}
+          onChoose={decide}
+          onMessage={(text) => onEvent({ type: 'answer', text })}
         />
       );
     case 'manual_edit':

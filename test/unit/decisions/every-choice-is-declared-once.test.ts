@@ -82,6 +82,7 @@ const WAITING: Array<{ w: Awaiting; state: Partial<WorkflowState> }> = [
   },
   { w: { kind: 'go', action: { kind: 'review' } }, state: { phase: 'REVIEW' } },
   { w: { kind: 'goal' }, state: { phase: 'REFINE_GOAL' } },
+  { w: { kind: 'interrupted', role: 'reviewer', action: { kind: 'review' } }, state: { phase: 'REVIEW' } },
 ];
 
 const STEPS = [{ n: 1, title: 'add config', done: false }];

@@ -1,0 +1,69 @@
+// Esc while an agent works (the habit Claude Code and Codex users bring): the round under way is stopped, the phase
+// stays, and the person runs it again — as it was, or with a message added to its prompt — or stops the phase.
+// Unlike `s` (stop), nothing goes back to goal refinement unless the person says so.
+import { roleOf, runNow, waitForPerson } from './approval.js';
+import type { ChoiceId } from './decisions.js';
+import type { TransitionResult } from './transition-rules.js';
+import { stopToGoal } from './transition-rules.js';
+import type { Action, AgentActionKind, WorkflowState } from './types.js';
+
+type Reject = (why: string) => never;
+
+const AGENT_ROUNDS: ReadonlySet<Action['kind']> = new Set<AgentActionKind>([
+  'refine',
+  'write_plan',
+  'review',
+  'respond',
+  'execute_step',
+  'code_review',
+  'code_fix',
+  'ask_test_command',
+]);
+
+/** An agent's round (not agent-collab's own tests, commit or rollback): what Esc can interrupt. */
+export function isAgentRound(action: Action | null): boolean {
+  return action !== null && AGENT_ROUNDS.has(action.kind);
+}
+
+export function onInterrupt(s: WorkflowState, reject: Reject): TransitionResult {
+  const action = s.inflight;
+  if (!action) reject('no agent round is running');
+  const a = action as Action;
+  // agent-collab's own work (tests, a commit, a rollback) is short and must finish: only an agent's round stops.
+  if (!isAgentRound(a)) reject(`agent-collab's own ${a.kind.replace('_', ' ')} cannot be interrupted`);
+  const role = roleOf(a);
+  // A message sent with an earlier run of the round is not repeated: the person says what applies now.
+  const again = 'note' in a ? (({ note: _previous, ...rest }) => rest)(a) : a;
+  return {
+    // The mode stays: an auto run the person nudged goes on by itself once the round runs again.
+    state: {
+      ...waitForPerson(s, { kind: 'interrupted', role, action: again as Action }),
+      mode: s.mode,
+      pendingCommand: null,
+    },
+    effects: [{ type: 'stop_agents' }, { type: 'log', title: `Person interrupted the ${role}'s round (${a.kind})` }],
+  };
+}
+
+/** The person's answer after an interruption; `note`: their message (the `answer` event's text). */
+export function onInterruptedChoice(
+  s: WorkflowState,
+  w: Extract<NonNullable<WorkflowState['awaiting']>, { kind: 'interrupted' }>,
+  choice: ChoiceId<'interrupted'>,
+  note: string | undefined,
+  reject: Reject,
+): TransitionResult {
+  switch (choice) {
+    case 'retry':
+      return runNow(s, w.action, [{ type: 'log', title: `Person ran the interrupted ${w.role} round again` }]);
+    case 'message': {
+      const text = note?.trim();
+      if (!text) reject('the message is empty: type it (--answer "…"), or run the round again as it was (retry)');
+      return runNow(s, { ...w.action, note: text } as Action, [
+        { type: 'log', title: `Person ran the interrupted ${w.role} round again with a message`, lines: [text ?? ''] },
+      ]);
+    }
+    case 'stop':
+      return stopToGoal(s, `Stopped after interrupting the ${w.role}; back to goal refinement (plan kept)`);
+  }
+}
