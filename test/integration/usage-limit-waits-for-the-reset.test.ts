@@ -96,6 +96,23 @@ describe('usage limits with [limits] wait_for_reset', () => {
     });
   });
 
+  it('Ctrl+C (SIGINT) while parked for 37 minutes: exit 130 at once, the wait kept in the saved state', async () => {
+    const repo = tempRepoWithFakeScript(limitOnFirstReview(waking(37 * 60_000)));
+    cleanup = repo.cleanup;
+    const configFile = path.join(repo.dir, '.agent-collab', 'config.toml');
+    writeFileSync(configFile, `${readWork(repo.dir, 'config.toml')}${CONFIG}`);
+    const cli = runCli(['run', '--goal', 'g', '--auto', '--json'], { cwd: repo.dir, home: repo.home });
+    const parked = await cli.waitFor((e) => e.event === 'waiting');
+    cli.child.kill('SIGINT');
+    // The reset timer must not hold the process: it ends now, not in 37 minutes (the test would time out).
+    expect((await cli.done).code).toBe(130);
+    expect(JSON.parse(readWork(repo.dir, 'state.json'))).toMatchObject({
+      phase: 'REVIEW',
+      inflight: null,
+      awaiting: { kind: 'usage_limit', until: parked.until },
+    });
+  });
+
   it('killed (SIGKILL) while parked, then --resume: it waits for the same wake-up time, then goes on to DONE', async () => {
     const repo = tempRepoWithFakeScript(limitOnFirstReview(waking(3_000)));
     cleanup = repo.cleanup;
