@@ -19,6 +19,7 @@ import {
   type TransitionResult,
 } from './transition-rules.js';
 import type { WorkflowState } from './types.js';
+import { onLimitChoice } from './usage-limit.js';
 
 /** How the state machine goes on from here (the whole `transition`, for choices that are another event). */
 type Next = (s: WorkflowState, e: EngineEvent) => TransitionResult;
@@ -135,6 +136,8 @@ export function onDecide(s: WorkflowState, e: DecideEvent, opts: TransitionOptio
     }
     case 'budget':
       return onBudgetChoice(s, e.choice, requireAwaiting(s, e, 'budget'));
+    case 'usage_limit':
+      return onLimitChoice(s, e.choice, requireAwaiting(s, e, 'usage_limit'));
     case 'large_change':
       return onLargeChoice(s, e.choice, requireAwaiting(s, e, 'large_change'));
     case 'merge_conflicts': {

@@ -323,6 +323,15 @@ export const DECISIONS = {
       choice('stop', 'stop the run', 'stop: back to goal refinement (plan and commits kept)', ['s']),
     ],
   },
+  // Issue 19 (item 6): a usage limit with a known reset parks the run ([limits] wait_for_reset, core/usage-limit.ts);
+  // at the reset the round runs again by itself. Until then the person may run it now, or stop.
+  usage_limit: {
+    about: 'a usage limit was hit; the run waits for its reset ([limits] wait_for_reset)',
+    choices: [
+      choice('retry', 'retry now', 'run the round now instead of waiting for the reset', ['Enter']),
+      choice('stop', 'stop', 'stop waiting: back to goal refinement (plan and commits kept)', ['s']),
+    ],
+  },
   // Held commands are decided only in the TUI: a run without it answers them with --allow-cmd and the policy.
   command: {
     about: 'an agent wants to run a command that needs confirmation',
@@ -371,6 +380,7 @@ export type DecideEvent =
   | { type: 'decide'; on: 'external_change'; choice: ChoiceId<'external_change'> }
   | { type: 'decide'; on: 'merge_conflicts'; choice: ChoiceId<'merge_conflicts'> }
   | { type: 'decide'; on: 'budget'; choice: ChoiceId<'budget'> }
+  | { type: 'decide'; on: 'usage_limit'; choice: ChoiceId<'usage_limit'> }
   /** `id`: the held command's, so a late answer cannot reach a newer command. */
   | { type: 'decide'; on: 'command'; id: string; choice: ChoiceId<'command'> };
 

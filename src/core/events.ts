@@ -54,7 +54,18 @@ export type EngineEvent =
   | { type: 'budget_check' }
   | { type: 'agent_done'; role: Role; action: Action; text: string }
   | { type: 'agent_question'; role: Role; action: Action; text: string }
-  | { type: 'agent_failed'; role: Role; action: Action; kind: FailureKind; message: string }
+  /** `resetAt`: when a usage limit resets, if the CLI said; `at`: when the round failed (the engine's clock). */
+  | {
+      type: 'agent_failed';
+      role: Role;
+      action: Action;
+      kind: FailureKind;
+      message: string;
+      resetAt?: string;
+      at?: string;
+    }
+  /** The wake-up time of a run parked at a usage limit has come (engine/reset-timer.ts). */
+  | { type: 'limit_reset'; until: string }
   | { type: 'steps_loaded'; steps: StepInfo[] }
   /** The diff the code reviewer is about to be given (bounded), and the files it changes. */
   | { type: 'code_diff'; step: number | null; diff: string; files: string[] }

@@ -4,6 +4,7 @@ import { waitForPerson } from './approval.js';
 import type { BudgetCaps } from './budget.js';
 import type { Effect, EngineEvent } from './events.js';
 import type { ExecutionOptions } from './execution.js';
+import type { LimitOptions } from './usage-limit.js';
 import {
   PHASES,
   type Action,
@@ -27,6 +28,8 @@ export interface TransitionOptions {
   execution?: Partial<ExecutionOptions>;
   /** `[review] code` and `max_code_rounds`; without it the code is not reviewed. */
   codeReview?: { mode: CodeReviewMode; maxRounds: number };
+  /** `[limits]`: whether a usage limit with a known reset parks the run until then; without it the person is asked. */
+  limits?: LimitOptions;
 }
 
 export const EXECUTION_DEFAULTS: ExecutionOptions = { maxRetries: 3, testFallbackToAgent: true, maxDenials: 3 };

@@ -26,6 +26,7 @@ import { onForbiddenChange } from './repo-invariants.js';
 import { addWorked } from './budget.js';
 import { afterSpending, guardRoundStart, onBudgetCheck } from './budget-guard.js';
 import { onReviewAnswer } from './review-loop.js';
+import { onLimitReset, onUsageLimit } from './usage-limit.js';
 import {
   execOpts,
   failed,
@@ -126,7 +127,13 @@ function onStepsLoaded(
  * Whatever the event, an agent round it would start waits instead while a budget is spent (core/budget-guard.ts).
  */
 export function transition(s: WorkflowState, e: EngineEvent, opts: TransitionOptions): TransitionResult {
-  return guardRoundStart(applyEvent(s, e, opts), opts);
+  return guardRoundStart(answeredAfterLimits(applyEvent(s, e, opts), e), opts);
+}
+
+/** A round that answered ends a row of usage-limit waits (core/usage-limit.ts counts them). */
+function answeredAfterLimits(r: TransitionResult, e: EngineEvent): TransitionResult {
+  if (!r.state.limitWaits || (e.type !== 'agent_done' && e.type !== 'agent_question')) return r;
+  return { ...r, state: { ...r.state, limitWaits: 0 } };
 }
 
 function applyEvent(s: WorkflowState, e: EngineEvent, opts: TransitionOptions): TransitionResult {
@@ -269,8 +276,11 @@ function applyEvent(s: WorkflowState, e: EngineEvent, opts: TransitionOptions): 
     }
     case 'agent_failed': {
       requireInflight(s, e);
+      if (e.kind === 'usage_limit') return onUsageLimit(s, { ...e, action: s.inflight as Action }, opts);
       return failed(s, e.role, s.inflight as Action, e.kind, e.message);
     }
+    case 'limit_reset':
+      return onLimitReset(s, e);
     case 'steps_loaded':
       return onStepsLoaded(s, e, opts);
     case 'code_diff':

@@ -170,7 +170,12 @@ export type Awaiting =
    * A budget of the run is spent (core/budget.ts): `spent` and `cap` in its unit (tokens, USD, minutes). `action`: the
    * round that was about to start or was stopped while it streamed; raising the cap runs it (again).
    */
-  | { kind: 'budget'; budget: BudgetKind; spent: number; cap: number; action: Action };
+  | { kind: 'budget'; budget: BudgetKind; spent: number; cap: number; action: Action }
+  /**
+   * A usage limit stopped `action`; the CLI said it resets at `resetAt`, so the run is parked until `until` (the reset
+   * plus a margin) and then runs `action` again by itself ([limits] wait_for_reset, core/usage-limit.ts).
+   */
+  | { kind: 'usage_limit'; role: Role; message: string; action: Action; resetAt: string; until: string };
 
 export interface StepInfo {
   n: number;
@@ -292,6 +297,8 @@ export interface WorkflowState {
   codeReview: CodeReviewState | null;
   /** Missing in runs started before budgets existed: nothing spent on them yet. */
   budget?: BudgetRecord;
+  /** Usage-limit waits in a row, no round answered since (core/usage-limit.ts); missing = none. */
+  limitWaits?: number;
   createdAt: string;
   updatedAt: string;
 }

@@ -42,7 +42,7 @@ function reviewText(changes: ReviewChanges | null): string {
 type RoundOutcome =
   | { kind: 'done'; text: string }
   | { kind: 'question'; text: string }
-  | { kind: 'failed'; failure: FailureKind; message: string }
+  | { kind: 'failed'; failure: FailureKind; message: string; resetAt?: string }
   | { kind: 'stopped' };
 
 /** One round under way: who plays it, its signal, what it has used, and where its events are recorded. */
@@ -147,7 +147,16 @@ export class AgentRounds {
     else if (outcome.kind === 'question')
       await this.ctx.dispatch({ type: 'agent_question', role, action, text: outcome.text });
     else
-      await this.ctx.dispatch({ type: 'agent_failed', role, action, kind: outcome.failure, message: outcome.message });
+      await this.ctx.dispatch({
+        type: 'agent_failed',
+        role,
+        action,
+        kind: outcome.failure,
+        message: outcome.message,
+        // A usage limit's reset decides whether the run waits for it (core/usage-limit.ts); `at` is the engine's clock.
+        ...(outcome.resetAt && { resetAt: outcome.resetAt }),
+        at: this.ctx.nowIso(),
+      });
   }
 
   /**
@@ -289,7 +298,7 @@ export class AgentRounds {
   private async consume(play: Play, stream: AsyncIterable<AgentEvent>): Promise<RoundOutcome> {
     const { role, signal } = play;
     let question: string | null = null;
-    let error: { failure: FailureKind; message: string } | null = null;
+    let error: { failure: FailureKind; message: string; resetAt?: string } | null = null;
     let retryWaits = 0; // seconds the CLI announced it would wait before its own retries in this try
     // A usage report is held until the next event: one that comes with the answer (both CLIs report their totals in
     // the line that ends the turn) must not make a budget cap drop that answer; one followed by more work may stop it.
@@ -324,10 +333,9 @@ export class AgentRounds {
           break;
         }
         case 'error':
-          error = {
-            failure: ev.kind,
-            message: ev.resetAt ? `${ev.message} (the limit resets at ${ev.resetAt})` : ev.message,
-          };
+          error = ev.resetAt
+            ? { failure: ev.kind, message: `${ev.message} (the limit resets at ${ev.resetAt})`, resetAt: ev.resetAt }
+            : { failure: ev.kind, message: ev.message };
           break;
         case 'done': {
           if (ev.sessionId) await this.ctx.dispatch({ type: 'session', role, sessionId: ev.sessionId });

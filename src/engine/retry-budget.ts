@@ -8,6 +8,8 @@ export type RetryNotice = Extract<AgentEvent, { type: 'retry' }>;
 export interface RetryStop {
   failure: FailureKind;
   message: string;
+  /** A usage limit's reset: when the CLI would have tried again. */
+  resetAt?: string;
 }
 
 /** `[timeouts] max_retry_wait_seconds` when the engine is not told otherwise. */
@@ -25,5 +27,5 @@ export function retryStop(ev: RetryNotice, waitedSeconds: number, maxWaitSeconds
   const over = `stopped instead of waiting: over [timeouts] max_retry_wait_seconds (${maxWaitSeconds} s)`;
   if (ev.kind !== 'usage_limit') return { failure: 'infra', message: `${ev.message}; ${over}` };
   const resetAt = new Date(now.getTime() + Math.ceil(ev.waitSeconds) * 1000).toISOString();
-  return { failure: 'usage_limit', message: `${ev.message}; ${over} (the limit resets at ${resetAt})` };
+  return { failure: 'usage_limit', message: `${ev.message}; ${over} (the limit resets at ${resetAt})`, resetAt };
 }

@@ -12,6 +12,7 @@ import { UserError } from '../core/errors.js';
 import { AgentRounds } from './agent-round.js';
 import { EngineCommandGate } from './command-gate.js';
 import { errorMessage, type EngineContext, type EngineDeps } from './context.js';
+import { ResetTimer } from './reset-timer.js';
 import { WorkClock } from './work-clock.js';
 import { RunRecords } from './run-records.js';
 import { StepExecutor } from './step-executor.js';
@@ -46,6 +47,8 @@ export class Engine {
   private readonly gate: EngineCommandGate;
   private readonly steps: StepExecutor;
   private readonly rounds: AgentRounds;
+  /** Wakes a run parked at a usage limit at its reset (core/usage-limit.ts). */
+  private readonly resetTimer: ResetTimer;
 
   constructor(
     state: WorkflowState,
@@ -64,6 +67,10 @@ export class Engine {
     this.gate = new EngineCommandGate(ctx, records);
     this.steps = new StepExecutor(ctx, records, this.gate);
     this.rounds = new AgentRounds(ctx, records, this.steps);
+    this.resetTimer = new ResetTimer(
+      () => deps.now?.() ?? new Date(),
+      (until) => void this.dispatch({ type: 'limit_reset', until }),
+    );
   }
 
   get state(): WorkflowState {
@@ -112,6 +119,8 @@ export class Engine {
       if (this.running.size === 0) this.launch(effectFor(s.inflight));
     } else if (s.awaiting) {
       this.emit({ type: 'awaiting', awaiting: s.awaiting, phase: s.phase });
+      // A run parked at a usage limit waits the rest of the time (or goes on at once when it has passed).
+      this.resetTimer.sync(this.current);
     } else if (s.phase === 'APPROVED' || s.phase === 'EXECUTE') {
       this.launch({ type: 'load_steps' });
     }
@@ -121,6 +130,7 @@ export class Engine {
   /** Stops everything under way and waits until it has settled; the saved state can be resumed later. */
   async close(): Promise<void> {
     this.closing = true;
+    this.resetTimer.clear();
     await this.stopAll('agent-collab is shutting down');
     await Promise.allSettled(this.running.keys());
     await this.queue;
@@ -166,6 +176,7 @@ export class Engine {
       this.current = state;
       return true;
     }
+    if (!this.closing) this.resetTimer.sync(state);
     if (before.phase !== state.phase)
       this.emit({ type: 'phase', from: before.phase, to: state.phase, iteration: state.iteration });
     this.emit({ type: 'state', state });

@@ -184,6 +184,8 @@ export function hintFor(w: Awaiting): string {
       return `${w.file === 'plan' ? 'plan.md' : 'comments.md'} was changed outside agent-collab while the ${w.role} wrote a new version; ${rerun}`;
     case 'budget':
       return `${BUDGET_KEYS[w.budget]} is reached (${describeBudget(w)}); the ${w.action.kind} round waits: raise the cap in the config and rerun with --resume, or ${rerun}`;
+    case 'usage_limit':
+      return `the ${w.role} hit a usage limit (${w.message.split('\n')[0]}); the run waits until ${w.until}, then runs the ${w.action.kind} round again; ${rerun}`;
     case 'merge_conflicts':
       return `${w.file === 'plan' ? 'plan.md' : 'comments.md'} has ${w.conflicts} conflict(s) between your edit and the ${w.role}'s version, marked <<<<<<< / >>>>>>> in the file: resolve them there, or take one side; ${rerun}`;
   }
@@ -224,6 +226,11 @@ async function drive(
     if (decision) {
       decided = true;
       void engine.dispatch(decision);
+      return;
+    }
+    if (w.kind === 'usage_limit') {
+      // Parked until the reset: the engine's timer runs the round again then; nobody needs to be asked.
+      print.waiting(w);
       return;
     }
     if (w.kind === 'goal' && opts.goal && !goalGiven) {

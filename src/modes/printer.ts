@@ -14,6 +14,8 @@ export interface Printer {
   output(out: EngineOutput): void;
   notice(message: string): void;
   needsHuman(w: Awaiting, phase: Phase, hint: string): void;
+  /** The run is parked until a usage limit's reset (core/usage-limit.ts): it goes on by itself then. */
+  waiting(w: Extract<Awaiting, { kind: 'usage_limit' }>): void;
   done(state: WorkflowState, exitCode: number): void;
   /** Settles once stdout has taken what was written (undefined when it has): the engine waits on a slow reader. */
   drained(): Promise<void> | undefined;
@@ -152,6 +154,16 @@ export function createPrinter(opts: { json: boolean; out: Writable; err: Writabl
       },
       notice: (message) => line({ event: 'notice', message }),
       needsHuman: (w, phase, hint) => line({ event: 'needs_human', phase, ...w, hint, choices: headlessChoices(w) }),
+      waiting: (w) =>
+        line({
+          event: 'waiting',
+          reason: 'usage_limit',
+          until: w.until,
+          reset_at: w.resetAt,
+          role: w.role,
+          action: w.action.kind,
+          message: w.message,
+        }),
       done: (state, exitCode) =>
         line({
           event: 'done',
@@ -193,6 +205,10 @@ export function createPrinter(opts: { json: boolean; out: Writable; err: Writabl
     },
     notice: (message) => warn(message),
     needsHuman: (_w, phase, hint) => say(`[needs you] ${phase}: ${hint}`),
+    waiting: (w) =>
+      say(
+        `[waiting] the ${w.role} hit a usage limit; waiting until ${w.until} (the reset plus a margin), then the ${w.action.kind} round runs again; Ctrl+C stops (continue later with --resume)`,
+      ),
     done: (state, exitCode) =>
       say(
         `== stopped in ${state.phase} (exit ${exitCode}); iteration ${state.iteration}, ${state.steps.filter((s) => s.done).length}/${state.steps.length} step(s) done; ` +

@@ -162,6 +162,7 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
         maxDenials: config.safety.max_denials_per_step,
       },
       codeReview: { mode: config.review.code, maxRounds: config.review.max_code_rounds },
+      limits: { waitForReset: config.limits.wait_for_reset, maxWaitMinutes: config.limits.max_wait_minutes },
     };
     const repoGuard = new GitRepoState({ ...paths, configDir: path.dirname(paths.configFile) });
     // With the sandbox on, the step commit's hooks run in the agent's box and are checked afterwards.

@@ -149,6 +149,13 @@ export const configSchema = z.strictObject({
     /** The agents' working time: the sum of the agent rounds' wall times. */
     max_minutes: cap(1e6),
   }),
+  /** Usage limits (429, "usage limit reached"): wait for the reset the CLI names, or ask the person. */
+  limits: table({
+    /** A usage limit with a known reset time parks the run until then; the round then runs again by itself. */
+    wait_for_reset: z._default(z.boolean(), false),
+    /** The longest such wait, in minutes (0 = no limit): a reset further away asks the person. 360 covers a 5-hour window. */
+    max_wait_minutes: intIn(0, 43_200, 360),
+  }),
   fake: table({
     /** JSON script for the fake agents; empty = the built-in demo script. */
     script: z._default(z.string(), ''),

@@ -94,6 +94,14 @@ export const awaitingSchema = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('budget'), budget: budgetKind, spent: amount, cap: amount, action: actionSchema }),
   z.object({
+    kind: z.literal('usage_limit'),
+    role,
+    message: z.string(),
+    action: actionSchema,
+    resetAt: z.string(),
+    until: z.string(),
+  }),
+  z.object({
     kind: z.literal('external_change'),
     file: z.enum(['plan', 'comments']),
     role,
@@ -190,6 +198,7 @@ export const workflowStateSchema = z.object({
   }),
   codeReview: z._default(z.nullable(codeReviewSchema), null),
   budget: z.optional(z.object({ workedMs: amount, raises: perBudget, noticedAt: perBudget })),
+  limitWaits: z.optional(count),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

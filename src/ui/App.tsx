@@ -153,7 +153,9 @@ export function App(props: AppProps) {
   useEffect(() => {
     const awaitingKey = view.awaiting ? JSON.stringify(view.awaiting) : null;
     if (pending && pending.id !== lastPending.current) onAttention?.(`the ${pending.role} wants to run a command`);
-    else if (awaitingKey && awaitingKey !== lastAwaiting.current) onAttention?.(waitingText(view));
+    // A run parked until a usage limit resets goes on by itself: nothing to call the person for.
+    else if (awaitingKey && awaitingKey !== lastAwaiting.current && view.awaiting?.kind !== 'usage_limit')
+      onAttention?.(waitingText(view));
     lastAwaiting.current = awaitingKey;
     lastPending.current = pending?.id ?? null;
   }, [view.awaiting, pending, onAttention]);

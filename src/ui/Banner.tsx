@@ -21,6 +21,7 @@ const LETTERED: ReadonlySet<Modal> = new Set<Modal>([
   'large_change',
   'external_change',
   'budget',
+  'usage_limit',
 ]);
 
 /** The status-bar keys: a dialog's own while it has the keyboard, else the keymap's that apply now. */

@@ -8,7 +8,7 @@ import { BUDGET_KEYS, budgetLine, describeBudget, type BudgetCaps } from '../cor
 const MODE_COLOR: Record<ModeLabel, string> = { MANUAL: 'blue', AUTO: 'green', PAUSING: 'yellow', PAUSED: 'yellow' };
 
 /** Re-renders only this component once a second, for the clocks. */
-function useNow(now: () => number, tickMs: number): number {
+export function useNow(now: () => number, tickMs: number): number {
   const [t, setT] = useState(now);
   useEffect(() => {
     if (tickMs <= 0) return undefined;
@@ -120,6 +120,8 @@ export function waitingText(view: ViewState): string {
       return `waiting for you: ${a.file === 'plan' ? 'plan.md' : 'comments.md'} changed outside`;
     case 'budget':
       return `waiting for you: ${BUDGET_KEYS[a.budget]} reached (${describeBudget(a)})`;
+    case 'usage_limit':
+      return `usage limit: the ${a.role}'s round runs again at the reset`;
     case 'merge_conflicts':
       return `waiting for you: resolve the conflicts in ${a.file === 'plan' ? 'plan.md' : 'comments.md'} (e edits)`;
   }

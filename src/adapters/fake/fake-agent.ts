@@ -151,7 +151,8 @@ export class FakeAgent implements Agent {
       if (action.delayMs) await wait(action.delayMs, ctl.signal);
       if (ctl.signal.aborted) return;
       if (action.fail) {
-        const { kind, message, resetAt } = action.fail;
+        const { kind, message, resetInMs } = action.fail;
+        const resetAt = resetInMs === undefined ? action.fail.resetAt : new Date(Date.now() + resetInMs).toISOString();
         yield resetAt ? { type: 'error', kind, message, resetAt } : { type: 'error', kind, message };
         return;
       }

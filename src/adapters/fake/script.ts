@@ -13,7 +13,8 @@ export interface FakeAction {
   verdict?: 'APPROVED' | 'CHANGES_REQUIRED';
   /** Files to write, relative to turn.cwd; only in 'workspace-write' turns. Missing = the kind's default. */
   writeFiles?: Record<string, string>;
-  fail?: { kind: FailureKind; message: string; resetAt?: string };
+  /** `resetInMs`: a usage limit's reset this long after the turn fails (negative: in the past), instead of `resetAt`. */
+  fail?: { kind: FailureKind; message: string; resetAt?: string; resetInMs?: number };
   /** Never finishes until stop(); the stream then ends without `done`. */
   hang?: boolean;
   question?: string;
@@ -102,7 +103,14 @@ const actionSchema = z.strictObject({
   text: z.optional(z.string()),
   verdict: z.optional(z.enum(['APPROVED', 'CHANGES_REQUIRED'])),
   writeFiles: z.optional(z.record(z.string(), z.string())),
-  fail: z.optional(z.strictObject({ kind: failureKind, message: z.string(), resetAt: z.optional(z.string()) })),
+  fail: z.optional(
+    z.strictObject({
+      kind: failureKind,
+      message: z.string(),
+      resetAt: z.optional(z.string()),
+      resetInMs: z.optional(z.int()),
+    }),
+  ),
   hang: z.optional(z.boolean()),
   question: z.optional(z.string()),
   delayMs: z.optional(z.int().check(z.minimum(0))),

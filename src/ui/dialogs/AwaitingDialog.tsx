@@ -16,6 +16,7 @@ import {
   StepFailedDialog,
 } from './ExecutionDialogs.js';
 import { QuestionDialog } from './QuestionDialog.js';
+import { UsageLimitDialog } from './UsageLimitDialog.js';
 import { BudgetDialog, CodeEditDialog, ManualEditDialog, UnclearVerdictDialog } from './SmallDialogs.js';
 import { DECISIONS } from '../../core/decisions.js';
 
@@ -93,6 +94,8 @@ export function AwaitingDialog({ awaiting: a, onEvent, onEditPlan, onEdit, texts
       return <ExternalChangeDialog awaiting={a} onChoose={decide} />;
     case 'budget':
       return <BudgetDialog awaiting={a} onChoose={decide} />;
+    case 'usage_limit':
+      return <UsageLimitDialog awaiting={a} onChoose={decide} />;
     case 'merge_conflicts':
       return (
         <MergeConflictsDialog awaiting={a} fileText={texts?.[a.file]} onChoose={decide} onEdit={onEdit ?? onEditPlan} />

@@ -80,6 +80,17 @@ const WAITING: Array<{ w: Awaiting; state: Partial<WorkflowState> }> = [
     w: { kind: 'external_change', file: 'plan', role: 'planner', action: { kind: 'respond' }, text: '# plan' },
     state: { phase: 'RESPOND' },
   },
+  {
+    w: {
+      kind: 'usage_limit',
+      role: 'reviewer',
+      message: 'usage limit reached',
+      action: { kind: 'review' },
+      resetAt: '2026-01-01T01:00:00.000Z',
+      until: '2026-01-01T01:00:30.000Z',
+    },
+    state: { phase: 'REVIEW' },
+  },
   { w: { kind: 'go', action: { kind: 'review' } }, state: { phase: 'REVIEW' } },
   { w: { kind: 'goal' }, state: { phase: 'REFINE_GOAL' } },
   { w: { kind: 'interrupted', role: 'reviewer', action: { kind: 'review' } }, state: { phase: 'REVIEW' } },

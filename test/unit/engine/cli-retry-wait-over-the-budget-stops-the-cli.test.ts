@@ -20,6 +20,7 @@ describe('a CLI retry the round lets through or stops', () => {
       failure: 'usage_limit',
       message:
         'API error 429 (rate_limit); claude retries (1/10) in 40.0 s; stopped instead of waiting: over [timeouts] max_retry_wait_seconds (60 s) (the limit resets at 2026-11-26T06:02:00.000Z)',
+      resetAt: '2026-11-26T06:02:00.000Z',
     });
   });
 
