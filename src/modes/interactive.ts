@@ -234,18 +234,37 @@ async function runTui(opts: InteractiveOptions, io: Io, ui: Ui): Promise<number>
     });
     const history = state !== null ? await conversationHistory(session.paths.debugLog, state.createdAt) : [];
     closeOpening();
-    return await runApp(
+    let ended = await runApp(
       session,
       engine,
       { resumed, goal: opts.goal, notice: notices.join(' · ') || undefined, history },
       io,
       ui,
     );
+    // `n` after DONE or CANCELLED: the finished run goes to history/ (a cancelled one is there already) and a new
+    // one starts in the same TUI, at goal refinement.
+    while (ended.next === 'new_run') {
+      const finished = ended.state;
+      const notice =
+        finished.phase === 'DONE' ? `Archived the finished run to ${await session.archiveSaved(finished)}` : undefined;
+      const next = session.engineFor(session.newRun('', finished.mode), { interactive: true });
+      ended = await runApp(session, next, { resumed: false, notice, history: [] }, io, ui);
+    }
+    return ended.code;
   } finally {
     closeOpening();
     await session.close();
   }
 }
+
+/** How one App ended: the process exits with `code`, or (`new_run`) a new run starts in the same TUI. */
+interface AppEnd {
+  code: number;
+  next: 'exit' | 'new_run';
+  state: WorkflowState;
+}
+
+const isFinished = (s: WorkflowState): boolean => s.phase === 'DONE' || s.phase === 'CANCELLED';
 
 function runApp(
   session: Session,
@@ -253,8 +272,8 @@ function runApp(
   o: { resumed: boolean; goal?: string; notice?: string; history: readonly ViewAction[] },
   io: Io,
   { render, createElement, App }: Ui,
-): Promise<number> {
-  return new Promise<number>((resolve) => {
+): Promise<AppEnd> {
+  return new Promise<AppEnd>((resolve) => {
     let closing = false;
     const closeEngine = (): Promise<void> =>
       engine.close().catch((err: unknown) => session.files.debug('ui', `close failed: ${String(err)}`));
@@ -266,15 +285,17 @@ function runApp(
       stoppedWith = { code: out.exitCode, message: session.redactor.text(out.message) };
       void closeEngine();
     });
-    const finish = (): void => {
+    const finish = (next: AppEnd['next'] = 'exit'): void => {
       if (closing) return;
       closing = true;
       unsubscribe();
       void closeEngine().finally(() => {
         instance.unmount();
-        const p = engine.state.phase;
-        io.screen.afterwards(tuiExitLine(engine.state, stoppedWith?.message ?? null));
-        resolve(stoppedWith?.code ?? (p === 'DONE' || p === 'CANCELLED' ? EXIT.done : EXIT.interrupted));
+        const state = engine.state;
+        const code = stoppedWith?.code ?? (isFinished(state) ? EXIT.done : EXIT.interrupted);
+        if (next === 'new_run' && isFinished(state) && !stoppedWith) return resolve({ code, next, state });
+        io.screen.afterwards(tuiExitLine(state, stoppedWith?.message ?? null));
+        resolve({ code, next: 'exit', state });
       });
     };
     const onQuit = (force: boolean): void => {
@@ -294,7 +315,7 @@ function runApp(
       openEditor(file === 'plan' ? session.paths.plan : session.paths.comments, io);
       instance.clear();
     };
-    const signal = (): void => finish();
+    const signal = (): void => finish('exit');
     process.once('SIGTERM', signal);
     process.once('SIGHUP', signal);
     // Until Ink puts the terminal in raw mode (an effect after the first frame), Ctrl+C reaches us as SIGINT:
@@ -306,6 +327,7 @@ function runApp(
         files: redactedFiles(filesReader(session), session.redactor),
         confirmEnter: session.config.workflow.confirm_enter,
         onQuit,
+        onNewRun: () => finish('new_run'),
         onEdit,
         onAttention: (what: string) => attention(io, what),
         onReady: () => void start().catch((err: unknown) => session.files.debug('ui', `start failed: ${String(err)}`)),

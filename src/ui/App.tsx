@@ -46,6 +46,8 @@ export interface AppProps {
   confirmEnter?: boolean;
   /** Ctrl+C (force = the second one within 2 s), or q once the run is finished. */
   onQuit?: (force: boolean) => void;
+  /** `n` once the run is DONE or CANCELLED: a new run starts in the same TUI (the finished one is archived). */
+  onNewRun?: () => void;
   /** Opens the file in $EDITOR; the tabs reload when it resolves. */
   onEdit?: (file: EditableFile) => Promise<void>;
   /** The person's input is needed (bell / notification); `what` says for what. */
@@ -92,6 +94,7 @@ export function App(props: AppProps) {
     files,
     confirmEnter = false,
     onQuit,
+    onNewRun,
     onEdit,
     onAttention,
     onReady,
@@ -323,6 +326,8 @@ export function App(props: AppProps) {
         return showTab(TAB_IDS[Number(cmd.slice(4)) - 1] ?? 'conversation');
       case 'exit':
         return onQuit?.(false);
+      case 'new_run':
+        return onNewRun?.();
       case 'quit':
         return; // handled below, whatever has the keyboard
     }

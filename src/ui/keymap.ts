@@ -16,6 +16,7 @@ export type CommandName =
   | 'stop'
   | 'quit'
   | 'exit'
+  | 'new_run'
   | 'help'
   | 'edit'
   | 'goal_ready'
@@ -160,6 +161,13 @@ export const KEYMAP: readonly Binding[] = [
     description: 'Show this help',
     hint: 'help',
     when: notTyping,
+  },
+  {
+    command: 'new_run',
+    keys: [key('n', { input: 'n' })],
+    description: 'Start a new goal once the run is done or cancelled (the finished run is archived)',
+    hint: 'new goal',
+    when: (c) => notTyping(c) && (c.phase === 'DONE' || c.phase === 'CANCELLED') && !c.stopped,
   },
   {
     command: 'exit',
