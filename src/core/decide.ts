@@ -9,6 +9,7 @@ import { onCommitChoice, onSecretChoice, onStepChoice } from './execution.js';
 import { onForbiddenChoice } from './repo-invariants.js';
 import { approve, applyVerdict } from './review-loop.js';
 import { applyCodeVerdict, onCodeCapChoice, onCodeEdited } from './code-review-loop.js';
+import { onDisagreementChoice } from './disagreement-choice.js';
 import {
   execOpts,
   reject,
@@ -82,6 +83,10 @@ export function onDecide(s: WorkflowState, e: DecideEvent, opts: TransitionOptio
     }
     case 'code_edit':
       return onCodeEdited(s, requireAwaiting(s, e, 'code_edit'));
+    case 'disagreement': {
+      const w = requireAwaiting(s, e, 'disagreement');
+      return onDisagreementChoice(s, e.choice, w, e.rounds, (why) => reject(s, e, why));
+    }
     case 'failure':
       requireAwaiting(s, e, 'failure');
       return next(s, { type: 'go' });

@@ -164,6 +164,8 @@ export function hintFor(w: Awaiting): string {
       return `the code review of ${w.step === null ? "the run's changes" : `step ${w.step}`} still asks for changes after ${w.round} round(s) (see log.md); ${rerun}`;
     case 'code_edit':
       return `edit the code, then ${rerun}`;
+    case 'disagreement':
+      return `the reviewer and the planner are stuck (${w.reason}); the disputes are listed in this event and in .agent-collab/ledger.md: ${w.disputes.map((d) => d.id).join(', ') || 'none'} — ${rerun}`;
     case 'failure':
       return `${w.message}; rerun with --resume to retry (the same as ${flagsFor(w)})`;
     case 'step_failed':

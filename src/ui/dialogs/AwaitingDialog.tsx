@@ -15,6 +15,7 @@ import {
   StepFailedDialog,
 } from './ExecutionDialogs.js';
 import { QuestionDialog } from './QuestionDialog.js';
+import { DisagreementDialog } from './DisagreementDialog.js';
 import { BudgetDialog, CodeEditDialog, ManualEditDialog, UnclearVerdictDialog } from './SmallDialogs.js';
 import { DECISIONS } from '../../core/decisions.js';
 
@@ -63,6 +64,8 @@ export function AwaitingDialog({ awaiting: a, onEvent, onEditPlan, onEdit, texts
       );
     case 'code_edit':
       return <CodeEditDialog onDone={() => decide('edited')} />;
+    case 'disagreement':
+      return <DisagreementDialog awaiting={a} onChoose={decide} />;
     case 'unclear_verdict':
       return <UnclearVerdictDialog awaiting={a} onChoose={decide} />;
     case 'step_failed':
