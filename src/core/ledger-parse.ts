@@ -130,11 +130,12 @@ function classify<M>(rest: string, lead: ReadonlyArray<[RegExp, M]>, anywhere: R
 /** The markers the prompts ask for; after one of them comes the note itself. */
 const CANONICAL_RE = /^(?:resolved|withdrawn|open|addressed|disputed)\b[\s)\]:.,;—–-]*/i;
 
-/** The note or answer after the marker ("disputed — the file is right" → "the file is right"), else the whole text. */
+/** The note or answer after the marker ("disputed — the file is right" → "the file is right"; "" after a bare
+ * marker), else the whole text. */
 function noteOf(rest: string): string {
   const text = plain(rest);
   const m = CANONICAL_RE.exec(text);
-  return clip(m && m[0].length < text.length ? text.slice(m[0].length) : text);
+  return clip(m ? text.slice(m[0].length) : text);
 }
 
 export interface ParsedReview {

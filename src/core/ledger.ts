@@ -136,7 +136,7 @@ export function afterResponse(ledger: Ledger | undefined, scope: LedgerScope, te
   );
   const answered = update(ledger, new Set(answers.keys()), (e) => {
     const a = answers.get(e.id);
-    return a ? { ...e, status: a.mark, answer: a.answer, disputed: a.mark === 'disputed' } : e;
+    return a ? { ...e, status: a.mark, answer: a.answer || a.mark, disputed: a.mark === 'disputed' } : e;
   });
   return { ...answered, ruling: [] };
 }
