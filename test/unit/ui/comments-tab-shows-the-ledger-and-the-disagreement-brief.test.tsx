@@ -3,6 +3,7 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Ledger, LedgerEntry } from '../../../src/core/ledger.js';
+import type { WorkflowState } from '../../../src/core/types.js';
 import { fakeFiles, KEY, renderApp, waitFor } from './ui-helpers.js';
 
 afterEach(() => cleanup());
@@ -49,7 +50,7 @@ describe('the Comments tab', () => {
 });
 
 describe('the disagreement brief', () => {
-  const BRIEF = {
+  const BRIEF: Partial<WorkflowState> = {
     phase: 'REVIEW',
     iteration: 3,
     ledger: LEDGER,
@@ -69,7 +70,7 @@ describe('the disagreement brief', () => {
         },
       ],
     },
-  } as const;
+  };
 
   it('shows the reviewer’s point beside the planner’s answer and the five choices; 1 sides with the reviewer', async () => {
     const r = await renderApp(BRIEF);
