@@ -9,7 +9,7 @@ import { commitNow, finishExecution } from './execution.js';
 import { stopToGoal, type TransitionResult } from './transition-rules.js';
 import type { Action, Awaiting, CodeReviewState, StepRun, Verdict, WorkflowState } from './types.js';
 import { parseVerdict } from './verdict.js';
-import { afterReview } from './ledger.js';
+import { afterReview, quietFor } from './ledger.js';
 import { codeScope, disagree } from './ledger-state.js';
 import { stagnation } from './stagnation.js';
 
@@ -199,7 +199,12 @@ export function onCodeCapChoice(
     case 'continue': {
       const more = rounds ?? 1;
       if (!Number.isInteger(more) || more < 1) reject('continue needs a whole number of rounds ≥ 1');
-      const next: WorkflowState = { ...cleared, codeReview: { ...cr, limit: cr.round + more } };
+      const next: WorkflowState = {
+        ...cleared,
+        codeReview: { ...cr, limit: cr.round + more },
+        // The rounds the person asked for are not cut short by the stagnation stop (core/stagnation.ts).
+        ledger: quietFor(s.ledger, codeScope(w.step), cr.round + more),
+      };
       return fixWork(next, w.step, [{ type: 'log', title: `Person allowed ${more} more code review round(s)` }]);
     }
     case 'edit':

@@ -12,7 +12,7 @@ import { schedule } from './approval.js';
 import { finishOrCommit, fixWork } from './code-review-loop.js';
 import type { ChoiceId } from './decisions.js';
 import type { Effect } from './events.js';
-import { emptyLedger, ruleForReviewer, withdrawByPerson } from './ledger.js';
+import { emptyLedger, quietFor, ruleForReviewer, withdrawByPerson } from './ledger.js';
 import { approve } from './review-loop.js';
 import { stopToGoal, type TransitionResult } from './transition-rules.js';
 import type { Awaiting, CodeReviewState, WorkflowState } from './types.js';
@@ -71,8 +71,7 @@ export function onDisagreementChoice(
     case 'continue': {
       const more = rounds ?? 1;
       if (!Number.isInteger(more) || more < 1) reject('continue needs a whole number of rounds ≥ 1');
-      const quiet = { review: w.review, step: w.step, round: w.round + more };
-      return anotherRound({ ...cleared, ledger: { ...ledger, quiet } }, w, w.round + more, [
+      return anotherRound({ ...cleared, ledger: quietFor(ledger, w, w.round + more) }, w, w.round + more, [
         { type: 'log', title: `Person allowed ${more} more round(s) of ${what(w)}` },
       ]);
     }

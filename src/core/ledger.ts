@@ -141,6 +141,11 @@ export function afterResponse(ledger: Ledger | undefined, scope: LedgerScope, te
   return { ...answered, ruling: [] };
 }
 
+/** The person allowed rounds up to `round` of the review: no stagnation stop before them. */
+export function quietFor(ledger: Ledger | undefined, scope: LedgerScope, round: number): Ledger | undefined {
+  return ledger && { ...ledger, quiet: { review: scope.review, step: scope.step, round } };
+}
+
 /** The person settled these entries (sided with the planner): withdrawn, with why. */
 export function withdrawByPerson(ledger: Ledger, ids: readonly string[]): Ledger {
   return update(ledger, new Set(ids), (e) => ({

@@ -147,6 +147,21 @@ describe('the stagnation rule', () => {
     expect(r.state.phase).toBe('RESPOND');
   });
 
+  it('the rounds the person allowed at the cap are not cut short by the stagnation stop', () => {
+    const s = secondReview([entry('L1', 'addressed', false)]);
+    const capped = play({ ...s, maxIterations: 2 }, reviewer('[CHANGES_REQUIRED]\n\nL1: open'));
+    const more = transition(
+      { ...capped.state, mode: 'auto' },
+      { type: 'decide', on: 'arbitration', choice: 'continue', rounds: 2 },
+      OPTS,
+    );
+    const round3 = play(more.state, planner('L1: addressed — again'), reviewer('[CHANGES_REQUIRED]\n\nL1: open'));
+    expect(round3.state.iteration).toBe(3);
+    expect(round3.state.awaiting).toBeNull();
+    const round4 = play(round3.state, planner('L1: addressed — again'), reviewer('[CHANGES_REQUIRED]\n\nL1: open'));
+    expect(round4.state.awaiting).toEqual({ kind: 'arbitration', iteration: 4 });
+  });
+
   it('at the cap the cap question comes first', () => {
     const s = secondReview([entry('L1', 'addressed', false)]);
     const r = play({ ...s, maxIterations: 2 }, reviewer('[CHANGES_REQUIRED]\n\nL1: open'));
