@@ -152,6 +152,10 @@ describe('a loop that stops by itself', { timeout: 120_000 }, () => {
         },
       ],
     });
+    // The hint says both sides on one line, for a run without --json too.
+    expect(String(asked?.hint)).toContain(
+      'L1 reviewer: "Use a lock file for the counter." / planner: "one process writes the counter, a lock adds nothing"',
+    );
     expect((asked?.choices as Array<{ flag: string }>).map((c) => c.flag)).toEqual([
       '--decide reviewer',
       '--decide planner',
