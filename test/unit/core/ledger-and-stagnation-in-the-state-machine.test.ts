@@ -2,6 +2,7 @@
 // answers, the stop before the cap with the disagreement brief, and what each ruling does.
 import { describe, expect, it } from 'vitest';
 import { initialCodeReview } from '../../../src/core/code-review.js';
+import { newStepRun } from '../../../src/core/execution.js';
 import type { EngineEvent } from '../../../src/core/events.js';
 import { emptyLedger, type Ledger, type LedgerEntry } from '../../../src/core/ledger.js';
 import { transition, type TransitionResult } from '../../../src/core/transition.js';
@@ -214,11 +215,11 @@ describe('the person’s ruling at a disagreement brief', () => {
   });
 });
 
-describe('the same rules on code review rounds', () => {
-  function codeReview(extra: Partial<CodeReviewState>): CodeReviewState {
-    return { ...(initialCodeReview({ mode: 'final', maxRounds: 5 }) as CodeReviewState), ...extra };
-  }
+function codeReview(extra: Partial<CodeReviewState>): CodeReviewState {
+  return { ...(initialCodeReview({ mode: 'final', maxRounds: 5 }) as CodeReviewState), ...extra };
+}
 
+describe('the same rules on code review rounds', () => {
   it('round 2 of the final review that settles nothing stops with the code brief; siding with the planner ends the run', () => {
     const ledger: Ledger = {
       ...emptyLedger(),
@@ -249,5 +250,30 @@ describe('the same rules on code review rounds', () => {
     const sided = transition(r.state, { type: 'decide', on: 'disagreement', choice: 'planner' }, OPTS);
     expect(sided.state.phase).toBe('DONE');
     expect(statuses(sided.state)).toEqual({ L1: 'withdrawn' });
+  });
+
+  it('each: a fix attempt’s report answers its step’s entries only; another step’s review starts with none live', () => {
+    const ledger: Ledger = {
+      ...emptyLedger(),
+      next: 3,
+      entries: [
+        { ...entry('L1', 'open', false), review: 'code', step: 1, answer: null },
+        { ...entry('L2', 'open', false), review: 'code', step: 2, answer: null },
+      ],
+    };
+    const action = { kind: 'execute_step', step: 1, attempt: 2, review: 'c' } as const;
+    const s = running('EXECUTE', action, {
+      mode: 'auto',
+      codeReview: codeReview({ mode: 'each', step: 1, round: 1 }),
+      stepRun: { ...newStepRun(running('EXECUTE', action), 1, 'tree', 't'), attempt: 2 },
+      steps: [{ n: 1, title: 'a', done: false }],
+      ledger,
+    });
+    const report = 'Kept hi.\nL1: disputed — hi is the house style\nL2: addressed — not mine\nSummary: keep hi';
+    const r = transition(s, { type: 'agent_done', role: 'planner', action, text: report }, OPTS);
+    expect(r.state.ledger?.entries.map((e) => [e.id, e.status, e.answer])).toEqual([
+      ['L1', 'disputed', 'hi is the house style'],
+      ['L2', 'open', null],
+    ]);
   });
 });
