@@ -9,6 +9,9 @@ import { commitNow, finishExecution } from './execution.js';
 import { stopToGoal, type TransitionResult } from './transition-rules.js';
 import type { Action, Awaiting, CodeReviewState, StepRun, Verdict, WorkflowState } from './types.js';
 import { parseVerdict } from './verdict.js';
+import { afterReview, quietFor } from './ledger.js';
+import { codeScope, disagree } from './ledger-state.js';
+import { stagnation } from './stagnation.js';
 
 type CodeReviewAction = Extract<Action, { kind: 'code_review' }>;
 type Reject = (why: string) => never;
@@ -70,7 +73,7 @@ export function onCodeReviewAnswer(s: WorkflowState, action: CodeReviewAction, t
 }
 
 /** Approved: the step is committed (each) or the run ends (final). */
-function finishOrCommit(s: WorkflowState, step: number | null, effects: Effect[]): TransitionResult {
+export function finishOrCommit(s: WorkflowState, step: number | null, effects: Effect[]): TransitionResult {
   const cleared: WorkflowState = { ...s, inflight: null, awaiting: null, unclearCount: 0 };
   if (step !== null) return commitNow({ ...cleared, phase: 'EXECUTE' }, step, effects);
   const cr = s.codeReview;
@@ -94,9 +97,18 @@ export function applyCodeVerdict(
       lines: text.trim().split('\n').slice(0, LOG_LINES),
     },
   ];
-  if (verdict === 'APPROVED') return finishOrCommit({ ...s, codeReview: { ...cr, round } }, step, effects);
+  const scope = codeScope(step);
+  const outcome = afterReview(s.ledger, scope, round, text, verdict === 'APPROVED');
+  if (verdict === 'APPROVED')
+    return finishOrCommit({ ...s, codeReview: { ...cr, round }, ledger: outcome.ledger }, step, effects);
   const comments = text.length > COMMENTS_MAX ? `${text.slice(0, COMMENTS_MAX)}\n[… comments cut …]` : text;
-  const next: WorkflowState = { ...s, inflight: null, unclearCount: 0, codeReview: { ...cr, round, comments } };
+  const next: WorkflowState = {
+    ...s,
+    inflight: null,
+    unclearCount: 0,
+    codeReview: { ...cr, round, comments },
+    ledger: outcome.ledger,
+  };
   if (round >= cr.limit) {
     return {
       state: waitForPerson({ ...next, phase: 'CODE_REVIEW' }, { kind: 'code_review_cap', round, step }),
@@ -106,11 +118,13 @@ export function applyCodeVerdict(
       ],
     };
   }
+  const stuck = stagnation(s.ledger, outcome, scope, round);
+  if (stuck) return disagree({ ...next, phase: 'CODE_REVIEW' }, scope, round, stuck, effects);
   return fixWork(next, step, effects);
 }
 
 /** The work that answers the comments: the planner's fix steps (final), or the step's next attempt (each). */
-function fixWork(s: WorkflowState, step: number | null, effects: Effect[]): TransitionResult {
+export function fixWork(s: WorkflowState, step: number | null, effects: Effect[]): TransitionResult {
   const comments = s.codeReview?.comments ?? '';
   if (step === null) return schedule(settle({ ...s, phase: 'CODE_REVIEW' }), { kind: 'code_fix' }, effects);
   const run = s.stepRun as StepRun;
@@ -185,7 +199,12 @@ export function onCodeCapChoice(
     case 'continue': {
       const more = rounds ?? 1;
       if (!Number.isInteger(more) || more < 1) reject('continue needs a whole number of rounds ≥ 1');
-      const next: WorkflowState = { ...cleared, codeReview: { ...cr, limit: cr.round + more } };
+      const next: WorkflowState = {
+        ...cleared,
+        codeReview: { ...cr, limit: cr.round + more },
+        // The rounds the person asked for are not cut short by the stagnation stop (core/stagnation.ts).
+        ledger: quietFor(s.ledger, codeScope(w.step), cr.round + more),
+      };
       return fixWork(next, w.step, [{ type: 'log', title: `Person allowed ${more} more code review round(s)` }]);
     }
     case 'edit':

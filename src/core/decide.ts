@@ -10,6 +10,9 @@ import { onCommitChoice, onSecretChoice, onStepChoice } from './execution.js';
 import { onForbiddenChoice } from './repo-invariants.js';
 import { approve, applyVerdict } from './review-loop.js';
 import { applyCodeVerdict, onCodeCapChoice, onCodeEdited } from './code-review-loop.js';
+import { onDisagreementChoice } from './disagreement-choice.js';
+import { quietFor } from './ledger.js';
+import { PLAN_SCOPE } from './ledger-state.js';
 import {
   execOpts,
   reject,
@@ -37,7 +40,13 @@ export function onDecide(s: WorkflowState, e: DecideEvent, opts: TransitionOptio
         case 'continue': {
           const rounds = e.rounds ?? 0;
           if (!Number.isInteger(rounds) || rounds < 1) reject(s, e, 'continue needs a whole number of rounds ≥ 1');
-          const next: WorkflowState = { ...cleared, phase: 'RESPOND', maxIterations: s.iteration + rounds };
+          // The rounds the person asked for are not cut short by the stagnation stop (core/stagnation.ts).
+          const next: WorkflowState = {
+            ...cleared,
+            phase: 'RESPOND',
+            maxIterations: s.iteration + rounds,
+            ledger: quietFor(s.ledger, PLAN_SCOPE, s.iteration + rounds),
+          };
           return schedule(next, { kind: 'respond' }, [
             { type: 'log', title: `Person allowed ${rounds} more round(s)` },
           ]);
@@ -87,6 +96,10 @@ export function onDecide(s: WorkflowState, e: DecideEvent, opts: TransitionOptio
     case 'interrupted': {
       const w = requireAwaiting(s, e, 'interrupted');
       return onInterruptedChoice(s, w, e.choice, undefined, (why) => reject(s, e, why));
+    }
+    case 'disagreement': {
+      const w = requireAwaiting(s, e, 'disagreement');
+      return onDisagreementChoice(s, e.choice, w, e.rounds, (why) => reject(s, e, why));
     }
     case 'failure':
       requireAwaiting(s, e, 'failure');

@@ -123,6 +123,45 @@ export const DECISIONS = {
       choice('stop', 'Stop', 'stop and go back to goal refinement (plan and commits kept)', ['4']),
     ],
   },
+  // Issue 19 (item 3): the review loop stopped making progress before its cap (core/stagnation.ts); the person
+  // reads the disagreement brief (each live ledger entry: the reviewer's point, the planner's answer) and rules.
+  disagreement: {
+    about:
+      'the reviewer and the planner are stuck: a review round settled nothing, or a disputed point came back twice',
+    choices: [
+      choice(
+        'reviewer',
+        'Side with the reviewer',
+        'the planner gets one more round, told to apply the listed entries (they are open again)',
+        ['1'],
+      ),
+      {
+        ...choice(
+          'planner',
+          'Side with the planner',
+          'the listed entries are withdrawn; nothing is left open, so the plan is approved (code review: the code is accepted)',
+          ['2'],
+        ),
+        confirm: 'Withdraw the reviewer’s points and approve as it is?',
+      },
+      choice(
+        'edit',
+        'Edit by hand, then send it to review',
+        'edit plan.md (code review: the code) yourself, then decide `edited`',
+        ['3'],
+      ),
+      {
+        ...choice(
+          'continue',
+          'Continue for N more rounds',
+          'allow N more review rounds without this check (plain `continue` is one)',
+          ['4'],
+        ),
+        flag: '--decide continue:N',
+      },
+      choice('stop', 'Stop', 'stop and go back to goal refinement (plan and commits kept)', ['5']),
+    ],
+  },
   code_edit: {
     about: 'you are editing the code by hand',
     choices: [
@@ -367,6 +406,7 @@ export type DecideEvent =
   | { type: 'decide'; on: 'arbitration'; choice: ChoiceId<'arbitration'>; rounds?: number }
   | { type: 'decide'; on: 'manual_edit'; choice: ChoiceId<'manual_edit'> }
   | { type: 'decide'; on: 'code_review_cap'; choice: ChoiceId<'code_review_cap'>; rounds?: number }
+  | { type: 'decide'; on: 'disagreement'; choice: ChoiceId<'disagreement'>; rounds?: number }
   | { type: 'decide'; on: 'code_edit'; choice: ChoiceId<'code_edit'> }
   | { type: 'decide'; on: 'unclear_verdict'; choice: ChoiceId<'unclear_verdict'> }
   | { type: 'decide'; on: 'failure'; choice: ChoiceId<'failure'> }

@@ -20,6 +20,8 @@ export interface WorkflowFiles {
   readComments(): Promise<string | null>;
   writePlan(body: string, iteration: number): Promise<void>;
   writeComments(body: string, verdict: Verdict, iteration: number): Promise<void>;
+  /** Writes .agent-collab/ledger.md (the issue ledger rendered from the state); missing: no ledger file is kept. */
+  writeLedger?(text: string): Promise<void>;
   setPlanStatus(status: 'draft' | 'reviewing' | 'approved'): Promise<void>;
   readSteps(): Promise<StepInfo[]>;
   markStepDone(step: number, commit: string | null): Promise<void>;

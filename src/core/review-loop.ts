@@ -4,6 +4,9 @@ import type { Effect } from './events.js';
 import type { TransitionResult } from './transition-rules.js';
 import type { WorkflowState } from './types.js';
 import { parseVerdict } from './verdict.js';
+import { afterReview } from './ledger.js';
+import { disagree, PLAN_SCOPE } from './ledger-state.js';
+import { stagnation } from './stagnation.js';
 
 export function approve(s: WorkflowState, effects: Effect[], how: string): TransitionResult {
   return {
@@ -54,7 +57,15 @@ export function applyVerdict(
   marker: boolean,
 ): TransitionResult {
   const iteration = s.iteration + 1;
-  const next: WorkflowState = { ...s, iteration, lastVerdict: verdict, unclearCount: 0, inflight: null };
+  const outcome = afterReview(s.ledger, PLAN_SCOPE, iteration, text, verdict === 'APPROVED');
+  const next: WorkflowState = {
+    ...s,
+    iteration,
+    lastVerdict: verdict,
+    unclearCount: 0,
+    inflight: null,
+    ledger: outcome.ledger,
+  };
   const effects: Effect[] = [
     { type: 'write_comments', text, verdict, iteration },
     { type: 'notify', notice: { kind: 'verdict', iteration, verdict, marker } },
@@ -70,5 +81,7 @@ export function applyVerdict(
       ],
     };
   }
+  const stuck = stagnation(s.ledger, outcome, PLAN_SCOPE, iteration);
+  if (stuck) return disagree({ ...next, phase: 'REVIEW' }, PLAN_SCOPE, iteration, stuck, effects);
   return schedule({ ...next, phase: 'RESPOND' }, { kind: 'respond' }, effects);
 }

@@ -27,6 +27,8 @@ import { addWorked } from './budget.js';
 import { afterSpending, guardRoundStart, onBudgetCheck } from './budget-guard.js';
 import { onReviewAnswer } from './review-loop.js';
 import { onLimitReset, onUsageLimit } from './usage-limit.js';
+import { emptyLedger } from './ledger.js';
+import { recordAnswer } from './ledger-state.js';
 import {
   execOpts,
   failed,
@@ -43,9 +45,11 @@ import {
 
 export { InvalidEventError, isTerminal, type TransitionOptions, type TransitionResult } from './transition-rules.js';
 
-function onAgentDone(s: WorkflowState, e: Extract<EngineEvent, { type: 'agent_done' }>): TransitionResult {
-  requireInflight(s, e);
-  const action = s.inflight as Action;
+function onAgentDone(before: WorkflowState, e: Extract<EngineEvent, { type: 'agent_done' }>): TransitionResult {
+  requireInflight(before, e);
+  const action = before.inflight as Action;
+  // The planner's answers to the review it answers are read into the ledger first (core/ledger-state.ts).
+  const s = recordAnswer(before, action, e.text);
   const base = settle({ ...s, inflight: null });
   switch (action.kind) {
     case 'refine':
@@ -172,6 +176,8 @@ function applyEvent(s: WorkflowState, e: EngineEvent, opts: TransitionOptions): 
         stepRun: null,
         testCommand: null,
         codeReview: initialCodeReview(opts.codeReview),
+        // A new goal gets a new plan: the earlier plan's entries are no entries of it.
+        ledger: emptyLedger(),
       };
       return schedule(next, { kind: 'write_plan' }, [{ type: 'log', title: 'Goal is ready', lines: [goal] }]);
     }

@@ -2,6 +2,8 @@
 // Pure data only: no I/O here.
 import type { BudgetKind } from './budget.js';
 import type { ChoiceId } from './decisions.js';
+import type { Ledger } from './ledger.js';
+import type { Dispute } from './stagnation.js';
 
 export const PHASES = [
   'INIT',
@@ -124,6 +126,18 @@ export type Awaiting =
       step: number | null;
       /** The planner listed no fix step (it disagreed with every comment): its answer, for the person to read. */
       noFixSteps?: string;
+    }
+  /**
+   * The review loop stopped making progress before its cap (core/stagnation.ts): `reason` says why, `disputes` lists
+   * the live ledger entries with the reviewer's point and the planner's answer. `round`: the review's last round.
+   */
+  | {
+      kind: 'disagreement';
+      review: 'plan' | 'code';
+      step: number | null;
+      round: number;
+      reason: string;
+      disputes: Dispute[];
     }
   /** The person edits the code by hand, then decides `edited`: the diff goes to the reviewer again. */
   | { kind: 'code_edit'; step: number | null }
@@ -299,6 +313,8 @@ export interface WorkflowState {
   budget?: BudgetRecord;
   /** Usage-limit waits in a row, no round answered since (core/usage-limit.ts); missing = none. */
   limitWaits?: number;
+  /** The issue ledger (core/ledger.ts); missing in runs started before it existed, and before the first review. */
+  ledger?: Ledger;
   createdAt: string;
   updatedAt: string;
 }

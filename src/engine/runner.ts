@@ -9,6 +9,7 @@ import { effectFor } from '../core/approval.js';
 import { InvalidEventError, isTerminal, transition } from '../core/transition.js';
 import type { WorkflowState } from '../core/types.js';
 import { UserError } from '../core/errors.js';
+import { renderLedger } from '../core/ledger-text.js';
 import { AgentRounds } from './agent-round.js';
 import { EngineCommandGate } from './command-gate.js';
 import { errorMessage, type EngineContext, type EngineDeps } from './context.js';
@@ -161,6 +162,9 @@ export class Engine {
     const state = { ...result.state, updatedAt: this.nowIso() };
     try {
       for (const effect of result.effects) if (BEFORE_SAVE.has(effect.type)) await this.performNow(effect);
+      // ledger.md is a rendering of the state's ledger: written with the state that changed it, before its save.
+      if (state.ledger && state.ledger !== before.ledger)
+        await this.deps.files.writeLedger?.(renderLedger(state.ledger));
       this.current = state;
       // Usage counters and agent time ride along with the next save: losing the last one in a crash costs nothing.
       // One that stops the run at a budget cap (or gives a notice) is saved like any other change.

@@ -1,6 +1,8 @@
 // Builds the prompt of each agent round from the templates and the current files.
 import type { Prompts, WorkflowFiles } from '../core/ports.js';
 import type { Action, WorkflowState } from '../core/types.js';
+import { ledgerForPlanner, ledgerForReviewer } from '../core/ledger-text.js';
+import { codeScope, PLAN_SCOPE } from '../core/ledger-state.js';
 
 const NONE = '(none)';
 
@@ -58,6 +60,7 @@ async function basePrompt(
         iteration: s.iteration + 1,
         max_iterations: s.maxIterations,
         previous_comments: s.iteration > 0 ? ((await files.readComments()) ?? NONE) : NONE,
+        ledger: ledgerForReviewer(s.ledger, PLAN_SCOPE),
       });
       return action.reask ? REASK + text : text;
     }
@@ -67,6 +70,7 @@ async function basePrompt(
         plan_content: (await files.readPlan()) ?? NONE,
         comments_content: (await files.readComments()) ?? NONE,
         iteration: s.iteration,
+        ledger: ledgerForPlanner(s.ledger, PLAN_SCOPE),
       });
     case 'code_review':
       return codeReviewPrompt(prompts, files, s, action);
@@ -76,6 +80,7 @@ async function basePrompt(
         plan_content: (await files.readPlan()) ?? NONE,
         comments: s.codeReview?.comments ?? NONE,
         round: s.codeReview?.round ?? 1,
+        ledger: ledgerForPlanner(s.ledger, codeScope(null)),
       });
     case 'execute_step': {
       const step = s.steps.find((st) => st.n === action.step);
@@ -85,6 +90,7 @@ async function basePrompt(
           step_title: step?.title ?? `step ${action.step}`,
           attempt: action.attempt ?? 2,
           comments: action.review,
+          ledger: ledgerForPlanner(s.ledger, codeScope(action.step)),
         });
       }
       if (action.feedback) {
@@ -152,6 +158,7 @@ async function codeReviewPrompt(
     round: (cr?.round ?? 0) + 1,
     max_rounds: cr?.limit ?? 1,
     previous_comments: cr?.comments ?? NONE,
+    ledger: ledgerForReviewer(s.ledger, codeScope(action.step)),
   });
   return action.reask ? REASK + text : text;
 }

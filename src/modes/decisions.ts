@@ -55,7 +55,7 @@ export function decisionEvent(
   const q = questionOf(w);
   const picked = choicesFor(w).find((c) => decideWord(c) === decision.word);
   if (!q || q === 'question' || !picked) return decision.word === decideWord(CANCEL) ? { type: 'cancel' } : null;
-  if ((q === 'arbitration' || q === 'code_review_cap') && picked.id === 'continue')
+  if ((q === 'arbitration' || q === 'code_review_cap' || q === 'disagreement') && picked.id === 'continue')
     return { type: 'decide', on: q, choice: 'continue', rounds: decision.rounds ?? 1 };
   return { type: 'decide', on: q, choice: picked.id } as EngineEvent;
 }

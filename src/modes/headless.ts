@@ -136,6 +136,12 @@ async function chooseState(
   return session.newRun(opts.goal, opts.auto ? 'auto' : 'manual');
 }
 
+/** One side of a dispute in a one-line hint. */
+function clip(text: string, max = 80): string {
+  const one = text.replace(/\s+/g, ' ').trim();
+  return one.length <= max ? one : `${one.slice(0, max - 1)}…`;
+}
+
 function exitCodeFor(w: Awaiting): number {
   return w.kind === 'failure' && w.role !== null ? EXIT.agentFailure : EXIT.needsHuman;
 }
@@ -166,6 +172,13 @@ export function hintFor(w: Awaiting): string {
       return `the code review of ${w.step === null ? "the run's changes" : `step ${w.step}`} still asks for changes after ${w.round} round(s) (see log.md); ${rerun}`;
     case 'code_edit':
       return `edit the code, then ${rerun}`;
+    case 'disagreement': {
+      const sides = w.disputes.map(
+        (d) =>
+          `${d.id} reviewer: "${clip(d.reviewer)}" / planner: "${d.planner === null ? '(no answer)' : clip(d.planner)}"`,
+      );
+      return `the reviewer and the planner are stuck (${w.reason}): ${sides.join('; ') || 'no live entry'} (both sides in full in .agent-collab/ledger.md) — ${rerun}`;
+    }
     case 'failure':
       return `${w.message}; rerun with --resume to retry (the same as ${flagsFor(w)})`;
     case 'step_failed':

@@ -3,18 +3,18 @@ import path from 'node:path';
 import type { Paths } from './paths.js';
 
 /**
- * Moves the run's files (state.json, plan.md, comments.md, log.md, runs/ — whichever exist) into
+ * Moves the run's files (state.json, plan.md, comments.md, ledger.md, log.md, runs/ — whichever exist) into
  * `history/<YYYY-MM-DD>-<slug>/` and returns that directory. debug.log, config.toml and prompts/ stay.
  */
 export async function archiveRun(
-  paths: Pick<Paths, 'history' | 'state' | 'plan' | 'comments' | 'log' | 'runs'>,
+  paths: Pick<Paths, 'history' | 'state' | 'plan' | 'comments' | 'ledger' | 'log' | 'runs'>,
   run: { goal: string; date?: Date },
 ): Promise<string> {
   await mkdir(paths.history, { recursive: true });
   const dir = await makeUniqueDir(
     path.join(paths.history, `${localDate(run.date ?? new Date())}-${slugify(run.goal)}`),
   );
-  for (const source of [paths.state, paths.plan, paths.comments, paths.log, paths.runs]) {
+  for (const source of [paths.state, paths.plan, paths.comments, paths.ledger, paths.log, paths.runs]) {
     await rename(source, path.join(dir, path.basename(source))).catch((err: NodeJS.ErrnoException) => {
       if (err.code !== 'ENOENT') throw err;
     });

@@ -10,6 +10,8 @@ export interface Paths {
   state: string;
   plan: string;
   comments: string;
+  /** The issue ledger, rendered from the state (issue 19). */
+  ledger: string;
   log: string;
   debugLog: string;
   history: string;
@@ -43,6 +45,7 @@ export function resolvePaths(repoRoot: string, config: Config): Paths {
     state: inWorkdir('state.json'),
     plan: inWorkdir(config.paths.plan),
     comments: inWorkdir(config.paths.comments),
+    ledger: inWorkdir('ledger.md'),
     log: inWorkdir(config.paths.log),
     debugLog: inWorkdir(config.paths.debug_log),
     history: inWorkdir('history'),

@@ -37,6 +37,9 @@ export const actionSchema = z.discriminatedUnion('kind', [
 const budgetKind = z.enum(BUDGETS);
 const perBudget = z.partialRecord(budgetKind, amount);
 
+const ledgerStatus = z.enum(['open', 'addressed', 'disputed', 'resolved', 'withdrawn']);
+const ledgerReview = z.enum(['plan', 'code']);
+
 const secretFinding = z.object({ file: z.string(), line: int, kind: z.string() });
 
 const failureKind = z.enum(FAILURE_KINDS);
@@ -53,6 +56,22 @@ export const awaitingSchema = z.discriminatedUnion('kind', [
     noFixSteps: z.optional(z.string()),
   }),
   z.object({ kind: z.literal('code_edit'), step: z.nullable(int) }),
+  z.object({
+    kind: z.literal('disagreement'),
+    review: ledgerReview,
+    step: z.nullable(int),
+    round: count,
+    reason: z.string(),
+    disputes: z.array(
+      z.object({
+        id: z.string(),
+        status: ledgerStatus,
+        reviewer: z.string(),
+        planner: z.nullable(z.string()),
+        disputed: z.boolean(),
+      }),
+    ),
+  }),
   z.object({ kind: z.literal('question'), role, text: z.string(), action: actionSchema }),
   z.object({ kind: z.literal('interrupted'), role, action: actionSchema }),
   z.object({ kind: z.literal('unclear_verdict'), text: z.string(), action: actionSchema }),
@@ -149,6 +168,27 @@ const codeReviewSchema = z.object({
   edited: z.optional(z.boolean()),
 });
 
+const ledgerSchema = z.object({
+  next: positive,
+  entries: z.array(
+    z.object({
+      id: z.string(),
+      review: ledgerReview,
+      step: z.nullable(int),
+      round: count,
+      number: count,
+      point: z.string(),
+      status: ledgerStatus,
+      answer: z.nullable(z.string()),
+      disputed: z.boolean(),
+      note: z.nullable(z.string()),
+      reraised: count,
+    }),
+  ),
+  quiet: z.nullable(z.object({ review: ledgerReview, step: z.nullable(int), round: count })),
+  ruling: z.array(z.string()),
+});
+
 const pendingCommandSchema = z.object({
   id: z.string(),
   role: z.enum(['planner', 'reviewer', 'agent-collab']),
@@ -199,6 +239,7 @@ export const workflowStateSchema = z.object({
   codeReview: z._default(z.nullable(codeReviewSchema), null),
   budget: z.optional(z.object({ workedMs: amount, raises: perBudget, noticedAt: perBudget })),
   limitWaits: z.optional(count),
+  ledger: z.optional(ledgerSchema),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -9,6 +9,7 @@ import type { DebugLog } from './debug-log.js';
 import { patternRedactor, type Redactor } from '../core/redact.js';
 import { archiveRun } from './history.js';
 import { appendLog } from './log-file.js';
+import { inOrder, writeAtomic } from './atomic-write.js';
 import type { Paths } from './paths.js';
 import {
   bodyOfText,
@@ -109,6 +110,12 @@ export class DiskWorkflowFiles implements WorkflowFiles {
       'comments',
       await this.watch.guard(() => writeComments(this.paths.comments, { body, status: verdict, iteration })),
     );
+  }
+
+  /** ledger.md is agent-collab's own rendering of the state: written whole, atomically, redacted like log.md. */
+  writeLedger(text: string): Promise<void> {
+    const file = this.paths.ledger;
+    return this.watch.guard(() => inOrder(file, () => writeAtomic(file, this.redactor.text(text))));
   }
 
   async setPlanStatus(status: 'draft' | 'reviewing' | 'approved'): Promise<void> {

@@ -96,6 +96,8 @@ export function waitingText(view: ViewState): string {
         : 'waiting for your decision: the planner listed no fix steps';
     case 'code_edit':
       return 'waiting for your edit of the code';
+    case 'disagreement':
+      return 'waiting for your ruling: the reviewer and the planner are stuck';
     case 'question':
       return `the ${a.role} asks you something`;
     case 'interrupted':

@@ -24,7 +24,11 @@ const planner: FakeScript = {
 const reviewer: FakeScript = {
   rules: [
     { when: { iteration: 1 }, do: { verdict: 'CHANGES_REQUIRED', text: '## Comments\n1. Say more.' } },
-    { when: { iteration: 2 }, do: { verdict: 'CHANGES_REQUIRED', text: '## Comments\n1. Still vague.' } },
+    // Round 2 settles round 1's point (L1) and raises a new one: progress, so no stagnation stop before round 3.
+    {
+      when: { iteration: 2 },
+      do: { verdict: 'CHANGES_REQUIRED', text: '## Ledger\nL1: resolved\n\n## Comments\n1. Still vague.' },
+    },
     { when: { iteration: 3 }, do: { verdict: 'APPROVED', text: '## Comments\n1. Good.' } },
   ],
 };

@@ -33,20 +33,31 @@ const ALL_VARS = {
   round: 2,
   max_rounds: 3,
   comments: 'REVIEWER-COMMENTS',
+  ledger: 'LEDGER-ENTRIES',
 };
 
 const EXPECTED_VARS: Record<PromptName, string[]> = {
   refine_goal: ['goal', 'conversation', 'message'],
   write_plan: ['goal', 'refined_goal'],
-  review_plan: ['goal', 'plan_content', 'iteration', 'max_iterations', 'previous_comments'],
-  respond_comments: ['goal', 'plan_content', 'comments_content', 'iteration'],
+  review_plan: ['goal', 'plan_content', 'iteration', 'max_iterations', 'previous_comments', 'ledger'],
+  respond_comments: ['goal', 'plan_content', 'comments_content', 'iteration', 'ledger'],
   execute_step: ['goal', 'plan_content', 'step_number', 'step_title', 'previous_steps', 'code_review'],
   recover_context: ['goal', 'plan_content', 'comments_content', 'phase', 'task'],
   fix_step: ['step_number', 'step_title', 'attempt', 'max_attempts', 'test_command', 'test_output'],
   test_command: ['step_number', 'step_title'],
-  review_code: ['goal', 'plan_content', 'scope', 'diff', 'test_results', 'round', 'max_rounds', 'previous_comments'],
-  code_fix_steps: ['goal', 'plan_content', 'comments', 'round'],
-  fix_code_review: ['step_number', 'step_title', 'attempt', 'comments'],
+  review_code: [
+    'goal',
+    'plan_content',
+    'scope',
+    'diff',
+    'test_results',
+    'round',
+    'max_rounds',
+    'previous_comments',
+    'ledger',
+  ],
+  code_fix_steps: ['goal', 'plan_content', 'comments', 'round', 'ledger'],
+  fix_code_review: ['step_number', 'step_title', 'attempt', 'comments', 'ledger'],
 };
 
 describe('renderTemplate', () => {
@@ -108,6 +119,16 @@ describe('renderPrompt with the built-in templates', () => {
     const text = await renderPrompt('review_plan', ALL_VARS);
     expect(text).toContain('FIRST LINE must be exactly `[APPROVED]` or exactly `[CHANGES_REQUIRED]`');
     expect(text).toContain('review round 2 of at most 5');
+    // The ledger's live entries, and the one-line-per-id answer the ledger parser reads (core/ledger-parse.ts).
+    expect(text).toContain('<ledger>\nLEDGER-ENTRIES\n</ledger>');
+    expect(text).toContain('`L1: open — what is still missing`');
+  });
+
+  it('asks the planner to answer each ledger entry by its id with addressed or disputed', async () => {
+    const text = await renderPrompt('respond_comments', ALL_VARS);
+    expect(text).toContain('<ledger>\nLEDGER-ENTRIES\n</ledger>');
+    expect(text).toContain('## Responses to review\nL1: addressed — ');
+    expect(text).toContain('L2: disputed — ');
   });
 
   it('asks the code reviewer for the exact marker on the first line, with the diff and the test results', async () => {

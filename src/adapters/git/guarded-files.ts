@@ -15,6 +15,11 @@ export interface GuardedPaths {
   workdir: string;
   configDir: string;
   state: string;
+  /**
+   * ledger.md (issue 19): agent-collab renders it from the state whenever the ledger changes, during a step too (a
+   * fix attempt's report, the step's code review), and never reads it back. Missing: no ledger file.
+   */
+  ledger?: string;
   debugLog: string;
   runs: string;
   history: string;
@@ -78,6 +83,7 @@ function writtenDuringTurn(p: GuardedPaths, abs: string): boolean {
   const inWorkdir = path.dirname(abs) === p.workdir;
   return (
     abs === p.state ||
+    abs === p.ledger ||
     abs === p.runs ||
     abs === p.history ||
     abs === p.debugLog ||

@@ -1,7 +1,7 @@
 import type { Key } from 'ink';
 import { Box, Text } from '../styled.js';
 import { useDialogKeys } from '../key-router.js';
-import { useRef, useState } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { DECISIONS, type Choice } from '../../core/decisions.js';
 import { keyPicks } from '../decision-keys.js';
 import { Frame } from './Frame.js';
@@ -17,6 +17,8 @@ export interface ArbitrationDialogProps {
   /** The code review's cap (issue 19) asks the same way, with its own choices and title. */
   options?: readonly Choice[];
   title?: string;
+  /** Shown above the choices (the disagreement brief's entries). */
+  children?: ReactNode;
 }
 
 interface Form {
@@ -38,6 +40,7 @@ export function ArbitrationDialog({
   onChoose,
   options = DECISIONS.arbitration.choices,
   title,
+  children,
 }: ArbitrationDialogProps) {
   const OPTIONS = options;
   const NUMBERS = `${OPTIONS[0]?.keys[0] ?? ''}-${OPTIONS[OPTIONS.length - 1]?.keys[0] ?? ''}`;
@@ -92,6 +95,7 @@ export function ArbitrationDialog({
       : `↑/↓ + Enter, or ${NUMBERS}`;
   return (
     <Frame title={title ?? `The reviewer still asks for changes after ${iteration} rounds. What now?`} keys={keys}>
+      {children}
       <Box flexDirection="column">
         {OPTIONS.map((o, i) => (
           <Text key={o.id} color={i === selected ? 'cyan' : undefined} bold={i === selected}>

@@ -17,6 +17,7 @@ import {
 } from './ExecutionDialogs.js';
 import { QuestionDialog } from './QuestionDialog.js';
 import { UsageLimitDialog } from './UsageLimitDialog.js';
+import { DisagreementDialog } from './DisagreementDialog.js';
 import { BudgetDialog, CodeEditDialog, ManualEditDialog, UnclearVerdictDialog } from './SmallDialogs.js';
 import { DECISIONS } from '../../core/decisions.js';
 
@@ -76,6 +77,8 @@ export function AwaitingDialog({ awaiting: a, onEvent, onEditPlan, onEdit, texts
       );
     case 'code_edit':
       return <CodeEditDialog onDone={() => decide('edited')} />;
+    case 'disagreement':
+      return <DisagreementDialog awaiting={a} onChoose={decide} />;
     case 'unclear_verdict':
       return <UnclearVerdictDialog awaiting={a} onChoose={decide} />;
     case 'step_failed':

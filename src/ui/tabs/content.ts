@@ -9,6 +9,7 @@ import { toArray } from '../entry-list.js';
 import type { FileTexts } from '../use-files.js';
 import { formatCost, formatElapsed, formatTokens } from '../format.js';
 import { droppedEntries, type ViewState } from '../view-model.js';
+import { isLive, type Ledger, type LedgerStatus } from '../../core/ledger.js';
 
 export const TAB_TITLES: Record<TabId, string> = {
   conversation: 'Conversation',
@@ -93,14 +94,54 @@ export function verdictBadge(verdict: Verdict | null, iteration: number): Line {
   return { key: 'badge', text: ' no verdict yet ', dim: true };
 }
 
+const STATUS_COLOR: Record<LedgerStatus, string | undefined> = {
+  open: 'yellow',
+  addressed: 'cyan',
+  disputed: 'red',
+  resolved: 'green',
+  withdrawn: undefined,
+};
+
+/** The issue ledger above the comments: one line per entry (id, status, where from, the point), live ones bright. */
+export function ledgerLines(ledger: Ledger | undefined, width: number): Line[] {
+  const entries = ledger?.entries ?? [];
+  if (entries.length === 0) return [];
+  const live = entries.filter(isLive).length;
+  const out: Line[] = [
+    {
+      key: 'lg-head',
+      text: `Issue ledger: ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}, ${live} live`,
+      bold: true,
+    },
+  ];
+  for (const e of entries) {
+    const where = e.review === 'plan' ? `plan r${e.round}` : `code${e.step === null ? '' : ` s${e.step}`} r${e.round}`;
+    out.push({
+      key: `lg-${e.id}`,
+      text: truncate(`${e.id.padEnd(4)} ${e.status.padEnd(9)} ${where.padEnd(11)} ${e.point}`, width),
+      color: STATUS_COLOR[e.status],
+      dim: !isLive(e),
+    });
+  }
+  out.push({ key: 'lg-gap', text: '' });
+  return out;
+}
+
 export function commentsTab(view: ViewState, texts: FileTexts, width: number): Line[] {
+  const ledger = ledgerLines(view.state.ledger, width);
   if (texts.comments === null)
     return [
+      ...ledger,
       verdictBadge(view.lastVerdict, view.iteration),
       ...placeholder('No comments.md yet: the reviewer writes it after reading the plan.'),
     ];
   const verdict = verdictOf(texts.comments) ?? view.lastVerdict;
-  return [verdictBadge(verdict, view.iteration), { key: 'gap', text: '' }, ...fileLines(texts.comments, width, 'c')];
+  return [
+    ...ledger,
+    verdictBadge(verdict, view.iteration),
+    { key: 'gap', text: '' },
+    ...fileLines(texts.comments, width, 'c'),
+  ];
 }
 
 export function logTab(texts: FileTexts, width: number): Line[] {

@@ -32,6 +32,8 @@ describe('GitRepoState', () => {
     const before = await state.take();
     appendFileSync(path.join(work, 'log.md'), '\n## entry\n');
     writeFileSync(path.join(work, 'state.json'), '{"saved":true}');
+    // ledger.md is rendered from the state whenever the ledger changes, during a step's review too.
+    writeFileSync(path.join(work, 'ledger.md'), '# Issue ledger\n');
     writeFileSync(path.join(work, 'debug.log'), 'x');
     writeFileSync(path.join(work, 'debug.log.1'), 'x');
     writeFileSync(path.join(work, 'runs', 'timeline.md'), 'x');

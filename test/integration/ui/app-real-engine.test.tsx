@@ -69,6 +69,11 @@ describe('the TUI on a real engine', { timeout: 4 * LIMIT_MS }, () => {
     expect(t.engine.state.iteration).toBe(2);
     await t.press('3');
     await waitFor(() => expect(t.frame(), t.screens()).toContain('✓ APPROVED  (iteration 2)'));
+    // The issue ledger above the comments: the first review's two comments, answered by number and then settled
+    // by the approval.
+    expect(t.frame(), t.screens()).toContain('Issue ledger: 2 entries, 0 live');
+    expect(t.frame(), t.screens()).toMatch(/L1 +resolved +plan r1 +Step 1 does not say what `greet\(\)` returns/);
+    expect(t.frame(), t.screens()).toMatch(/L2 +resolved +plan r1 +Nothing documents the new module/);
     await t.press('2');
     await waitFor(() => expect(t.frame(), t.screens()).toContain('Steps: 0/3 done'));
 

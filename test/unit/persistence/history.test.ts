@@ -27,14 +27,29 @@ describe('archiveRun', () => {
     const paths = resolvePaths(repo, configSchema.parse({}));
     await mkdir(path.join(paths.runs, 'r1'), { recursive: true });
     await mkdir(paths.promptsOverride, { recursive: true });
-    for (const f of [paths.state, paths.plan, paths.comments, paths.log, paths.debugLog, paths.configFile])
+    for (const f of [
+      paths.state,
+      paths.plan,
+      paths.comments,
+      paths.ledger,
+      paths.log,
+      paths.debugLog,
+      paths.configFile,
+    ])
       await writeFile(f, path.basename(f));
     await writeFile(path.join(paths.runs, 'r1', 'turn.txt'), 'raw');
 
     const date = new Date(2026, 1, 5, 23, 59);
     const dir = await archiveRun(paths, { goal: 'Add JSON output', date });
     expect(dir).toBe(path.join(paths.history, '2026-02-05-add-json-output'));
-    expect((await readdir(dir)).sort()).toEqual(['comments.md', 'log.md', 'plan.md', 'runs', 'state.json']);
+    expect((await readdir(dir)).sort()).toEqual([
+      'comments.md',
+      'ledger.md',
+      'log.md',
+      'plan.md',
+      'runs',
+      'state.json',
+    ]);
     expect(await readFile(path.join(dir, 'runs', 'r1', 'turn.txt'), 'utf8')).toBe('raw');
     expect((await readdir(paths.workdir)).sort()).toEqual(['config.toml', 'debug.log', 'history', 'prompts']);
   });

@@ -13,6 +13,7 @@ describe('resolvePaths', () => {
       state: path.join(w, 'state.json'),
       plan: path.join(w, 'plan.md'),
       comments: path.join(w, 'comments.md'),
+      ledger: path.join(w, 'ledger.md'),
       log: path.join(w, 'log.md'),
       debugLog: path.join(w, 'debug.log'),
       history: path.join(w, 'history'),
