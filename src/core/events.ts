@@ -1,4 +1,5 @@
 import type { BudgetKind } from './budget.js';
+import type { RunEnding, RunReportWritten } from './run-report.js';
 import type { DecideEvent } from './decisions.js';
 import type {
   Action,
@@ -132,6 +133,11 @@ export type Effect =
   | { type: 'mark_step_done'; step: number; commit: string | null }
   | { type: 'log'; title: string; lines?: string[] }
   | { type: 'stop_agents' }
+  /**
+   * The run ended (done, stopped by the person, cancelled): its report is written to runs/<run id>/report.md
+   * (core/run-report.ts). `reason`: why it ended, in a line; `step`: the step under way when it was stopped.
+   */
+  | { type: 'report'; ending: RunEnding; reason: string; step: number | null }
   | { type: 'archive' }
   | { type: 'notify'; notice: Notice };
 
@@ -169,4 +175,6 @@ export type EngineOutput =
   | { type: 'rejected'; event: EngineEventType; message: string }
   /** `exitCode`: the documented code for it when the error says (a UserError); else an agent failure (4). */
   | { type: 'error'; message: string; exitCode?: number }
-  | { type: 'finished'; phase: 'DONE' | 'CANCELLED' };
+  | { type: 'finished'; phase: 'DONE' | 'CANCELLED' }
+  /** The run's report was written (core/run-report.ts): where, its status and the key numbers. */
+  | ({ type: 'report' } & RunReportWritten);

@@ -275,6 +275,8 @@ export interface WorkflowState {
   unclearCount: number;
   lastVerdict: Verdict | null;
   usage: UsageTotals;
+  /** The usage totals of each role (for the run report); missing in runs started before it was kept. */
+  roleUsage?: Partial<Record<Role, UsageTotals>>;
   /** The code review (issue 19); null when it is off. */
   codeReview: CodeReviewState | null;
   /** Missing in runs started before budgets existed: nothing spent on them yet. */

@@ -257,11 +257,18 @@ function runApp(
       if (closing) return;
       closing = true;
       unsubscribe();
-      void closeEngine().finally(() => {
-        instance.unmount();
-        const p = engine.state.phase;
-        resolve(stoppedWith ?? (p === 'DONE' || p === 'CANCELLED' ? EXIT.done : EXIT.interrupted));
-      });
+      void closeEngine()
+        // Ctrl+C saves the run and leaves: its report says where it stands (not after an error that stopped it).
+        .then(() => (stoppedWith === null ? engine.reportInterrupted().catch(() => null) : null))
+        .then((report) => {
+          instance.unmount();
+          if (report)
+            io.stdout.write(session.redactor.text(`agent-collab: run report (${report.status}): ${report.path}\n`));
+        })
+        .finally(() => {
+          const p = engine.state.phase;
+          resolve(stoppedWith ?? (p === 'DONE' || p === 'CANCELLED' ? EXIT.done : EXIT.interrupted));
+        });
     };
     const onQuit = (force: boolean): void => {
       if (!force) return finish();

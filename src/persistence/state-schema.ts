@@ -8,6 +8,14 @@ const int = z.int();
 const positive = z.int().check(z.minimum(1));
 const count = z.int().check(z.minimum(0));
 const amount = z.number().check(z.minimum(0));
+const usageSchema = z.object({
+  inputTokens: amount,
+  outputTokens: amount,
+  cachedTokens: amount,
+  costUsd: amount,
+  durationMs: amount,
+  calls: count,
+});
 
 export const actionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('refine'), message: z.string(), answer }),
@@ -175,14 +183,8 @@ export const workflowStateSchema = z.object({
   awaiting: z.nullable(awaitingSchema),
   unclearCount: count,
   lastVerdict: z.nullable(z.enum(['APPROVED', 'CHANGES_REQUIRED'])),
-  usage: z.object({
-    inputTokens: amount,
-    outputTokens: amount,
-    cachedTokens: amount,
-    costUsd: amount,
-    durationMs: amount,
-    calls: count,
-  }),
+  usage: usageSchema,
+  roleUsage: z.optional(z.object({ planner: z.optional(usageSchema), reviewer: z.optional(usageSchema) })),
   codeReview: z._default(z.nullable(codeReviewSchema), null),
   budget: z.optional(z.object({ workedMs: amount, raises: perBudget, noticedAt: perBudget })),
   createdAt: z.string(),
