@@ -48,7 +48,7 @@ export type EngineEvent =
    * Agent time of the round under way (core/budget.ts), reported while it streams and when it ends; `roundEnded`:
    * the round has its outcome, so reaching the cap here stops the next round, not this one.
    */
-  | { type: 'worked'; ms: number; roundEnded?: boolean }
+  | { type: 'worked'; ms: number; roundEnded?: boolean; role?: Role }
   /** Are the budgets still spent? Sent on resume: a cap raised in the config lets the stopped round run. */
   | { type: 'budget_check' }
   | { type: 'agent_done'; role: Role; action: Action; text: string }

@@ -198,7 +198,7 @@ function filesSection(r: RunReportInput): string[] {
   if (r.files.length === 0) return [...lines, 'None.'];
   const { shown, more } = cut(r.files, REPORT_LIMITS.files);
   lines.push(
-    `${r.files.length} file(s), by the run's commits.`,
+    `${r.files.length} file(s), by the run's commits (lines added and removed summed over them).`,
     '',
     '| File | Change | + | − |',
     '| :--- | :--- | ---: | ---: |',
@@ -253,28 +253,41 @@ function deniedSection(r: RunReportInput): string[] {
   return [...lines, ...shown.map((d) => `- ${code(d.command)} — ${d.reason.replace(/\s*\n\s*/g, ' ')}`), ...more];
 }
 
-function usageRow(name: string, setup: RoleSetup | null, u: UsageTotals | undefined): string {
+/** `ms` undefined: not recorded for this run. */
+function usageRow(name: string, setup: RoleSetup | null, u: UsageTotals | undefined, ms: number | undefined): string {
   const who = setup
     ? `${cell(setup.agent)} | ${cell(setup.model || 'CLI default')} | ${cell(setup.effort || 'CLI default')}`
     : '  |   |  ';
-  if (!u) return `| ${name} | ${who} | – | – | – | – | – |`;
-  return `| ${name} | ${who} | ${u.calls} | ${u.inputTokens} | ${u.outputTokens} | ${money(u.costUsd)} | ${duration(u.durationMs)} |`;
+  const time = ms === undefined ? '–' : duration(ms);
+  if (!u) return `| ${name} | ${who} | – | – | – | – | ${time} |`;
+  return `| ${name} | ${who} | ${u.calls} | ${u.inputTokens} | ${u.outputTokens} | ${money(u.costUsd)} | ${time} |`;
 }
 
 function usageSection(r: RunReportInput): string[] {
   const s = r.state;
   const perRole = s.roleUsage;
+  const byRole = s.budget?.workedMsByRole;
+  const roleRow = (role: Role, name: string): string =>
+    usageRow(
+      name,
+      r.roles[role],
+      perRole ? (perRole[role] ?? NONE) : undefined,
+      byRole ? (byRole[role] ?? 0) : undefined,
+    );
   const lines = [
     '## 9. Models, tokens, cost and time per role',
     '',
     '| Role | Agent | Model | Effort | Calls | Tokens in | Tokens out | Cost | Agent time |',
     '| :--- | :--- | :--- | :--- | ---: | ---: | ---: | ---: | ---: |',
-    usageRow('planner (and executor)', r.roles.planner, perRole ? (perRole.planner ?? NONE) : undefined),
-    usageRow('reviewer', r.roles.reviewer, perRole ? (perRole.reviewer ?? NONE) : undefined),
-    usageRow('**total**', null, s.usage),
+    roleRow('planner', 'planner (and executor)'),
+    roleRow('reviewer', 'reviewer'),
+    usageRow('**total**', null, s.usage, s.budget?.workedMs ?? 0),
   ];
-  if (!perRole) lines.push('', 'Per role: not recorded (the run started before agent-collab kept it).');
-  lines.push('', `Agent working time (the budgets' minutes): ${duration(s.budget?.workedMs ?? 0)}.`);
+  if (!perRole || !byRole) lines.push('', 'Per role: not all recorded (the run started before agent-collab kept it).');
+  lines.push(
+    '',
+    "Agent time: the agents' rounds as agent-collab timed them (what the `[budget] max_minutes` cap counts); waiting for you, tests and commits are not in it.",
+  );
   return lines;
 }
 

@@ -240,7 +240,7 @@ function applyEvent(s: WorkflowState, e: EngineEvent, opts: TransitionOptions): 
     case 'usage':
       return afterSpending(addUsage(s, e.role, e), opts, e.roundEnded !== true);
     case 'worked':
-      return afterSpending(addWorked(s, e.ms), opts, e.roundEnded !== true);
+      return afterSpending(addWorked(s, e.ms, e.role), opts, e.roundEnded !== true);
     case 'budget_check':
       return onBudgetCheck(s, opts);
     case 'agent_done':

@@ -239,6 +239,8 @@ export interface UsageTotals {
 export interface BudgetRecord {
   /** Agent time so far: the sum of the agent rounds' wall times, in ms. */
   workedMs: number;
+  /** The same per role (the run report); missing in runs started before it was kept. */
+  workedMsByRole?: Partial<Record<Role, number>>;
   /** How many times the person raised each cap in this run (each raise adds the configured cap once more). */
   raises: Partial<Record<BudgetKind, number>>;
   /** The cap at which the 80% notice of each budget was given (given again after a raise). */

@@ -186,7 +186,14 @@ export const workflowStateSchema = z.object({
   usage: usageSchema,
   roleUsage: z.optional(z.object({ planner: z.optional(usageSchema), reviewer: z.optional(usageSchema) })),
   codeReview: z._default(z.nullable(codeReviewSchema), null),
-  budget: z.optional(z.object({ workedMs: amount, raises: perBudget, noticedAt: perBudget })),
+  budget: z.optional(
+    z.object({
+      workedMs: amount,
+      workedMsByRole: z.optional(z.object({ planner: z.optional(amount), reviewer: z.optional(amount) })),
+      raises: perBudget,
+      noticedAt: perBudget,
+    }),
+  ),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

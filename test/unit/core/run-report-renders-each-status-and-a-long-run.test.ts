@@ -10,7 +10,8 @@ import {
 } from '../../../src/core/run-report.js';
 import { addUsage } from '../../../src/core/usage.js';
 import type { StepInfo, WorkflowState } from '../../../src/core/types.js';
-import { stateIn } from '../../helpers/states.js';
+import { OPTS, stateIn } from '../../helpers/states.js';
+import { transition } from '../../../src/core/transition.js';
 
 const ROLES = {
   planner: { agent: 'codex', model: 'gpt-5.5', effort: 'high' },
@@ -73,7 +74,7 @@ describe('run report rendering', () => {
         { title: 'parse the flag', done: true, commit: 'aaaa1111' },
         { title: 'print', done: true, commit: 'bbbb2222' },
       ),
-      budget: { workedMs: 125_000, raises: {}, noticedAt: {} },
+      budget: { workedMs: 125_000, workedMsByRole: { planner: 120_000, reviewer: 5000 }, raises: {}, noticedAt: {} },
     });
     s = addUsage(s, 'planner', {
       inputTokens: 1000,
@@ -124,13 +125,13 @@ describe('run report rendering', () => {
     expect(files).toContain('| logo.png | added | binary | binary |');
     const usage = section(text, 9);
     expect(usage).toMatch(
-      /\| planner \(and executor\) \| codex \| gpt-5\.5 \| high \| 1 \| 1000 \| 200 \| \$0\.5000 \| 1 min 0 s \|/,
+      /\| planner \(and executor\) \| codex \| gpt-5\.5 \| high \| 1 \| 1000 \| 200 \| \$0\.5000 \| 2 min 0 s \|/,
     );
     expect(usage).toMatch(
       /\| reviewer \| claude \| CLI default \| CLI default \| 1 \| 300 \| 40 \| \$0\.1000 \| 5 s \|/,
     );
     expect(usage).toMatch(/\| \*\*total\*\* \|.*\| 2 \| 1300 \| 240 \| \$0\.6000 \|/);
-    expect(usage).toContain('2 min 5 s');
+    expect(usage).toMatch(/\| \*\*total\*\* \|.*\| \$0\.6000 \| 2 min 5 s \|/);
     expect(reportSummary(r)).toMatchObject({
       status: 'SUCCESS',
       stepsDone: 2,
@@ -175,7 +176,7 @@ describe('run report rendering', () => {
     expect(text).toContain('\nstatus: "FAILED"\n');
     expect(section(text, 3)).toContain('None: the run committed nothing.');
     expect(section(text, 5)).toContain('Off');
-    expect(section(text, 9)).toContain('Per role: not recorded');
+    expect(section(text, 9)).toContain('Per role: not all recorded');
   });
 
   it('the code review outcome: rounds from the verdicts, and whether the person accepted the code', () => {
@@ -258,6 +259,23 @@ describe('run report rendering', () => {
     expect(section(text, 7)).toContain(`… and ${250 - REPORT_LIMITS.decisions} more`);
     expect(section(text, 8)).toContain(`… and ${300 - REPORT_LIMITS.denied} more`);
     expect(text.length).toBeLessThan(60_000);
+  });
+});
+
+describe('usage per role', () => {
+  it('each agent call adds to the run’s totals and its role’s; each round’s agent time to its role’s', () => {
+    let s = stateIn('EXECUTE');
+    const call = { inputTokens: 10, outputTokens: 2, cachedTokens: 0, costUsd: 0.01, durationMs: 0 };
+    s = transition(s, { type: 'usage', role: 'planner', ...call }, OPTS).state;
+    s = transition(s, { type: 'usage', role: 'planner', ...call }, OPTS).state;
+    s = transition(s, { type: 'usage', role: 'reviewer', ...call }, OPTS).state;
+    s = transition(s, { type: 'worked', ms: 700, role: 'planner', roundEnded: true }, OPTS).state;
+    s = transition(s, { type: 'worked', ms: 300, role: 'reviewer', roundEnded: true }, OPTS).state;
+    expect(s.usage).toMatchObject({ inputTokens: 30, outputTokens: 6, calls: 3 });
+    expect(s.roleUsage?.planner).toMatchObject({ inputTokens: 20, outputTokens: 4, calls: 2 });
+    expect(s.roleUsage?.reviewer).toMatchObject({ inputTokens: 10, outputTokens: 2, calls: 1 });
+    expect(s.budget?.workedMs).toBe(1000);
+    expect(s.budget?.workedMsByRole).toEqual({ planner: 700, reviewer: 300 });
   });
 });
 
