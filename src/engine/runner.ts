@@ -208,13 +208,18 @@ export class Engine {
     return report;
   }
 
-  /** The run's report; a report that cannot be written is an error line, never the end of the run. */
+  /**
+   * The run's report. One that cannot be written is a notice, not an `error` output: that would end a headless run
+   * with an agent failure's exit code although the run itself ended well.
+   */
   private async writeReport(state: WorkflowState, end: RunEnd): Promise<RunReportWritten | null> {
     if (!this.deps.reports) return null;
     try {
       return await this.deps.reports.write(state, end, this.nowIso());
     } catch (err) {
-      this.emit({ type: 'error', message: `could not write the run report: ${errorMessage(err)}` });
+      const message = `could not write the run report: ${errorMessage(err)}`;
+      this.deps.files.debug('engine', message);
+      this.emit({ type: 'notice', notice: { kind: 'info', message } });
       return null;
     }
   }
