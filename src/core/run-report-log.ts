@@ -64,8 +64,12 @@ export function logFacts(entries: readonly LogEntry[]): LogFacts {
       facts.decisions.push({ at: e.at, text: `${e.title}${detail}` });
     }
     if (/^Person accepted .* as it is \(code review/.test(e.title)) facts.codeAcceptedByPerson = true;
-    if (e.title === 'Command denied')
+    if (e.title === 'Command denied') {
       facts.denied.push({ at: e.at, command: e.lines[0] ?? '', reason: e.lines[1] ?? '' });
+      // core/command-hold.ts: a held command the person denied (the policy's and the timeout's say otherwise).
+      if (e.lines[1]?.startsWith('the person denied it'))
+        facts.decisions.push({ at: e.at, text: `Person denied a command: ${e.lines[0] ?? ''}` });
+    }
     if (CODE_VERDICT.test(e.title)) facts.codeVerdicts.push(e.title);
     const done = STEP_DONE.exec(e.title);
     if (done) {

@@ -148,6 +148,10 @@ describe('run report rendering', () => {
       { title: 'Step 1 done: step 1', lines: ['commit aaaa111', 'tests: passed (`npm test`)'] },
       { title: 'Command denied', lines: ['git push origin main', 'blocked by rule "git push"'] },
       { title: 'Person allowed a command once', lines: ['npm install left-pad'] },
+      {
+        title: 'Command denied',
+        lines: ['npm publish', 'the person denied it (rule "npm publish"): do not try variants'],
+      },
       { title: 'Step 2 attempt 3: tests failed', lines: ['`npm test` failed'] },
       { title: 'Step 2 needs the person (test_failure)', lines: ['boom'] },
       { title: 'Stopped at step 2 by the person; back to goal refinement (plan kept)' },
@@ -164,6 +168,8 @@ describe('run report rendering', () => {
     const decisions = section(text, 7);
     expect(decisions).toContain('Person allowed a command once: npm install left-pad');
     expect(decisions).toContain('Stopped at step 2 by the person');
+    expect(decisions).toContain('Person denied a command: npm publish');
+    expect(decisions).not.toContain('git push'); // the policy denied that one, not the person
     expect(decisions).not.toContain('Step 2 needs the person'); // what the run asked is not what the person decided
     expect(section(text, 8)).toContain('- `git push origin main` — blocked by rule "git push"');
   });
