@@ -2,7 +2,7 @@
 // the caps in force (the configured ones, raised by the person), the 80% notices and the cap itself.
 // Minutes are the agents' working time: the sum of the agent rounds' wall times as agent-collab measured them
 // (time waiting for the person, running tests or committing, and between runs, is not counted).
-import type { BudgetRecord, WorkflowState } from './types.js';
+import type { BudgetRecord, Role, WorkflowState } from './types.js';
 
 export const BUDGETS = ['tokens', 'cost', 'minutes'] as const;
 export type BudgetKind = (typeof BUDGETS)[number];
@@ -129,10 +129,14 @@ export function noteNoticed(s: WorkflowState, readings: BudgetReading[]): Workfl
   return { ...s, budget: { ...b, noticedAt } };
 }
 
-/** The state with `ms` more agent time. */
-export function addWorked(s: WorkflowState, ms: number): WorkflowState {
+/** The state with `ms` more agent time (`role`'s, when known). */
+export function addWorked(s: WorkflowState, ms: number, role?: Role): WorkflowState {
   const b = budgetOf(s);
-  return { ...s, budget: { ...b, workedMs: b.workedMs + Math.max(0, ms) } };
+  const more = Math.max(0, ms);
+  const byRole = role
+    ? { workedMsByRole: { ...b.workedMsByRole, [role]: (b.workedMsByRole?.[role] ?? 0) + more } }
+    : {};
+  return { ...s, budget: { ...b, workedMs: b.workedMs + more, ...byRole } };
 }
 
 /**

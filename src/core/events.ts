@@ -1,4 +1,5 @@
 import type { BudgetKind } from './budget.js';
+import type { RunEnding, RunReportWritten } from './run-report.js';
 import type { DecideEvent } from './decisions.js';
 import type {
   Action,
@@ -49,7 +50,7 @@ export type EngineEvent =
    * Agent time of the round under way (core/budget.ts), reported while it streams and when it ends; `roundEnded`:
    * the round has its outcome, so reaching the cap here stops the next round, not this one.
    */
-  | { type: 'worked'; ms: number; roundEnded?: boolean }
+  | { type: 'worked'; ms: number; roundEnded?: boolean; role?: Role }
   /** Are the budgets still spent? Sent on resume: a cap raised in the config lets the stopped round run. */
   | { type: 'budget_check' }
   | { type: 'agent_done'; role: Role; action: Action; text: string }
@@ -145,6 +146,11 @@ export type Effect =
   | { type: 'mark_step_done'; step: number; commit: string | null }
   | { type: 'log'; title: string; lines?: string[] }
   | { type: 'stop_agents' }
+  /**
+   * The run ended (done, stopped by the person, cancelled): its report is written to runs/<run id>/report.md
+   * (core/run-report.ts). `reason`: why it ended, in a line; `step`: the step under way when it was stopped.
+   */
+  | { type: 'report'; ending: RunEnding; reason: string; step: number | null }
   | { type: 'archive' }
   | { type: 'notify'; notice: Notice };
 
@@ -182,4 +188,6 @@ export type EngineOutput =
   | { type: 'rejected'; event: EngineEventType; message: string }
   /** `exitCode`: the documented code for it when the error says (a UserError); else an agent failure (4). */
   | { type: 'error'; message: string; exitCode?: number }
-  | { type: 'finished'; phase: 'DONE' | 'CANCELLED' };
+  | { type: 'finished'; phase: 'DONE' | 'CANCELLED' }
+  /** The run's report was written (core/run-report.ts): where, its status and the key numbers. */
+  | ({ type: 'report' } & RunReportWritten);

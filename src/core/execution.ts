@@ -64,6 +64,7 @@ export function finishExecution(s: WorkflowState, effects: Effect[]): Transition
         title: 'Run finished',
         lines: [`${done} of ${s.steps.length} step(s) done${skipped ? `, ${skipped} skipped` : ''}`],
       },
+      { type: 'report', ending: 'done', reason: 'Run finished', step: null },
     ],
   };
 }

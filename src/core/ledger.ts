@@ -52,6 +52,18 @@ export function isLive(e: LedgerEntry): boolean {
   return LIVE.has(e.status);
 }
 
+/** The entries still live when the run ended, for its report (undefined: the run has no ledger). */
+export function openReviewEntries(
+  ledger: Ledger | undefined,
+): { id: string; status: LedgerStatus; text: string }[] | undefined {
+  if (!ledger) return undefined;
+  return ledger.entries.filter(isLive).map((e) => ({
+    id: e.id,
+    status: e.status,
+    text: e.answer ? `${e.point} — planner: ${e.answer}` : e.point,
+  }));
+}
+
 export function inScope(e: LedgerScope, scope: LedgerScope): boolean {
   return e.review === scope.review && e.step === scope.step;
 }

@@ -115,6 +115,14 @@ export function stopToGoal(s: WorkflowState, why: string): TransitionResult {
       pendingCommand: null,
       unclearCount: 0,
     },
-    effects: [{ type: 'stop_agents' }, { type: 'set_plan_status', status: 'draft' }, { type: 'log', title: why }],
+    effects: [
+      { type: 'stop_agents' },
+      { type: 'set_plan_status', status: 'draft' },
+      { type: 'log', title: why },
+      // A stop during goal refinement ends nothing: no plan was under way.
+      ...(s.phase === 'REFINE_GOAL'
+        ? []
+        : [{ type: 'report', ending: 'stopped', reason: why, step: s.currentStep } as const]),
+    ],
   };
 }

@@ -1,5 +1,6 @@
 // The workflow state machine: a pure function from (state, event) to (state, effects).
 import { onInterrupt, onInterruptedChoice } from './interrupt.js';
+import { addUsage } from './usage.js';
 import { onHunksOverlap, onLargeChange } from './commit-holds.js';
 import type { Effect, EngineEvent } from './events.js';
 import { runNow, schedule, settle, waitForPerson } from './approval.js';
@@ -228,7 +229,13 @@ function applyEvent(s: WorkflowState, e: EngineEvent, opts: TransitionOptions): 
           pauseRequested: false,
           pendingCommand: null,
         },
-        effects: [{ type: 'stop_agents' }, { type: 'log', title: `Run cancelled in ${s.phase}` }, { type: 'archive' }],
+        effects: [
+          { type: 'stop_agents' },
+          { type: 'log', title: `Run cancelled in ${s.phase}` },
+          // Written before the archive, so that the report moves to history/ with the rest of the run.
+          { type: 'report', ending: 'cancelled', reason: `Cancelled by the person in ${s.phase}`, step: s.currentStep },
+          { type: 'archive' },
+        ],
       };
     }
     case 'interrupt':
@@ -250,20 +257,10 @@ function applyEvent(s: WorkflowState, e: EngineEvent, opts: TransitionOptions): 
       if (s.sessions[e.role] === e.sessionId) return { state: s, effects: [] };
       return { state: { ...s, sessions: { ...s.sessions, [e.role]: e.sessionId } }, effects: [] };
     }
-    case 'usage': {
-      const u = s.usage;
-      const usage = {
-        inputTokens: u.inputTokens + e.inputTokens,
-        outputTokens: u.outputTokens + e.outputTokens,
-        cachedTokens: u.cachedTokens + e.cachedTokens,
-        costUsd: u.costUsd + e.costUsd,
-        durationMs: u.durationMs + e.durationMs,
-        calls: u.calls + 1,
-      };
-      return afterSpending({ ...s, usage }, opts, e.roundEnded !== true);
-    }
+    case 'usage':
+      return afterSpending(addUsage(s, e.role, e), opts, e.roundEnded !== true);
     case 'worked':
-      return afterSpending(addWorked(s, e.ms), opts, e.roundEnded !== true);
+      return afterSpending(addWorked(s, e.ms, e.role), opts, e.roundEnded !== true);
     case 'budget_check':
       return onBudgetCheck(s, opts);
     case 'agent_done':

@@ -271,6 +271,8 @@ export interface UsageTotals {
 export interface BudgetRecord {
   /** Agent time so far: the sum of the agent rounds' wall times, in ms. */
   workedMs: number;
+  /** The same per role (the run report); missing in runs started before it was kept. */
+  workedMsByRole?: Partial<Record<Role, number>>;
   /** How many times the person raised each cap in this run (each raise adds the configured cap once more). */
   raises: Partial<Record<BudgetKind, number>>;
   /** The cap at which the 80% notice of each budget was given (given again after a raise). */
@@ -307,6 +309,8 @@ export interface WorkflowState {
   unclearCount: number;
   lastVerdict: Verdict | null;
   usage: UsageTotals;
+  /** The usage totals of each role (for the run report); missing in runs started before it was kept. */
+  roleUsage?: Partial<Record<Role, UsageTotals>>;
   /** The code review (issue 19); null when it is off. */
   codeReview: CodeReviewState | null;
   /** Missing in runs started before budgets existed: nothing spent on them yet. */

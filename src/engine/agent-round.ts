@@ -108,7 +108,7 @@ export class AgentRounds {
       if (signal.aborted) return;
     }
     const started = Date.now();
-    const agentTime = new RoundBudgetClock(this.ctx, signal);
+    const agentTime = new RoundBudgetClock(this.ctx, signal, role);
     const outcome = await this.withRetries(play, turn).finally(() => agentTime.stop());
     if (signal.aborted || outcome.kind === 'stopped') {
       if (action.kind === 'execute_step')

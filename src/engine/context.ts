@@ -5,6 +5,7 @@ import type { TransitionOptions } from '../core/transition.js';
 import type { Agent, Role, WorkflowState } from '../core/types.js';
 import type { CommandPolicy } from './command-gate.js';
 import type { WorkClock } from './work-clock.js';
+import type { RunReports } from './run-report.js';
 
 export interface EngineDeps {
   repoRoot: string;
@@ -29,6 +30,8 @@ export interface EngineDeps {
   tests?: TestRunner;
   /** Per step attempt artifacts under runs/<run id>/. */
   artifacts?: Artifacts;
+  /** Writes a run's report when it ends (runs/<run id>/report.md); without it no report is written. */
+  reports?: RunReports;
   /** The [safety] policy for commands; without it every command is denied (fail closed). */
   commands?: CommandPolicy;
   now?: () => Date;

@@ -2,6 +2,7 @@
 // budget's next mark (80%, the cap), and at least once a minute so the status bar's spent / cap moves — and the rest
 // when the round ends. Whether a report stops the round is the core's call (core/budget-guard.ts).
 import { msToNextMinutesMark, RoundClock } from '../core/budget.js';
+import type { Role } from '../core/types.js';
 import type { EngineContext } from './context.js';
 
 /** The longest a streaming round goes without reporting its agent time (with a minutes cap). */
@@ -15,6 +16,8 @@ export class RoundBudgetClock {
   constructor(
     private readonly ctx: EngineContext,
     private readonly signal: AbortSignal,
+    /** Whose round it is: the run report shows each role's agent time. */
+    private readonly role?: Role,
   ) {
     this.clock = new RoundClock(() => ctx.workClock.now());
     this.arm();
@@ -30,7 +33,8 @@ export class RoundBudgetClock {
   /** The round has its outcome: the rest of its time is counted (a cap reached here stops the next round). */
   async end(): Promise<void> {
     this.stop();
-    if (!this.signal.aborted) await this.ctx.dispatch({ type: 'worked', ms: this.clock.lap(), roundEnded: true });
+    if (!this.signal.aborted)
+      await this.ctx.dispatch({ type: 'worked', ms: this.clock.lap(), roundEnded: true, role: this.role });
   }
 
   private arm(): void {
@@ -43,7 +47,7 @@ export class RoundBudgetClock {
   private async report(): Promise<void> {
     this.timer = null;
     if (this.ended || this.signal.aborted) return;
-    await this.ctx.dispatch({ type: 'worked', ms: this.clock.lap() });
+    await this.ctx.dispatch({ type: 'worked', ms: this.clock.lap(), role: this.role });
     this.arm();
   }
 }

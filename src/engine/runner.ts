@@ -16,6 +16,8 @@ import { errorMessage, type EngineContext, type EngineDeps } from './context.js'
 import { ResetTimer } from './reset-timer.js';
 import { WorkClock } from './work-clock.js';
 import { RunRecords } from './run-records.js';
+import type { RunEnd } from './run-report.js';
+import type { RunReportWritten } from '../core/run-report.js';
 import { StepExecutor } from './step-executor.js';
 
 export type { EngineDeps } from './context.js';
@@ -186,17 +188,57 @@ export class Engine {
     this.emit({ type: 'state', state });
     if (state.awaiting && state.awaiting !== before.awaiting)
       this.emit({ type: 'awaiting', awaiting: state.awaiting, phase: state.phase });
+    const report: { written: RunReportWritten | null } = { written: null };
     for (const effect of result.effects) {
       if (BEFORE_SAVE.has(effect.type)) continue;
-      if (effect.type === 'archive') await this.archive(state);
+      if (effect.type === 'report') report.written = await this.writeReport(state, effect);
+      else if (effect.type === 'archive') {
+        const where = await this.archive(state);
+        // The report went to history/ with the rest of the run: say where it is now.
+        if (report.written && where && this.deps.reports)
+          report.written = { ...report.written, path: this.deps.reports.archivedPath(state, where) };
+      }
       // The waiting hook gets its answer once the state that records it (e.g. an "allow always") is saved.
       else if (effect.type === 'answer_command')
         this.gate.answer(effect.id, effect.allow ? { allow: true } : { allow: false, reason: effect.reason });
       else this.launch(effect);
     }
+    if (report.written) this.emit({ type: 'report', ...report.written });
     if (isTerminal(state.phase) && !isTerminal(before.phase))
       this.emit({ type: 'finished', phase: state.phase as 'DONE' | 'CANCELLED' });
     return true;
+  }
+
+  /**
+   * agent-collab is closing on a run under way (Ctrl+C, SIGINT/SIGTERM: saved, to be resumed): its report as it
+   * stands. Nothing is written before a plan was worked on, nor for a run that ended (its report is written).
+   */
+  async reportInterrupted(): Promise<RunReportWritten | null> {
+    const s = this.current;
+    if (s.phase === 'INIT' || s.phase === 'REFINE_GOAL' || isTerminal(s.phase)) return null;
+    const report = await this.writeReport(s, {
+      ending: 'interrupted',
+      reason: `agent-collab was closed in ${s.phase}`,
+      step: s.currentStep,
+    });
+    if (report) this.emit({ type: 'report', ...report });
+    return report;
+  }
+
+  /**
+   * The run's report. One that cannot be written is a notice, not an `error` output: that would end a headless run
+   * with an agent failure's exit code although the run itself ended well.
+   */
+  private async writeReport(state: WorkflowState, end: RunEnd): Promise<RunReportWritten | null> {
+    if (!this.deps.reports) return null;
+    try {
+      return await this.deps.reports.write(state, end, this.nowIso());
+    } catch (err) {
+      const message = `could not write the run report: ${errorMessage(err)}`;
+      this.deps.files.debug('engine', message);
+      this.emit({ type: 'notice', notice: { kind: 'info', message } });
+      return null;
+    }
   }
 
   /** The effects done inside the queue, before the state that follows from them is saved. */
@@ -276,12 +318,14 @@ export class Engine {
     await Promise.allSettled(Object.values(this.deps.agents).map((a) => a.stop()));
   }
 
-  private async archive(state: WorkflowState): Promise<void> {
+  private async archive(state: WorkflowState): Promise<string | null> {
     try {
       const where = await this.deps.files.archive(state);
       this.emit({ type: 'notice', notice: { kind: 'info', message: `Run archived to ${where}` } });
+      return where;
     } catch (err) {
       this.emit({ type: 'error', message: `could not archive the run: ${errorMessage(err)}` });
+      return null;
     }
   }
 

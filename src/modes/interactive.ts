@@ -289,14 +289,23 @@ function runApp(
       if (closing) return;
       closing = true;
       unsubscribe();
-      void closeEngine().finally(() => {
-        instance.unmount();
-        const state = engine.state;
-        const code = stoppedWith?.code ?? (isFinished(state) ? EXIT.done : EXIT.interrupted);
-        if (next === 'new_run' && isFinished(state) && !stoppedWith) return resolve({ code, next, state });
-        io.screen.afterwards(tuiExitLine(state, stoppedWith?.message ?? null));
-        resolve({ code, next: 'exit', state });
-      });
+      void closeEngine()
+        // Ctrl+C saves the run and leaves: its report says where it stands (not after an error that stopped it, nor
+        // when the run is finished: DONE and cancelled runs wrote theirs when they ended).
+        .then(() =>
+          stoppedWith === null && !isFinished(engine.state) ? engine.reportInterrupted().catch(() => null) : null,
+        )
+        .then((report) => {
+          instance.unmount();
+          const state = engine.state;
+          const code = stoppedWith?.code ?? (isFinished(state) ? EXIT.done : EXIT.interrupted);
+          if (next === 'new_run' && isFinished(state) && !stoppedWith) return resolve({ code, next, state });
+          io.screen.afterwards(tuiExitLine(state, stoppedWith?.message ?? null));
+          if (report)
+            io.screen.afterwards(session.redactor.text(`agent-collab: run report (${report.status}): ${report.path}`));
+          resolve({ code, next: 'exit', state });
+        })
+        .catch(() => resolve({ code: EXIT.interrupted, next: 'exit', state: engine.state }));
     };
     const onQuit = (force: boolean): void => {
       if (!force) return finish();

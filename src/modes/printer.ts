@@ -148,6 +148,20 @@ export function createPrinter(opts: { json: boolean; out: Writable; err: Writabl
             return line({ event: 'rejected', command: out.event, message: out.message });
           case 'error':
             return line({ event: 'error', message: out.message });
+          case 'report':
+            return line({
+              event: 'report',
+              status: out.status,
+              ending: out.ending,
+              path: out.path,
+              steps_done: out.stepsDone,
+              steps_total: out.stepsTotal,
+              commits: out.commits,
+              files_changed: out.filesChanged,
+              tokens: out.tokens,
+              cost_usd: out.costUsd,
+              agent_minutes: out.agentMinutes,
+            });
           default:
             return;
         }
@@ -199,6 +213,8 @@ export function createPrinter(opts: { json: boolean; out: Writable; err: Writabl
         case 'error':
           warn(out.message);
           return;
+        case 'report':
+          return say(`[report] ${out.status}: ${out.path}`);
         default:
           return;
       }

@@ -22,6 +22,7 @@ import type { Agent, Mode, Role, WorkflowState } from '../core/types.js';
 import type { Config } from '../persistence/config-schema.js';
 import type { BudgetCaps } from '../core/budget.js';
 import { loadConfig, type DeepPartial } from '../persistence/config.js';
+import { DiskRunReports } from '../engine/run-report.js';
 import { pruneRuns } from '../persistence/runs-prune.js';
 import { DebugLog } from '../persistence/debug-log.js';
 import { acquireInstanceLock } from '../persistence/instance-lock.js';
@@ -30,6 +31,7 @@ import { parseSize } from '../persistence/size.js';
 import { newState, readState } from '../persistence/state-store.js';
 import { DiskWorkflowFiles } from '../persistence/workflow-files.js';
 import { isTerminal } from '../core/transition.js';
+import { openReviewEntries } from '../core/ledger.js';
 import { createRedactor, secretEnvValues, type Redactor } from '../core/redact.js';
 import { EXIT, UserError } from '../core/errors.js';
 
@@ -226,6 +228,16 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
           tests,
           artifacts,
           commands: commandPolicy(config, { interactive: run?.interactive ?? false, allowCmd: run?.allowCmd ?? [] }),
+          reports: new DiskRunReports({
+            repoRoot,
+            workdir: paths.workdir,
+            logFile: paths.log,
+            readPlan: () => files.readPlan(),
+            pathspec: workdirExcluded(repoRoot, paths.workdir),
+            roles: roleSetups(config),
+            redactor,
+            openEntries: (state) => openReviewEntries(state.ledger),
+          }),
           ...(run?.outputDrained ? { outputDrained: run.outputDrained } : {}),
         });
         commandGate = (check) => engine.checkCommand(check);
@@ -275,6 +287,12 @@ function orphanedStepError(step: number, count: number): UserError {
       'they may have changed files after it died: check `git status` and `git diff`, then run `--resume` again',
     EXIT.needsHuman,
   );
+}
+
+/** Everything in the repo but agent-collab's work dir, as a git pathspec (the run report's files changed). */
+function workdirExcluded(repoRoot: string, workdir: string): string[] {
+  const rel = path.relative(repoRoot, workdir).split(path.sep).join('/');
+  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? ['.', `:(top,exclude,literal)${rel}`] : ['.'];
 }
 
 function relativeWorkdir(config: Config): string {

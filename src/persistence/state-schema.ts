@@ -8,6 +8,14 @@ const int = z.int();
 const positive = z.int().check(z.minimum(1));
 const count = z.int().check(z.minimum(0));
 const amount = z.number().check(z.minimum(0));
+const usageSchema = z.object({
+  inputTokens: amount,
+  outputTokens: amount,
+  cachedTokens: amount,
+  costUsd: amount,
+  durationMs: amount,
+  calls: count,
+});
 
 /** The person's message after interrupting the round (Esc). */
 const note = z.optional(z.string());
@@ -228,16 +236,17 @@ export const workflowStateSchema = z.object({
   awaiting: z.nullable(awaitingSchema),
   unclearCount: count,
   lastVerdict: z.nullable(z.enum(['APPROVED', 'CHANGES_REQUIRED'])),
-  usage: z.object({
-    inputTokens: amount,
-    outputTokens: amount,
-    cachedTokens: amount,
-    costUsd: amount,
-    durationMs: amount,
-    calls: count,
-  }),
+  usage: usageSchema,
+  roleUsage: z.optional(z.object({ planner: z.optional(usageSchema), reviewer: z.optional(usageSchema) })),
   codeReview: z._default(z.nullable(codeReviewSchema), null),
-  budget: z.optional(z.object({ workedMs: amount, raises: perBudget, noticedAt: perBudget })),
+  budget: z.optional(
+    z.object({
+      workedMs: amount,
+      workedMsByRole: z.optional(z.object({ planner: z.optional(amount), reviewer: z.optional(amount) })),
+      raises: perBudget,
+      noticedAt: perBudget,
+    }),
+  ),
   limitWaits: z.optional(count),
   ledger: z.optional(ledgerSchema),
   createdAt: z.string(),

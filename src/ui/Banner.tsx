@@ -2,6 +2,7 @@
 // keys that apply now.
 import type { DialogKind } from './decision-keys.js';
 import { choiceHints, keyOf, tuiChoices } from './decision-keys.js';
+import { describeReport } from '../core/run-report.js';
 import { GoalInput } from './GoalInput.js';
 import { bindingOf, hintsFor, type Hint, type KeyContext } from './keymap.js';
 import { Box, Text } from './styled.js';
@@ -59,10 +60,19 @@ export function Banner({ view, draft, typing, busy }: BannerProps) {
     );
   }
   if (view.finished) {
+    const color = view.finished === 'DONE' ? 'green' : 'yellow';
+    const ended = view.finished === 'DONE' ? 'Run finished.' : 'Run cancelled.';
+    if (!view.report) return <Text color={color}>{ended} q: leave</Text>;
+    const r = view.report;
     return (
-      <Text color={view.finished === 'DONE' ? 'green' : 'yellow'}>
-        {view.finished === 'DONE' ? 'Run finished: all steps done.' : 'Run cancelled.'} q: leave
-      </Text>
+      <Box flexDirection="column" borderStyle="single" borderColor={color} paddingX={1}>
+        <Text color={color} bold>
+          {ended} Report: {r.status}
+        </Text>
+        <Text wrap="wrap">{describeReport(r)}</Text>
+        <Text wrap="wrap">Report: {r.path}</Text>
+        <Text dimColor>q: leave · the tabs stay readable (the Conversation tab scrolls)</Text>
+      </Box>
     );
   }
   if (view.phase === 'REFINE_GOAL' && (a?.kind === 'goal' || busy)) {

@@ -1,5 +1,6 @@
 // The TUI's view model: a pure reducer from what the engine publishes (and what the person sent) to what the
 // screen shows. No React here, so it is tested without rendering.
+import { describeReport, type RunReportWritten } from '../core/run-report.js';
 import { roleOf } from '../core/approval.js';
 import { DECISIONS, type Choice } from '../core/decisions.js';
 import { noticeText } from '../core/notice-text.js';
@@ -74,6 +75,8 @@ export interface ViewState {
   awaiting: Awaiting | null;
   lastVerdict: Verdict | null;
   finished: 'DONE' | 'CANCELLED' | null;
+  /** The run's report, once written (the end screen shows it). */
+  report: RunReportWritten | null;
   /**
    * The run was stopped by an error that ends it (one with an exit code, e.g. `.agent-collab/` deleted under it):
    * no dialog or round follows, the person can only read and leave.
@@ -113,6 +116,7 @@ export function initialView(state: WorkflowState, opts: { maxEntries?: number; n
     awaiting: state.awaiting,
     lastVerdict: state.lastVerdict,
     finished: null,
+    report: null,
     stopped: null,
     flash: null,
   };
@@ -377,6 +381,14 @@ export function reduceView(v: ViewState, a: ViewAction, now: number = Date.now()
         { who: 'agent-collab', kind: 'notice', text, detail: null, tone: a.phase === 'DONE' ? 'good' : 'warn' },
       );
     }
+    case 'report': {
+      const { type: _type, ...report } = a;
+      const text = `Run report: ${report.status} — ${describeReport(report)}`;
+      return push(
+        { ...v, report, flash: { text: `Run report (${report.status}): ${report.path}`, tone: 'info' } },
+        { who: 'agent-collab', kind: 'notice', text, detail: report.path, tone: reportTone(report.status) },
+      );
+    }
     case 'sent':
       return onSent(v, a.event);
     case 'ui_notice':
@@ -384,6 +396,10 @@ export function reduceView(v: ViewState, a: ViewAction, now: number = Date.now()
     case 'entries':
       return pushAll(v, a.entries, a.skipped);
   }
+}
+
+export function reportTone(status: RunReportWritten['status']): Tone {
+  return status === 'SUCCESS' ? 'good' : status === 'PARTIAL' ? 'warn' : 'error';
 }
 
 /** Several actions at once (the App batches what the engine publishes between two frames). */

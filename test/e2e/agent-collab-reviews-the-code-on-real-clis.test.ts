@@ -3,6 +3,7 @@
  * last step claude is shown the run's diff, asks for a change; codex turns it into a fix step and makes it; the fix is
  * committed as `[Step 2]`, and the second code review approves: DONE. Run `npm run build` first.
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe } from 'vitest';
@@ -46,6 +47,24 @@ describe('code review on the real CLIs', () => {
       /^2\. \[x\] End the text in a\.txt with a period \(from code review, round 1\) \(commit [0-9a-f]{7}\)$/m,
     );
     expect(readState(repo).phase).toBe('DONE');
+
+    // The run report (issue 19, item 7): SUCCESS, both step commits as git has them, the file, the code review.
+    const [report] = events(r, 'report');
+    expect(report).toMatchObject({ status: 'SUCCESS', ending: 'done', steps_done: 2, steps_total: 2, commits: 2 });
+    const text = readFileSync(String(report?.path), 'utf8');
+    expect(text).toContain('\nstatus: "SUCCESS"\n');
+    const stepCommits = execFileSync('git', ['log', '--format=%H %s'], { cwd: repo, encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .filter((l) => l.includes(' [Step '));
+    expect(stepCommits).toHaveLength(2);
+    for (const line of stepCommits) expect(text).toContain(`| \`${line.slice(0, 40)}\` | ${line.slice(41)} |`);
+    // Added by step 1 (1 line), changed by the fix step (1 line for 1): the lines summed over the commits.
+    expect(text).toMatch(/^\| a\.txt \| added \| 2 \| 1 \|$/m);
+    expect(text).toContain('- **Rounds**: 2 verdict(s)');
+    expect(text).toContain('**Outcome**: approved by the reviewer');
+    expect(text).toMatch(/^\| planner \(and executor\) \| codex \|/m);
+    expect(text).toMatch(/^\| reviewer \| claude \|/m);
 
     // claude was shown the diff of the run, then the diff with the fix; codex got the comments for the fix step
     expect(server.anthropic.text(1)).toContain('+A');

@@ -43,12 +43,26 @@ describe('the CLI in a repo', () => {
     expect(interrupted.code).toBe(130);
     expect(interrupted.stderr).toBe('');
     const saved = JSON.parse(readWork(repo.dir, 'state.json')) as {
+      runId: string;
       phase: string;
       inflight: unknown;
       sessions: { reviewer: string; planner: string };
     };
     expect(saved.phase).toBe('REVIEW');
     expect(saved.inflight).toEqual({ kind: 'review' });
+    // Interrupted during the plan review: the run's report says where it stood (nothing done), its path in a `report` event.
+    const report = readWork(repo.dir, `runs/${saved.runId}/report.md`);
+    expect(report).toContain('\nstatus: "FAILED"\n');
+    expect(report).toContain('\nending: "interrupted"\n');
+    const lines = interrupted.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.find((e) => e.event === 'report')).toMatchObject({
+      status: 'FAILED',
+      ending: 'interrupted',
+      path: path.join(repo.dir, '.agent-collab', 'runs', saved.runId, 'report.md'),
+    });
     expect(saved.sessions.reviewer).toMatch(/^fake-reviewer-/);
     expect(existsSync(path.join(repo.dir, '.agent-collab', 'agent-collab.pid'))).toBe(false);
 

@@ -37,6 +37,7 @@ interface State {
   phase: string;
   iteration: number;
   maxIterations: number;
+  runId: string;
   ledger: { entries: Array<{ id: string; status: string }> };
 }
 function state(r: Repo): State {
@@ -251,5 +252,9 @@ describe('a loop that stops by itself', { timeout: 120_000 }, () => {
     expect(state(r).phase).toBe('REFINE_GOAL');
     expect(readWork(r.dir, 'plan.md')).toContain('# Task: Count');
     expect(gitLog(r.dir)).toEqual(['initial']);
+    // The stopped run's report lists the point still in dispute, with the planner's answer.
+    const report = readWork(r.dir, `runs/${state(r).runId}/report.md`);
+    const open = report.slice(report.indexOf('## 6. Open review entries'), report.indexOf('## 7.'));
+    expect(open).toContain('| L1 | open | Use a lock file for the counter. — planner: one process writes the counter');
   });
 });

@@ -75,7 +75,7 @@ describe('approval controller', () => {
     expect(r.state.phase).toBe('REFINE_GOAL');
     expect(r.state.awaiting).toEqual({ kind: 'goal' });
     expect(r.state.inflight).toBeNull();
-    expect(r.effects.map((e) => e.type)).toEqual(['stop_agents', 'set_plan_status', 'log']);
+    expect(r.effects.map((e) => e.type)).toEqual(['stop_agents', 'set_plan_status', 'log', 'report']);
     expect(r.effects.some((e) => e.type === 'archive')).toBe(false);
     // a new plan round after stop starts counting iterations again
     const again = transition(r.state, { type: 'goal_ready' }, OPTS);
@@ -85,7 +85,7 @@ describe('approval controller', () => {
   it('cancel: CANCELLED, agents stopped, the run archived', () => {
     const r = transition(running('EXECUTE', { kind: 'execute_step', step: 1 }), { type: 'cancel' }, OPTS);
     expect(r.state.phase).toBe('CANCELLED');
-    expect(r.effects.map((e) => e.type)).toEqual(['stop_agents', 'log', 'archive']);
+    expect(r.effects.map((e) => e.type)).toEqual(['stop_agents', 'log', 'report', 'archive']);
   });
 
   it('an agent failure waits for the person; go retries the same round', () => {

@@ -100,21 +100,22 @@ const ALLOWED: Edge[] = [
     ),
     event: { type: 'step_committed', step: 2, commit: null },
     to: 'DONE',
-    effects: ['mark_step_done', 'log', 'log'],
+    effects: ['mark_step_done', 'log', 'log', 'report'],
   },
   ...(['REFINE_GOAL', 'WRITE_PLAN', 'REVIEW', 'RESPOND', 'APPROVED', 'EXECUTE'] as Phase[]).map((p) => ({
     name: `${p} → REFINE_GOAL on stop`,
     from: stateIn(p, { mode: 'auto' as const, inflight: p === 'APPROVED' ? null : { kind: 'review' as const } }),
     event: { type: 'stop' } as EngineEvent,
     to: 'REFINE_GOAL' as Phase,
-    effects: ['stop_agents', 'set_plan_status', 'log'],
+    // A stop during goal refinement ends no run: no report.
+    effects: ['stop_agents', 'set_plan_status', 'log', ...(p === 'REFINE_GOAL' ? [] : ['report'])],
   })),
   ...(['INIT', 'REFINE_GOAL', 'WRITE_PLAN', 'REVIEW', 'RESPOND', 'APPROVED', 'EXECUTE'] as Phase[]).map((p) => ({
     name: `${p} → CANCELLED on cancel`,
     from: stateIn(p),
     event: { type: 'cancel' } as EngineEvent,
     to: 'CANCELLED' as Phase,
-    effects: ['stop_agents', 'log', 'archive'],
+    effects: ['stop_agents', 'log', 'report', 'archive'],
   })),
 ];
 

@@ -237,7 +237,7 @@ describe('the person decides about a step that still fails', () => {
     const r = step(failedState, { type: 'decide', on: 'step_failed', choice: 'stop' });
     expect(r.state.phase).toBe('REFINE_GOAL');
     expect(r.state.stepRun).toBeNull();
-    expect(types(r.effects)).toEqual(['stop_agents', 'set_plan_status', 'log']);
+    expect(types(r.effects)).toEqual(['stop_agents', 'set_plan_status', 'log', 'report']);
   });
 
   it('the last step skipped finishes the run', () => {
