@@ -425,23 +425,31 @@ export function App(props: AppProps) {
     <ColorContext.Provider value={colors}>
       <KeyRouterContext.Provider value={router}>
         <Box flexDirection="column" height={Math.max(8, rows - 1)} width={width}>
-          <TabBar tab={tab} opened={opened} right={scrollHint(lines.length, contentHeight, viewports[tab])} />
-          <Box ref={contentRef} flexDirection="column" flexGrow={1} flexShrink={1} overflow="hidden">
+          {/* Only the conversation window and, past it, the dialog give way when space runs short: the window's
+              size is measured after a frame, so a bottom that just grew must not squeeze the bars meanwhile. */}
+          <Box flexShrink={0}>
+            <TabBar tab={tab} opened={opened} right={scrollHint(lines.length, contentHeight, viewports[tab])} />
+          </Box>
+          <Box ref={contentRef} flexDirection="column" flexGrow={1} flexShrink={1} flexBasis={0} overflow="hidden">
             <ScrollView lines={lines} height={contentHeight} viewport={viewports[tab]} />
           </Box>
-          <FlashLine flash={view.flash} />
-          <Box flexShrink={0} flexDirection="column">
+          <Box flexShrink={0}>
+            <FlashLine flash={view.flash} />
+          </Box>
+          <Box flexShrink={1} flexDirection="column" overflow="hidden">
             {bottom()}
           </Box>
-          <StatusBar
-            view={view}
-            hints={hintsNow(modal, view, ctx)}
-            startedAt={startedAt}
-            now={now}
-            tickMs={props.tickMs}
-            sandboxOff={props.sandboxOff ?? false}
-            {...(props.budget && { budget: props.budget })}
-          />
+          <Box flexShrink={0} flexDirection="column">
+            <StatusBar
+              view={view}
+              hints={hintsNow(modal, view, ctx)}
+              startedAt={startedAt}
+              now={now}
+              tickMs={props.tickMs}
+              sandboxOff={props.sandboxOff ?? false}
+              {...(props.budget && { budget: props.budget })}
+            />
+          </Box>
         </Box>
       </KeyRouterContext.Provider>
     </ColorContext.Provider>
