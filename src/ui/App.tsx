@@ -340,7 +340,13 @@ export function App(props: AppProps) {
 
   // The one keyboard listener: Ctrl+C always; then the open dialog, or the keymap, or the goal box.
   const handleKey = (input: string, key: Key): void => {
-    if (modal) return router.dialog?.(input, key);
+    if (modal) {
+      if (router.dialog?.(input, key) !== false) return;
+      // A key the dialog does not declare may still switch tabs or scroll (nothing that acts on the run).
+      const nav = commandFor(input, key, { ...ctx, typing: false });
+      if (nav && (isScroll(nav) || nav.startsWith('tab_'))) run(nav);
+      return;
+    }
     const cmd = commandFor(input, key, ctx);
     if (cmd) run(cmd);
     else if (typing) goalField.onKey(input, key);

@@ -81,7 +81,11 @@ export function ArbitrationDialog({
     if (key.upArrow) update({ selected: (selected + OPTIONS.length - 1) % OPTIONS.length });
     else if (key.downArrow) update({ selected: (selected + 1) % OPTIONS.length });
     else if (key.return) pick(OPTIONS[selected]);
-    else pick(OPTIONS.find((o) => keyPicks(o.keys, input, key)));
+    else {
+      const picked = OPTIONS.find((o) => keyPicks(o.keys, input, key));
+      if (!picked) return false; // not a choice: the tabs and scrolling may have it
+      pick(picked);
+    }
   });
 
   const { selected, rounds, armed, error } = shown;

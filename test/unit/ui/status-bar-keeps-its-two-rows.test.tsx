@@ -55,8 +55,14 @@ describe('the status bar keeps its two rows', () => {
     },
     {
       name: 'a round ends and a failure box opens',
-      phase: 'PLAN' as const,
-      after: { kind: 'failure', role: 'planner', failure: 'crash', message: 'boom' } as unknown as Awaiting,
+      phase: 'RESPOND' as const,
+      after: {
+        kind: 'failure',
+        role: 'planner',
+        failure: 'agent_error',
+        message: 'boom',
+        action: { kind: 'respond' },
+      } as Awaiting,
     },
   ])('in every frame drawn when $name (80×24)', async ({ phase, after }) => {
     const { engine, r } = await app(stateIn(phase, { inflight: { kind: 'respond' }, awaiting: null }));
