@@ -24,9 +24,18 @@ export function GoalInput({ value, active, busy, canConfirm = true }: GoalInputP
   return (
     <Box flexDirection="column">
       <Box borderStyle="round" borderColor={active && !busy ? 'green' : 'gray'} paddingX={1}>
-        <Text color="green">goal › </Text>
-        <Text wrap="truncate-start">{value}</Text>
-        {active && !busy ? <Text inverse> </Text> : null}
+        {/* Only the text gives way to a long goal, cut at its start: the end and the cursor stay in sight. */}
+        <Box flexShrink={0}>
+          <Text color="green">goal › </Text>
+        </Box>
+        <Box flexShrink={1} minWidth={0}>
+          <Text wrap="truncate-start">{value}</Text>
+        </Box>
+        {active && !busy ? (
+          <Box flexShrink={0}>
+            <Text inverse> </Text>
+          </Box>
+        ) : null}
       </Box>
       <Text dimColor wrap="truncate">
         {hint}
