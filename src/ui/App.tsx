@@ -26,6 +26,7 @@ import { useFileTexts } from './use-files.js';
 import { KeyRouterContext, type KeyRouter } from './key-router.js';
 import { useKeys } from './use-keys.js';
 import { useTextField } from './use-text-field.js';
+import { useTypeAhead } from './use-type-ahead.js';
 import { useTerminalSize } from './use-terminal-size.js';
 import { useEngineBatches } from './use-engine-batches.js';
 import {
@@ -171,7 +172,9 @@ export function App(props: AppProps) {
         ? 'help'
         : null
       : (overlay ?? (view.awaiting !== answered && !busy ? dialogFor(view.awaiting) : null));
-  const typing = view.awaiting?.kind === 'goal' && !busy && !typingOff && !modal && !view.finished && !stopped;
+  // The goal box keeps the keyboard while the planner answers: what is typed then is kept (type-ahead).
+  const goalBox = view.phase === 'REFINE_GOAL' && (view.awaiting?.kind === 'goal' || busy);
+  const typing = goalBox && !typingOff && !modal && !view.finished && !stopped;
   const ctx: KeyContext = {
     phase: view.phase,
     mode: view.state.mode,
@@ -272,11 +275,18 @@ export function App(props: AppProps) {
   const submitGoal = (value: string): void => {
     const text = value.trim();
     if (!text) return;
+    if (busy) {
+      typeAhead.queue(text);
+      setDraft('');
+      return;
+    }
     const ready = /^\/ready\b\s*([\s\S]*)$/.exec(text);
     if (ready) return goalReady(ready[1]?.trim() || undefined);
     dispatch({ type: 'user_message', text });
     setDraft('');
   };
+
+  const typeAhead = useTypeAhead(view.awaiting?.kind === 'goal' && !busy && !stopped && !modal, submitGoal);
 
   const run = (cmd: CommandName): void => {
     if (isScroll(cmd)) {
@@ -413,7 +423,7 @@ export function App(props: AppProps) {
           <CommandDialog pending={pending} onChoose={(choice) => dispatch(commandDecideEvent(pending, choice))} />
         ) : null;
       case null:
-        return <Banner view={view} draft={draft} typing={typing} busy={busy} />;
+        return <Banner view={view} draft={draft} typing={typing} busy={busy} queued={typeAhead.queued} />;
       default:
         return a ? (
           <AwaitingDialog

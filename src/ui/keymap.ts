@@ -108,7 +108,8 @@ export const KEYMAP: readonly Binding[] = [
     keys: [key('Esc', { special: 'escape' })],
     description: 'Leave / return to the goal input box (keys work outside it)',
     hint: (c) => (c.typing ? 'keys' : 'type'),
-    when: (c) => c.awaiting === 'goal' && !c.busy && !c.stopped,
+    // While the planner answers too: the goal box takes type-ahead then.
+    when: (c) => (c.awaiting === 'goal' || (c.phase === 'REFINE_GOAL' && c.busy)) && !c.stopped,
   },
   {
     command: 'auto',
