@@ -106,7 +106,6 @@ export function App(props: AppProps) {
   const [view, send] = useReducer(reducer, engine.state, (s) =>
     initialView(s, { maxEntries: props.maxEntries, now: now() }),
   );
-  const [startedAt] = useState(now);
   const [tab, setTab] = useState<TabId>('conversation');
   const [opened, setOpened] = useState<ReadonlySet<TabId>>(new Set());
   const [overlay, setOverlay] = useState<Overlay | null>(null);
@@ -459,7 +458,6 @@ export function App(props: AppProps) {
             <StatusBar
               view={view}
               hints={hintsNow(modal, view, ctx)}
-              startedAt={startedAt}
               now={now}
               tickMs={props.tickMs}
               sandboxOff={props.sandboxOff ?? false}

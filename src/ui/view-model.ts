@@ -77,8 +77,8 @@ export interface ViewState {
    * no dialog or round follows, the person can only read and leave.
    */
   stopped: { message: string; exitCode: number } | null;
-  /** The last thing worth a line under the tabs: a rejection, an error, a notice. */
-  flash: { text: string; tone: Tone } | null;
+  /** The last thing worth a line under the tabs: a rejection, an error, a notice; `round`: roundCount then. */
+  flash: { text: string; tone: Tone; round?: number } | null;
 }
 
 /**
@@ -293,6 +293,22 @@ function phaseLine(from: Phase, to: Phase, iteration: number): string {
 }
 
 export function reduceView(v: ViewState, a: ViewAction, now: number = Date.now()): ViewState {
+  return withFreshFlash(v, reduceOne(v, a, now));
+}
+
+/**
+ * A flash line belongs to the round it came in: once an agent round has ended since, the next question clears it
+ * (a denial stayed under the next step's question). A notice between a round's end and its question stays.
+ */
+function withFreshFlash(prev: ViewState, next: ViewState): ViewState {
+  const f = next.flash;
+  if (!f) return next;
+  if (f !== prev.flash) return f.round === undefined ? { ...next, flash: { ...f, round: next.roundCount } } : next;
+  const newQuestion = next.awaiting !== null && next.awaiting !== prev.awaiting;
+  return newQuestion && (f.round ?? next.roundCount) < next.roundCount ? { ...next, flash: null } : next;
+}
+
+function reduceOne(v: ViewState, a: ViewAction, now: number): ViewState {
   switch (a.type) {
     case 'state':
       return withState(v, a.state, now);

@@ -94,7 +94,7 @@ describe('Status tab', () => {
     round('reviewer', 'review', 8_100, 3_500, 0.05);
     round('reviewer', 'review', 125_000, 900, 0, 'failed');
     await r.press('5');
-    await waitFor(() => expect(r.frame()).toContain('Rounds: last 3 of 3'));
+    await waitFor(() => expect(r.frame()).toContain('Rounds since this start: last 3 of 3'));
     const f = r.frame();
     const row = (...cells: string[]): RegExp =>
       new RegExp(cells.map((c) => c.replace(/[.$]/g, (m) => `\\${m}`)).join('\\s+'));
