@@ -443,7 +443,12 @@ export function App(props: AppProps) {
           {/* Only the conversation window and, past it, the dialog give way when space runs short: the window's
               size is measured after a frame, so a bottom that just grew must not squeeze the bars meanwhile. */}
           <Box flexShrink={0}>
-            <TabBar tab={tab} opened={opened} right={scrollHint(lines.length, contentHeight, viewports[tab])} />
+            <TabBar
+              tab={tab}
+              opened={opened}
+              columns={width}
+              right={scrollHint(lines.length, contentHeight, viewports[tab])}
+            />
           </Box>
           <Box ref={contentRef} flexDirection="column" flexGrow={1} flexShrink={1} flexBasis={0} overflow="hidden">
             <ScrollView lines={lines} height={contentHeight} viewport={viewports[tab]} />

@@ -1,6 +1,7 @@
 // The TUI's view model: a pure reducer from what the engine publishes (and what the person sent) to what the
 // screen shows. No React here, so it is tested without rendering.
 import { roleOf } from '../core/approval.js';
+import { autoStoppedBy, questionAsked, withFreshFlash } from './view-freshness.js';
 import { DECISIONS, type Choice } from '../core/decisions.js';
 import { noticeText } from '../core/notice-text.js';
 import type { EngineEvent, EngineOutput, Notice } from '../core/events.js';
@@ -167,6 +168,26 @@ function sameAction(a: Action | null, b: Action | null): boolean {
 }
 
 function withState(v: ViewState, s: WorkflowState, now: number): ViewState {
+  const asked = questionAsked(v.state, s);
+  if (asked) v = push(v, { who: 'agent-collab', kind: 'notice', text: asked, detail: null });
+  const autoOff = autoStoppedBy(v.state, s);
+  if (autoOff && !v.stopped) {
+    const told = push(
+      { ...v, flash: { text: autoOff, tone: 'warn' } },
+      {
+        who: 'agent-collab',
+        kind: 'notice',
+        text: autoOff,
+        detail: null,
+        tone: 'warn',
+      },
+    );
+    return withStateOnly(told, s, now);
+  }
+  return withStateOnly(v, s, now);
+}
+
+function withStateOnly(v: ViewState, s: WorkflowState, now: number): ViewState {
   const prev = v.state;
   let working: Working | null = null;
   if (s.inflight) {
@@ -294,18 +315,6 @@ function phaseLine(from: Phase, to: Phase, iteration: number): string {
 
 export function reduceView(v: ViewState, a: ViewAction, now: number = Date.now()): ViewState {
   return withFreshFlash(v, reduceOne(v, a, now));
-}
-
-/**
- * A flash line belongs to the round it came in: once an agent round has ended since, the next question clears it
- * (a denial stayed under the next step's question). A notice between a round's end and its question stays.
- */
-function withFreshFlash(prev: ViewState, next: ViewState): ViewState {
-  const f = next.flash;
-  if (!f) return next;
-  if (f !== prev.flash) return f.round === undefined ? { ...next, flash: { ...f, round: next.roundCount } } : next;
-  const newQuestion = next.awaiting !== null && next.awaiting !== prev.awaiting;
-  return newQuestion && (f.round ?? next.roundCount) < next.roundCount ? { ...next, flash: null } : next;
 }
 
 function reduceOne(v: ViewState, a: ViewAction, now: number): ViewState {

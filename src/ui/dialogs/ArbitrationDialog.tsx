@@ -95,7 +95,13 @@ export function ArbitrationDialog({
       ? 'digits: rounds · Enter: continue · Esc: back'
       : `↑/↓ + Enter, or ${NUMBERS}`;
   return (
-    <Frame title={title ?? `The reviewer still asks for changes after ${iteration} rounds. What now?`} keys={keys}>
+    <Frame
+      title={
+        title ??
+        `The reviewer still asks for changes after ${iteration} ${iteration === 1 ? 'round' : 'rounds'}. What now?`
+      }
+      keys={keys}
+    >
       <Box flexDirection="column">
         {OPTIONS.map((o, i) => (
           <Text key={o.id} color={i === selected ? 'cyan' : undefined} bold={i === selected}>
