@@ -454,7 +454,7 @@ export function App(props: AppProps) {
             <ScrollView lines={lines} height={contentHeight} viewport={viewports[tab]} />
           </Box>
           <Box flexShrink={0}>
-            <FlashLine flash={view.flash} />
+            <FlashLine flash={view.flash} columns={width} />
           </Box>
           <Box flexShrink={1} flexDirection="column" overflow="hidden">
             {bottom()}

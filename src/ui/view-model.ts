@@ -390,7 +390,11 @@ function reduceOne(v: ViewState, a: ViewAction, now: number): ViewState {
     case 'sent':
       return onSent(v, a.event);
     case 'ui_notice':
-      return { ...v, flash: { text: a.text, tone: a.tone } };
+      // Also in the conversation, where a long one (an install hint) can be read whole.
+      return push(
+        { ...v, flash: { text: a.text, tone: a.tone } },
+        { who: 'agent-collab', kind: 'notice', text: a.text, detail: null, tone: a.tone },
+      );
     case 'entries':
       return pushAll(v, a.entries, a.skipped);
   }
