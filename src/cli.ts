@@ -94,8 +94,8 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${VERSION}\n`);
     return EXIT.done;
   }
-  // NO_COLOR (https://no-color.org): the TUI's styling library reads FORCE_COLOR when it loads.
-  if (process.env.NO_COLOR) process.env.FORCE_COLOR = '0';
+  // NO_COLOR (https://no-color.org) means no colour, not no styling: the TUI drops colours itself (ui/styled.tsx)
+  // and keeps bold, dim, inverse and underline, so its cursor and selection stay visible.
   const detachedUi = command === '--allow-detached' && rest.length === 0;
   if ((command === undefined || detachedUi) && process.stdin.isTTY && process.stdout.isTTY) {
     const { runInteractive } = await import('./modes/interactive.js');

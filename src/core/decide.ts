@@ -77,15 +77,11 @@ export function onDecide(s: WorkflowState, e: DecideEvent, opts: TransitionOptio
     case 'unclear_verdict': {
       const w = requireAwaiting(s, e, 'unclear_verdict');
       if (e.choice === 'retry') return runNow({ ...s, unclearCount: 1 }, w.action);
+      // The person read the answer and says which verdict it gives.
+      const verdict = e.choice === 'approved' ? 'APPROVED' : 'CHANGES_REQUIRED';
       if (w.action.kind === 'code_review')
-        return applyCodeVerdict(
-          { ...s, awaiting: null },
-          w.action.step,
-          'CHANGES_REQUIRED',
-          `[CHANGES_REQUIRED]\n\n${w.text}`,
-          false,
-        );
-      return applyVerdict({ ...s, awaiting: null }, 'CHANGES_REQUIRED', `[CHANGES_REQUIRED]\n\n${w.text}`, false);
+        return applyCodeVerdict({ ...s, awaiting: null }, w.action.step, verdict, `[${verdict}]\n\n${w.text}`, false);
+      return applyVerdict({ ...s, awaiting: null }, verdict, `[${verdict}]\n\n${w.text}`, false);
     }
     case 'code_review_cap': {
       const w = requireAwaiting(s, e, 'code_review_cap');

@@ -173,6 +173,10 @@ export const DECISIONS = {
     choices: [
       choice('retry', 'ask the reviewer again', 'ask the reviewer again for a verdict', ['r']),
       choice('changes', 'treat it as CHANGES_REQUIRED', 'treat the answer as CHANGES_REQUIRED', ['c']),
+      {
+        ...choice('approved', 'treat it as APPROVED', 'treat the answer as APPROVED (you read it: it approves)', ['a']),
+        confirm: 'Treat the reviewer’s unreadable answer as APPROVED?',
+      },
     ],
   },
   failure: {

@@ -106,6 +106,8 @@ export function stopToGoal(s: WorkflowState, why: string): TransitionResult {
     state: {
       ...s,
       phase: 'REFINE_GOAL',
+      // No review loop runs in goal refinement: the next goal_ready starts one from 0 (the screen said `iter 5/6`).
+      iteration: 0,
       inflight: null,
       awaiting: { kind: 'goal' },
       mode: 'manual',

@@ -27,6 +27,7 @@ import { useFileTexts } from './use-files.js';
 import { KeyRouterContext, type KeyRouter } from './key-router.js';
 import { useKeys } from './use-keys.js';
 import { useTextField } from './use-text-field.js';
+import { useTypeAhead } from './use-type-ahead.js';
 import { useTerminalSize } from './use-terminal-size.js';
 import { useEngineBatches } from './use-engine-batches.js';
 import {
@@ -109,7 +110,6 @@ export function App(props: AppProps) {
   const [view, send] = useReducer(reducer, engine.state, (s) =>
     initialView(s, { maxEntries: props.maxEntries, now: now() }),
   );
-  const [startedAt] = useState(now);
   const [tab, setTab] = useState<TabId>('conversation');
   const [opened, setOpened] = useState<ReadonlySet<TabId>>(new Set());
   const [overlay, setOverlay] = useState<Overlay | null>(null);
@@ -177,7 +177,9 @@ export function App(props: AppProps) {
         ? 'help'
         : null
       : (overlay ?? (view.awaiting !== answered && !busy ? dialogFor(view.awaiting) : null));
-  const typing = view.awaiting?.kind === 'goal' && !busy && !typingOff && !modal && !view.finished && !stopped;
+  // The goal box keeps the keyboard while the planner answers: what is typed then is kept (type-ahead).
+  const goalBox = view.phase === 'REFINE_GOAL' && (view.awaiting?.kind === 'goal' || busy);
+  const typing = goalBox && !typingOff && !modal && !view.finished && !stopped;
   const ctx: KeyContext = {
     phase: view.phase,
     mode: view.state.mode,
@@ -279,11 +281,18 @@ export function App(props: AppProps) {
   const submitGoal = (value: string): void => {
     const text = value.trim();
     if (!text) return;
+    if (busy) {
+      typeAhead.queue(text);
+      setDraft('');
+      return;
+    }
     const ready = /^\/ready\b\s*([\s\S]*)$/.exec(text);
     if (ready) return goalReady(ready[1]?.trim() || undefined);
     dispatch({ type: 'user_message', text });
     setDraft('');
   };
+
+  const typeAhead = useTypeAhead(view.awaiting?.kind === 'goal' && !busy && !stopped && !modal, submitGoal);
 
   const run = (cmd: CommandName): void => {
     if (isScroll(cmd)) {
@@ -351,7 +360,13 @@ export function App(props: AppProps) {
 
   // The one keyboard listener: Ctrl+C always; then the open dialog, or the keymap, or the goal box.
   const handleKey = (input: string, key: Key): void => {
-    if (modal) return router.dialog?.(input, key);
+    if (modal) {
+      if (router.dialog?.(input, key) !== false) return;
+      // A key the dialog does not declare may still switch tabs or scroll (nothing that acts on the run).
+      const nav = commandFor(input, key, { ...ctx, typing: false });
+      if (nav && (isScroll(nav) || nav.startsWith('tab_'))) run(nav);
+      return;
+    }
     const cmd = commandFor(input, key, ctx);
     if (cmd) run(cmd);
     else if (typing) goalField.onKey(input, key);
@@ -418,7 +433,7 @@ export function App(props: AppProps) {
           <CommandDialog pending={pending} onChoose={(choice) => dispatch(commandDecideEvent(pending, choice))} />
         ) : null;
       case null:
-        return <Banner view={view} draft={draft} typing={typing} busy={busy} />;
+        return <Banner view={view} draft={draft} typing={typing} busy={busy} queued={typeAhead.queued} />;
       default:
         return a ? (
           <AwaitingDialog
@@ -437,23 +452,35 @@ export function App(props: AppProps) {
     <ColorContext.Provider value={colors}>
       <KeyRouterContext.Provider value={router}>
         <Box flexDirection="column" height={Math.max(8, rows - 1)} width={width}>
-          <TabBar tab={tab} opened={opened} right={scrollHint(lines.length, contentHeight, viewports[tab])} />
-          <Box ref={contentRef} flexDirection="column" flexGrow={1} flexShrink={1} overflow="hidden">
+          {/* Only the conversation window and, past it, the dialog give way when space runs short: the window's
+              size is measured after a frame, so a bottom that just grew must not squeeze the bars meanwhile. */}
+          <Box flexShrink={0}>
+            <TabBar
+              tab={tab}
+              opened={opened}
+              columns={width}
+              right={scrollHint(lines.length, contentHeight, viewports[tab])}
+            />
+          </Box>
+          <Box ref={contentRef} flexDirection="column" flexGrow={1} flexShrink={1} flexBasis={0} overflow="hidden">
             <ScrollView lines={lines} height={contentHeight} viewport={viewports[tab]} />
           </Box>
-          <FlashLine flash={view.flash} />
-          <Box flexShrink={0} flexDirection="column">
+          <Box flexShrink={0}>
+            <FlashLine flash={view.flash} columns={width} />
+          </Box>
+          <Box flexShrink={1} flexDirection="column" overflow="hidden">
             {bottom()}
           </Box>
-          <StatusBar
-            view={view}
-            hints={hintsNow(modal, view, ctx)}
-            startedAt={startedAt}
-            now={now}
-            tickMs={props.tickMs}
-            sandboxOff={props.sandboxOff ?? false}
-            {...(props.budget && { budget: props.budget })}
-          />
+          <Box flexShrink={0} flexDirection="column">
+            <StatusBar
+              view={view}
+              hints={hintsNow(modal, view, ctx)}
+              now={now}
+              tickMs={props.tickMs}
+              sandboxOff={props.sandboxOff ?? false}
+              {...(props.budget && { budget: props.budget })}
+            />
+          </Box>
         </Box>
       </KeyRouterContext.Provider>
     </ColorContext.Provider>

@@ -39,10 +39,12 @@ interface BannerProps {
   draft: string;
   typing: boolean;
   busy: boolean;
+  /** Messages typed while the planner answered, sent once it waits again. */
+  queued?: string | null;
 }
 
 /** The non-modal line(s) above the status bar: the goal box, the next round, a failure, the end. */
-export function Banner({ view, draft, typing, busy }: BannerProps) {
+export function Banner({ view, draft, typing, busy, queued = null }: BannerProps) {
   const a = view.awaiting;
   const stopKey = bindingOf('stop').keys[0]?.label ?? 's';
   if (view.stopped) {
@@ -77,7 +79,7 @@ export function Banner({ view, draft, typing, busy }: BannerProps) {
   }
   if (view.phase === 'REFINE_GOAL' && (a?.kind === 'goal' || busy)) {
     const canConfirm = draft.trim() !== '' || view.state.goal.trim() !== '';
-    return <GoalInput value={draft} active={typing} busy={busy} canConfirm={canConfirm} />;
+    return <GoalInput value={draft} active={typing} busy={busy} canConfirm={canConfirm} queued={queued} />;
   }
   if (a?.kind === 'go' && !busy) {
     return (

@@ -8,25 +8,40 @@ export interface GoalInputProps {
   busy: boolean;
   /** A goal is typed or stated: Ctrl+G / `/ready` is offered (the engine refuses it without one). */
   canConfirm?: boolean;
+  /** Sent while the planner answered: it goes to the planner once it waits again. */
+  queued?: string | null;
 }
 
 /**
  * The goal box of goal refinement: Enter sends a message to the planner; `/ready` (or Ctrl+G) confirms the goal.
  * Its keys are routed by the App (one always-mounted listener), so nothing typed right after it appears is lost.
  */
-export function GoalInput({ value, active, busy, canConfirm = true }: GoalInputProps) {
+export function GoalInput({ value, active, busy, canConfirm = true, queued = null }: GoalInputProps) {
   const ready = canConfirm ? ' · Ctrl+G or /ready: the goal is ready, write the plan' : '';
   const hint = busy
-    ? 'the planner is answering…'
+    ? queued !== null
+      ? `queued, sent when the planner has answered: ${queued.replace(/\n/g, ' · ')}`
+      : active
+        ? 'the planner is answering… type ahead: Enter queues your message · Esc: keys'
+        : 'the planner is answering…'
     : active
       ? `Enter: send to the planner${ready} · Esc: keys`
       : 'Esc: back to typing';
   return (
     <Box flexDirection="column">
       <Box borderStyle="round" borderColor={active && !busy ? 'green' : 'gray'} paddingX={1}>
-        <Text color="green">goal › </Text>
-        <Text wrap="truncate-start">{value}</Text>
-        {active && !busy ? <Text inverse> </Text> : null}
+        {/* Only the text gives way to a long goal, cut at its start: the end and the cursor stay in sight. */}
+        <Box flexShrink={0}>
+          <Text color="green">goal › </Text>
+        </Box>
+        <Box flexShrink={1} minWidth={0}>
+          <Text wrap="truncate-start">{value}</Text>
+        </Box>
+        {active ? (
+          <Box flexShrink={0}>
+            <Text inverse> </Text>
+          </Box>
+        ) : null}
       </Box>
       <Text dimColor wrap="truncate">
         {hint}

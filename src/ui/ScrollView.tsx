@@ -10,7 +10,8 @@ import { visibleRange } from './lines.js';
 export function ScrollView({ lines, height, viewport }: { lines: LineSource; height: number; viewport: Viewport }) {
   const { start, end } = visibleRange(lines.length, height, viewport);
   return (
-    <Box flexDirection="column" flexGrow={1}>
+    // Never squeezed: for a frame the window may hold more rows than its box, whose overflow is cut instead.
+    <Box flexDirection="column" flexGrow={1} flexShrink={0}>
       {lines.slice(start, end).map((l, row) => (
         <Text key={row} color={l.color} dimColor={l.dim} bold={l.bold} wrap="truncate">
           {l.text || ' '}

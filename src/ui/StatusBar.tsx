@@ -21,7 +21,6 @@ export function useNow(now: () => number, tickMs: number): number {
 export interface StatusBarProps {
   view: ViewState;
   hints: Hint[];
-  startedAt: number;
   now: () => number;
   tickMs?: number;
   /** `[safety] sandbox = "off"`: the bar says so for as long as the run lasts. */
@@ -31,7 +30,7 @@ export interface StatusBarProps {
 }
 
 /** Always visible: phase, iteration, mode, who works on what, elapsed, tokens/cost; then the keys that apply now. */
-export function StatusBar({ view, hints, startedAt, now, tickMs = 1000, sandboxOff = false, budget }: StatusBarProps) {
+export function StatusBar({ view, hints, now, tickMs = 1000, sandboxOff = false, budget }: StatusBarProps) {
   const t = useNow(now, tickMs);
   const w = view.working;
   // The round under way reports its agent time at least once a minute (engine/round-budget.ts).
@@ -59,7 +58,7 @@ export function StatusBar({ view, hints, startedAt, now, tickMs = 1000, sandboxO
           </Text>
         </Box>
         <Box flexShrink={0} columnGap={1}>
-          <Text dimColor>⏱ {formatElapsed(t - startedAt)}</Text>
+          <Text dimColor>⏱ {formatElapsed(agentTime(view, t))}</Text>
           {spent.length ? (
             <Text dimColor>budget {spent.join(' · ')}</Text>
           ) : (
@@ -74,6 +73,16 @@ export function StatusBar({ view, hints, startedAt, now, tickMs = 1000, sandboxO
       </Text>
     </Box>
   );
+}
+
+/**
+ * The run's agent time: its finished rounds and the one under way. A run total like its tokens and cost, so a
+ * resume resets neither (the clock counted from this start while the tokens counted the whole run).
+ */
+export function agentTime(view: ViewState, now: number): number {
+  const w = view.working;
+  const agentRunning = w !== null && (w.role === 'planner' || w.role === 'reviewer');
+  return view.usage.durationMs + (agentRunning ? Math.max(0, now - w.since) : 0);
 }
 
 export function waitingText(view: ViewState): string {

@@ -4,7 +4,11 @@ import type { Key } from 'ink';
 import { createContext, useContext, useEffect } from 'react';
 import { useKeys } from './use-keys.js';
 
-export type KeyHandler = (input: string, key: Key) => void;
+/**
+ * A dialog's key handler. It returns false for a key the dialog does not declare: the App then lets that key switch
+ * tabs or scroll, so what the person decides on can be read first. Any other return keeps the key in the dialog.
+ */
+export type KeyHandler = (input: string, key: Key) => boolean | void;
 
 export interface KeyRouter {
   dialog: KeyHandler | null;

@@ -1,6 +1,6 @@
 // The TUI's keys as named commands, in one table: the help overlay, the status-bar hints, the input router and
-// the tests all read it. Dialogs own the keyboard while open; the keys of the person's choices come from the
-// decisions table (core/decisions.ts, see decision-keys.ts).
+// the tests all read it. An open dialog keeps the keys it declares (the person's choices, from the decisions table:
+// core/decisions.ts, see decision-keys.ts); its other keys only switch tabs and scroll.
 import type { Key } from 'ink';
 import type { Awaiting, Mode, Phase } from '../core/types.js';
 import { isTerminal } from '../core/transition-rules.js';
@@ -119,7 +119,9 @@ export const KEYMAP: readonly Binding[] = [
     keys: [key('Esc', { special: 'escape' })],
     description: 'Leave / return to the goal input box (keys work outside it)',
     hint: (c) => (c.typing ? 'keys' : 'type'),
-    when: (c) => c.awaiting === 'goal' && !c.busy && !c.stopped,
+    // While the planner answers too: the goal box takes type-ahead then. Esc during an agent's round interrupts it
+    // (the binding above), so the box cannot be left then; the interrupt dialog offers stop.
+    when: (c) => (c.awaiting === 'goal' || (c.phase === 'REFINE_GOAL' && c.busy)) && !c.stopped && !c.agentRound,
   },
   {
     command: 'auto',

@@ -31,9 +31,10 @@ export function entryLineCount(e: ConversationEntry, width: number, expanded: bo
     case 'question':
       return (e.cont ? 0 : 1) + rows(e.text, width - 2);
     case 'phase':
+      return 1;
     case 'notice':
     case 'error':
-      return 1;
+      return rows(e.text, Math.max(1, width - 4));
     case 'tool':
     case 'command':
     case 'reasoning':

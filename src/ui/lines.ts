@@ -120,14 +120,16 @@ export function entryLines(e: ConversationEntry, width: number, expanded: boolea
     case 'phase':
       return [{ key, text: truncate(`── ${e.text} ──`, width), dim: true }];
     case 'notice':
-    case 'error':
-      return [
-        {
-          key,
-          text: truncate(`  ${e.kind === 'error' ? '✗' : '•'} ${e.text}`, width),
-          color: TONE_COLOR[e.tone ?? (e.kind === 'error' ? 'error' : 'info')],
-        },
-      ];
+    case 'error': {
+      // Wrapped, never cut: an install hint, a usage limit's reset time or a denial's reason is read whole here.
+      const tone = TONE_COLOR[e.tone ?? (e.kind === 'error' ? 'error' : 'info')];
+      const mark = e.kind === 'error' ? '✗' : '•';
+      return wrapText(e.text, Math.max(1, width - 4)).map((t, i) => ({
+        key: i === 0 ? key : `${key}:${i}`,
+        text: i === 0 ? `  ${mark} ${t}` : `    ${t}`,
+        color: tone,
+      }));
+    }
     case 'tool':
     case 'command':
     case 'reasoning':

@@ -2,6 +2,7 @@
 // screen shows. No React here, so it is tested without rendering.
 import { describeReport, type RunReportWritten } from '../core/run-report.js';
 import { roleOf } from '../core/approval.js';
+import { autoStoppedBy, questionAsked, withFreshFlash } from './view-freshness.js';
 import { DECISIONS, type Choice } from '../core/decisions.js';
 import { noticeText } from '../core/notice-text.js';
 import type { EngineEvent, EngineOutput, Notice } from '../core/events.js';
@@ -82,8 +83,8 @@ export interface ViewState {
    * no dialog or round follows, the person can only read and leave.
    */
   stopped: { message: string; exitCode: number } | null;
-  /** The last thing worth a line under the tabs: a rejection, an error, a notice. */
-  flash: { text: string; tone: Tone } | null;
+  /** The last thing worth a line under the tabs: a rejection, an error, a notice; `round`: roundCount then. */
+  flash: { text: string; tone: Tone; round?: number } | null;
 }
 
 /**
@@ -173,6 +174,26 @@ function sameAction(a: Action | null, b: Action | null): boolean {
 }
 
 function withState(v: ViewState, s: WorkflowState, now: number): ViewState {
+  const asked = questionAsked(v.state, s);
+  if (asked) v = push(v, { who: 'agent-collab', kind: 'notice', text: asked, detail: null });
+  const autoOff = autoStoppedBy(v.state, s);
+  if (autoOff && !v.stopped) {
+    const told = push(
+      { ...v, flash: { text: autoOff, tone: 'warn' } },
+      {
+        who: 'agent-collab',
+        kind: 'notice',
+        text: autoOff,
+        detail: null,
+        tone: 'warn',
+      },
+    );
+    return withStateOnly(told, s, now);
+  }
+  return withStateOnly(v, s, now);
+}
+
+function withStateOnly(v: ViewState, s: WorkflowState, now: number): ViewState {
   const prev = v.state;
   let working: Working | null = null;
   if (s.inflight) {
@@ -312,6 +333,10 @@ function phaseLine(from: Phase, to: Phase, iteration: number): string {
 }
 
 export function reduceView(v: ViewState, a: ViewAction, now: number = Date.now()): ViewState {
+  return withFreshFlash(v, reduceOne(v, a, now));
+}
+
+function reduceOne(v: ViewState, a: ViewAction, now: number): ViewState {
   switch (a.type) {
     case 'state':
       return withState(v, a.state, now);
@@ -392,7 +417,11 @@ export function reduceView(v: ViewState, a: ViewAction, now: number = Date.now()
     case 'sent':
       return onSent(v, a.event);
     case 'ui_notice':
-      return { ...v, flash: { text: a.text, tone: a.tone } };
+      // Also in the conversation, where a long one (an install hint) can be read whole.
+      return push(
+        { ...v, flash: { text: a.text, tone: a.tone } },
+        { who: 'agent-collab', kind: 'notice', text: a.text, detail: null, tone: a.tone },
+      );
     case 'entries':
       return pushAll(v, a.entries, a.skipped);
   }

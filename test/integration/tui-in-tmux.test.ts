@@ -152,7 +152,7 @@ describe.skipIf(!hasTmux)('the built TUI in tmux', () => {
     keys('Enter');
     await until(
       'the resumed run',
-      (s) => !s.includes('Resume?') && /REFINE_GOAL\s+iter 2\/\d+\s+MANUAL/.test(s) && s.includes('Ctrl+G goal ready'),
+      (s) => !s.includes('Resume?') && /REFINE_GOAL\s+iter 0\/\d+\s+MANUAL/.test(s) && s.includes('Ctrl+G goal ready'),
     );
     // The conversation so far is read back from debug.log (the screen was cleared): the reviewer's approval is back.
     await shows('1. Looks good.');

@@ -84,7 +84,11 @@ export function ArbitrationDialog({
     if (key.upArrow) update({ selected: (selected + OPTIONS.length - 1) % OPTIONS.length });
     else if (key.downArrow) update({ selected: (selected + 1) % OPTIONS.length });
     else if (key.return) pick(OPTIONS[selected]);
-    else pick(OPTIONS.find((o) => keyPicks(o.keys, input, key)));
+    else {
+      const picked = OPTIONS.find((o) => keyPicks(o.keys, input, key));
+      if (!picked) return false; // not a choice: the tabs and scrolling may have it
+      pick(picked);
+    }
   });
 
   const { selected, rounds, armed, error } = shown;
@@ -94,7 +98,13 @@ export function ArbitrationDialog({
       ? 'digits: rounds · Enter: continue · Esc: back'
       : `↑/↓ + Enter, or ${NUMBERS}`;
   return (
-    <Frame title={title ?? `The reviewer still asks for changes after ${iteration} rounds. What now?`} keys={keys}>
+    <Frame
+      title={
+        title ??
+        `The reviewer still asks for changes after ${iteration} ${iteration === 1 ? 'round' : 'rounds'}. What now?`
+      }
+      keys={keys}
+    >
       {children}
       <Box flexDirection="column">
         {OPTIONS.map((o, i) => (

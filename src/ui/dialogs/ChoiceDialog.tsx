@@ -26,7 +26,7 @@ export function ChoiceDialog({ title, options, onChoose, color, children }: Choi
       return;
     }
     const picked = options.find((o) => keyPicks(o.keys, input, key));
-    if (!picked) return;
+    if (!picked) return false; // not a choice: the tabs and scrolling may have it
     if (picked.confirm) setArmed(picked);
     else onChoose(picked.id);
   });

@@ -156,7 +156,7 @@ export function MergeConflictsDialog({
   );
 }
 
-/** What is still in conflict in the file now: the person sees it without leaving the dialog (its keys are taken). */
+/** What is still in conflict in the file now: the person sees it without leaving the dialog (the Plan tab too). */
 function ConflictsNow({ file, text }: { file: string; text: string | null }) {
   if (text === null)
     return (

@@ -16,6 +16,7 @@ export function ManualEditDialog({ onEdit, onDone }: { onEdit: () => void; onDon
     if (key.ctrl) return;
     if (input.toLowerCase() === 'e') onEdit();
     else if (keyPicks(DONE.keys, input, key)) onDone();
+    else return false; // the tabs and scrolling may have it: plan.md and the comments can be read meanwhile
   });
   return (
     <Frame title="Edit plan.md by hand" keys={`e: open plan.md in $EDITOR · ${keyOf('manual_edit', 'edited')}`}>
@@ -31,6 +32,7 @@ export function CodeEditDialog({ onDone }: { onDone: () => void }) {
   useDialogKeys((input, key) => {
     if (key.ctrl) return;
     if (keyPicks(CODE_DONE.keys, input, key)) onDone();
+    else return false; // the tabs and scrolling may have it
   });
   return (
     <Frame title="Edit the code by hand" keys={keyOf('code_edit', 'edited')}>

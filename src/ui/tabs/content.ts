@@ -165,7 +165,8 @@ export function logTab(texts: FileTexts, width: number): Line[] {
 /** The recent rounds, newest last: role, action, outcome, duration, tokens, cost. */
 export function roundLines(view: ViewState, width: number, max = 10): Line[] {
   const rounds = view.rounds.slice(-max);
-  const head = `Rounds: last ${rounds.length} of ${view.roundCount}`;
+  // The list holds the rounds seen since this start; the run's own count (its calls) may be larger after a resume.
+  const head = `Rounds since this start: last ${rounds.length} of ${view.roundCount} · the whole run: ${view.state.usage.calls} agent call(s)`;
   const out: Line[] = [
     { key: 'r-gap', text: '' },
     { key: 'r-head', text: head, bold: true },
@@ -210,14 +211,34 @@ function roleText(setup: RoleSetup | undefined, session: string | null): string 
   return `${setup.agent} · model ${setup.model || '(CLI default)'} · effort ${setup.effort || '(CLI default)'} · session ${sessionText}`;
 }
 
+/** The body of the planner's "## Refined goal" section (or its first paragraph), on one line; null when none. */
+export function refinedGoalText(text: string | null): string | null {
+  if (!text?.trim()) return null;
+  const lines = text.split(/\r?\n/);
+  const at = lines.findIndex((l) => /^#+\s*refined goal\b/i.test(l.trim()));
+  const from = at >= 0 ? lines.slice(at + 1) : lines;
+  const body: string[] = [];
+  for (const l of from) {
+    if (/^#+\s/.test(l.trim())) {
+      if (body.length) break;
+      continue;
+    }
+    if (!l.trim() && body.length) break;
+    if (l.trim()) body.push(l.trim());
+  }
+  return body.length ? body.join(' ') : null;
+}
+
 export function statusTab(view: ViewState, width: number, now: number, setup: RunSetup = {}): Line[] {
   const s = view.state;
   const u = s.usage;
   const row = (k: string, v: string): Line => ({ key: k, text: truncate(`${k.padEnd(14)} ${v}`, width) });
   const budget = budgetLine(s, setup.budget);
+  const refined = refinedGoalText(s.refinedGoal);
   return [
     row('run', s.runId),
-    row('goal', s.goal || '(not stated yet)'),
+    // The planner's restatement once there is one: it is what the plan is written from.
+    ...(refined ? [row('goal', refined), row('first asked', s.goal)] : [row('goal', s.goal || '(not stated yet)')]),
     row('phase', s.phase),
     row('iteration', `${s.iteration}/${s.maxIterations}`),
     row('code review', codeReviewText(s.codeReview)),

@@ -73,12 +73,32 @@ describe('goal input', () => {
     await waitFor(() => expect(r.frame()).toContain('goal › z'));
   });
 
-  it('is disabled while the planner answers', async () => {
-    const r = await renderApp({ ...REFINING, awaiting: null, inflight: { kind: 'refine', message: 'x' } });
+  // Issue 20, defect 7: what was typed while the planner answered was dropped silently.
+  it('while the planner answers, typing is kept, Enter queues it (shown), and it is sent once the planner waits', async () => {
+    const answering = { ...REFINING, awaiting: null, inflight: { kind: 'refine', message: 'x' } } as const;
+    const r = await renderApp(answering);
     expect(r.frame()).toContain('the planner is answering');
-    await r.type('abc');
+    await r.type('sap');
+    await waitFor(() => expect(r.frame()).toContain('goal › sap'));
+    expect(r.frame()).not.toContain('Stop this phase'); // letters are text here too, not commands
+    await r.press(KEY.enter);
+    await r.type('and tests');
+    await r.press(KEY.enter);
+    await waitFor(() => expect(r.frame()).toContain('queued, sent when the planner has answered: sap · and tests'));
     await sleep(30);
-    expect(r.frame()).not.toContain('goal › abc');
+    expect(r.engine.sent).toEqual([]); // nothing reaches the engine while the planner answers
+    r.engine.set({ inflight: null, awaiting: { kind: 'goal' } });
+    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'user_message', text: 'sap\nand tests' }]));
+    expect(r.frame()).not.toContain('queued');
+  });
+
+  it('typed but not sent while the planner answers, the text stays in the box for after', async () => {
+    const r = await renderApp({ ...REFINING, awaiting: null, inflight: { kind: 'refine', message: 'x' } });
+    await r.type('half a thought');
+    r.engine.set({ inflight: null, awaiting: { kind: 'goal' } });
+    await waitFor(() => expect(r.frame()).toContain('Enter: send to the planner'));
+    expect(r.frame()).toContain('goal › half a thought');
+    expect(r.engine.sent).toEqual([]);
   });
 });
 

@@ -96,7 +96,7 @@ describe('Status tab', () => {
     await r.press('5');
     await waitFor(() => expect(r.frame()).toContain('planner'));
     await r.press(KEY.end); // the rounds are at the bottom of the tab
-    await waitFor(() => expect(r.frame()).toContain('Rounds: last 3 of 3'));
+    await waitFor(() => expect(r.frame()).toContain('Rounds since this start: last 3 of 3'));
     const f = r.frame();
     const row = (...cells: string[]): RegExp =>
       new RegExp(cells.map((c) => c.replace(/[.$]/g, (m) => `\\${m}`)).join('\\s+'));

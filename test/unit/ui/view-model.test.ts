@@ -138,7 +138,7 @@ describe('view model', () => {
     });
     expect(entriesOf(v).at(-1)).toMatchObject({ who: 'you', text: 'add a --verbose flag' });
     v = run(v, { type: 'rejected', event: 'go', message: 'nothing is waiting for a go' });
-    expect(v.flash).toEqual({ text: 'nothing is waiting for a go', tone: 'warn' });
+    expect(v.flash).toMatchObject({ text: 'nothing is waiting for a go', tone: 'warn' });
     v = run(v, { type: 'sent', event: { type: 'go' } });
     expect(v.flash).toBeNull();
     v = run(v, { type: 'error', message: 'disk full' });
