@@ -179,6 +179,14 @@ export function onCodeFixAnswer(s: WorkflowState, text: string): TransitionResul
   ]);
 }
 
+/** The planner's answer when it listed no fix steps, framed for the reviewer's next code review. */
+function plannersAnswerNote(answer: string): string {
+  return (
+    'The planner listed no fix steps for your previous comments; its answer is below. Read the code again with it ' +
+    `in mind: withdraw the comments it settles, and keep (with why) those that still stand.\n\n<planner_answer>\n${answer.trim()}\n</planner_answer>`
+  );
+}
+
 type Waiting<K extends Awaiting['kind']> = Extract<Awaiting, { kind: K }>;
 
 /** The person's choice once the code review reached its cap. */
@@ -205,7 +213,11 @@ export function onCodeCapChoice(
         // The rounds the person asked for are not cut short by the stagnation stop (core/stagnation.ts).
         ledger: quietFor(s.ledger, codeScope(w.step), cr.round + more),
       };
-      return fixWork(next, w.step, [{ type: 'log', title: `Person allowed ${more} more code review round(s)` }]);
+      const allowed: Effect = { type: 'log', title: `Person allowed ${more} more code review round(s)` };
+      // The planner listed no fix steps (it disputes the comments): asking it again would give the same answer, so
+      // the reviewer reads the code again with the planner's answer and settles or keeps its comments.
+      if (w.noFixSteps !== undefined) return startCodeReview(next, w.step, [allowed], plannersAnswerNote(w.noFixSteps));
+      return fixWork(next, w.step, [allowed]);
     }
     case 'edit':
       return {

@@ -38,14 +38,20 @@ export function wantsStepReview(s: WorkflowState): boolean {
  * Puts the code before the reviewer: the run's diff (`step` null) or the step's. A step reviewed for the first time
  * starts its own count of rounds, under the configured cap.
  */
-export function startCodeReview(s: WorkflowState, step: number | null, effects: Effect[]): TransitionResult {
+export function startCodeReview(
+  s: WorkflowState,
+  step: number | null,
+  effects: Effect[],
+  note?: string,
+): TransitionResult {
   const cr = s.codeReview as CodeReviewState;
   const fresh = step !== null && cr.step !== step;
   const codeReview: CodeReviewState = fresh
     ? { ...cr, step, round: 0, limit: cr.maxRounds, comments: null, diff: null }
     : { ...cr, step };
   const what = step === null ? "the run's changes" : `step ${step}'s changes`;
-  return schedule({ ...s, phase: 'CODE_REVIEW', codeReview, unclearCount: 0 }, { kind: 'code_review', step }, [
+  const action = note ? { kind: 'code_review' as const, step, note } : { kind: 'code_review' as const, step };
+  return schedule({ ...s, phase: 'CODE_REVIEW', codeReview, unclearCount: 0 }, action, [
     ...effects,
     { type: 'log', title: `Code review of ${what} (round ${codeReview.round + 1} of at most ${codeReview.limit})` },
   ]);

@@ -45,6 +45,14 @@ export function onInterrupt(s: WorkflowState, reject: Reject): TransitionResult 
   };
 }
 
+/** The person's message, framed for the agent: it comes after the round's task in its prompt. */
+export function personsNote(text: string): string {
+  return (
+    'The person interrupted your previous attempt at this task and adds the message below. Take it into account, ' +
+    `and still give your complete answer in the form asked above.\n\n${text}`
+  );
+}
+
 /** The person's answer after an interruption; `note`: their message (the `answer` event's text). */
 export function onInterruptedChoice(
   s: WorkflowState,
@@ -59,7 +67,7 @@ export function onInterruptedChoice(
     case 'message': {
       const text = note?.trim();
       if (!text) reject('the message is empty: type it (--answer "…"), or run the round again as it was (retry)');
-      return runNow(s, { ...w.action, note: text } as Action, [
+      return runNow(s, { ...w.action, note: personsNote(text ?? '') } as Action, [
         { type: 'log', title: `Person ran the interrupted ${w.role} round again with a message`, lines: [text ?? ''] },
       ]);
     }

@@ -27,12 +27,10 @@ export async function buildTurnPrompt(
   maxAttempts = 4,
 ): Promise<string> {
   const prompt = await basePrompt(prompts, files, s, action, maxAttempts);
-  return 'note' in action && action.note ? `${prompt}${NOTE_HEAD}${action.note}\n` : prompt;
+  // A note the core added to this round (the person's message after an interruption, the planner's answer the
+  // reviewer reads again): after the task, so the task's own answer format still comes first.
+  return 'note' in action && action.note ? `${prompt}\n\n${action.note}\n` : prompt;
 }
-
-const NOTE_HEAD =
-  '\n\nThe person interrupted your previous attempt at this task and adds the message below. Take it into account, ' +
-  'and still give your complete answer in the form asked above.\n\n';
 
 async function basePrompt(
   prompts: Prompts,

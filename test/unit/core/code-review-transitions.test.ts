@@ -210,6 +210,19 @@ describe('the code review in the state machine', () => {
     const sent = transition(edited.state, { type: 'decide', on: 'code_edit', choice: 'edited' }, OPTS);
     expect(sent.state.codeReview?.edited).toBe(true);
     expect(sent.state.phase).toBe('CODE_REVIEW');
+    // More rounds after no fix steps: not the planner again (it would answer the same), the reviewer reads the code
+    // again with the planner's answer.
+    const more = transition(
+      { ...none.state, mode: 'auto' },
+      { type: 'decide', on: 'code_review_cap', choice: 'continue', rounds: 1 },
+      OPTS,
+    );
+    expect(more.state.phase).toBe('CODE_REVIEW');
+    expect(more.state.inflight).toMatchObject({ kind: 'code_review', step: null });
+    expect((more.state.inflight as { note?: string }).note).toContain(
+      '<planner_answer>\nI disagree.\n</planner_answer>',
+    );
+    expect(more.state.codeReview?.limit).toBe(2);
   });
 
   it('a diff arriving when no code review runs is refused', () => {

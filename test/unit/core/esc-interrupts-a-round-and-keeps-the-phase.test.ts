@@ -1,6 +1,7 @@
 // Esc while an agent works (issue 20): the round stops, the phase stays, and the person runs it again — as it was,
 // with a message added to its prompt — or stops the phase. agent-collab's own work cannot be interrupted.
 import { describe, expect, it } from 'vitest';
+import { personsNote } from '../../../src/core/interrupt.js';
 import { transition } from '../../../src/core/transition.js';
 import type { WorkflowState } from '../../../src/core/types.js';
 import { buildTurnPrompt } from '../../../src/engine/turn-prompts.js';
@@ -27,7 +28,7 @@ describe('interrupting a round', () => {
     expect(retry.effects).toContainEqual({ type: 'run_agent', role: 'planner', action: step });
 
     const withNote = transition(waiting, { type: 'answer', text: '  use the existing helper  ' }, OPTS);
-    expect(withNote.state.inflight).toEqual({ ...step, note: 'use the existing helper' });
+    expect(withNote.state.inflight).toEqual({ ...step, note: personsNote('use the existing helper') });
     expect(withNote.state.phase).toBe('EXECUTE');
   });
 
@@ -60,7 +61,8 @@ describe('interrupting a round', () => {
     const prompts = { render: (name: string) => Promise.resolve(`the ${name} task`) };
     const files = { readPlan: () => Promise.resolve('# plan'), readComments: () => Promise.resolve(null) };
     const s = running('WRITE_PLAN', { kind: 'write_plan' });
-    const text = await buildTurnPrompt(prompts, files as never, s, { kind: 'write_plan', note: 'no new deps' });
+    const note = personsNote('no new deps');
+    const text = await buildTurnPrompt(prompts, files as never, s, { kind: 'write_plan', note });
     expect(text.startsWith('the write_plan task')).toBe(true);
     expect(text).toMatch(/interrupted your previous attempt[\s\S]*\n\nno new deps\n$/);
   });
