@@ -35,7 +35,9 @@ export type CommandName =
   | 'page_up'
   | 'page_down'
   | 'scroll_top'
-  | 'scroll_bottom';
+  | 'scroll_bottom'
+  | 'half_page_up'
+  | 'half_page_down';
 
 /** What the keys depend on. */
 export interface KeyContext {
@@ -64,6 +66,10 @@ export interface KeySpec {
   special?: Special;
   ctrl?: boolean;
   shift?: boolean;
+  /** A letter that is text in the goal box: it means the command only outside it (vim / less keys). */
+  outsideInput?: boolean;
+  /** The letter in this case only (g is not G). */
+  exact?: boolean;
   /** How the key is written in help and hints. */
   label: string;
 }
@@ -205,13 +211,13 @@ export const KEYMAP: readonly Binding[] = [
   tab(6, 'Code review'),
   {
     command: 'scroll_up',
-    keys: [key('↑', { special: 'upArrow' })],
+    keys: [key('↑', { special: 'upArrow' }), key('k', { input: 'k', outsideInput: true })],
     description: 'Scroll up one line',
     when: () => true,
   },
   {
     command: 'scroll_down',
-    keys: [key('↓', { special: 'downArrow' })],
+    keys: [key('↓', { special: 'downArrow' }), key('j', { input: 'j', outsideInput: true })],
     description: 'Scroll down one line',
     when: () => true,
   },
@@ -227,11 +233,28 @@ export const KEYMAP: readonly Binding[] = [
     description: 'Scroll down one page',
     when: () => true,
   },
-  { command: 'scroll_top', keys: [key('Home', { special: 'home' })], description: 'Go to the top', when: () => true },
+  {
+    command: 'scroll_top',
+    keys: [key('Home', { special: 'home' }), key('g', { input: 'g', exact: true, outsideInput: true })],
+    description: 'Go to the top',
+    when: () => true,
+  },
   {
     command: 'scroll_bottom',
-    keys: [key('End', { special: 'end' })],
+    keys: [key('End', { special: 'end' }), key('G', { input: 'G', outsideInput: true })],
     description: 'Go to the end and follow the stream',
+    when: () => true,
+  },
+  {
+    command: 'half_page_up',
+    keys: [key('Ctrl+U', { input: 'u', ctrl: true, outsideInput: true })],
+    description: 'Scroll up half a page',
+    when: () => true,
+  },
+  {
+    command: 'half_page_down',
+    keys: [key('Ctrl+D', { input: 'd', ctrl: true, outsideInput: true })],
+    description: 'Scroll down half a page',
     when: () => true,
   },
 ];
@@ -249,13 +272,14 @@ export function keyMatches(spec: KeySpec, input: string, k: Key): boolean {
     return spec.shift === undefined || spec.shift === k.shift;
   }
   if (spec.input === undefined) return false;
-  return /^[a-z]$/.test(spec.input) ? input.toLowerCase() === spec.input : input === spec.input;
+  return /^[a-z]$/.test(spec.input) && !spec.exact ? input.toLowerCase() === spec.input : input === spec.input;
 }
 
 /** The command a keypress means now, or null. */
 export function commandFor(input: string, k: Key, ctx: KeyContext): CommandName | null {
   for (const b of KEYMAP) {
-    if (b.keys.some((spec) => keyMatches(spec, input, k)) && b.when(ctx)) return b.command;
+    const pressed = b.keys.some((spec) => keyMatches(spec, input, k) && !(spec.outsideInput && ctx.typing));
+    if (pressed && b.when(ctx)) return b.command;
   }
   return null;
 }
@@ -294,6 +318,11 @@ const GROUPS: ReadonlyArray<{ keys: string; description: string; commands: Comma
     keys: '↑ ↓ PgUp PgDn Home End',
     description: 'Scroll; End follows the stream',
     commands: ['scroll_up', 'scroll_down', 'page_up', 'page_down', 'scroll_top', 'scroll_bottom'],
+  },
+  {
+    keys: 'k j Ctrl+U Ctrl+D g G',
+    description: 'The same as in less and vim (outside the goal box): a line, half a page, the top, the end',
+    commands: ['half_page_up', 'half_page_down'],
   },
 ];
 

@@ -185,7 +185,14 @@ export function visibleRange(total: number, height: number, vp: Viewport): { sta
 
 export type ScrollCommand = Extract<
   CommandName,
-  'scroll_up' | 'scroll_down' | 'page_up' | 'page_down' | 'scroll_top' | 'scroll_bottom'
+  | 'scroll_up'
+  | 'scroll_down'
+  | 'page_up'
+  | 'page_down'
+  | 'scroll_top'
+  | 'scroll_bottom'
+  | 'half_page_up'
+  | 'half_page_down'
 >;
 
 export function isScroll(c: CommandName): c is ScrollCommand {
@@ -195,7 +202,9 @@ export function isScroll(c: CommandName): c is ScrollCommand {
     c === 'page_up' ||
     c === 'page_down' ||
     c === 'scroll_top' ||
-    c === 'scroll_bottom'
+    c === 'scroll_bottom' ||
+    c === 'half_page_up' ||
+    c === 'half_page_down'
   );
 }
 
@@ -216,6 +225,10 @@ export function scrollViewport(vp: Viewport, cmd: ScrollCommand, total: number, 
       return to(start + 1);
     case 'page_down':
       return to(start + page);
+    case 'half_page_up':
+      return maxTop === 0 ? vp : { ...to(start - Math.max(1, Math.floor(height / 2))), follow: false };
+    case 'half_page_down':
+      return to(start + Math.max(1, Math.floor(height / 2)));
     case 'scroll_top':
       return { top: 0, follow: false };
     case 'scroll_bottom':

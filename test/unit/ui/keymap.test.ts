@@ -121,3 +121,27 @@ describe('keymap', () => {
     expect(covered.length).toBe(KEYMAP.length);
   });
 });
+
+describe('the scroll keys people bring from less, vim, lazygit and k9s', () => {
+  it('j/k scroll a line, g/G go to the top/end, Ctrl+D/U half a page — outside the goal box only', () => {
+    expect(commandFor('j', k(), manualGo)).toBe('scroll_down');
+    expect(commandFor('k', k(), manualGo)).toBe('scroll_up');
+    expect(commandFor('g', k(), manualGo)).toBe('scroll_top');
+    expect(commandFor('G', k({ shift: true }), manualGo)).toBe('scroll_bottom');
+    expect(commandFor('d', k({ ctrl: true }), autoBusy)).toBe('half_page_down');
+    expect(commandFor('u', k({ ctrl: true }), autoBusy)).toBe('half_page_up');
+    for (const [input, key] of [
+      ['j', k()],
+      ['G', k({ shift: true })],
+      ['u', k({ ctrl: true })],
+    ] as const)
+      expect(commandFor(input, key, typingGoal), `${input} while typing`).toBeNull();
+    // Ctrl+G is still "goal ready", not g.
+    expect(commandFor('g', k({ ctrl: true }), { ...typingGoal, goalStated: true })).toBe('goal_ready');
+  });
+
+  it('help lists them in the scroll row', () => {
+    const row = helpRows().find((r) => r.commands.includes('half_page_down'));
+    expect(row?.keys).toBe('k j Ctrl+U Ctrl+D g G');
+  });
+});

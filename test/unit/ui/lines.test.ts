@@ -49,3 +49,12 @@ describe('scroll window', () => {
     expect(scrollViewport(FOLLOW, 'scroll_up', 5, 10)).toBe(FOLLOW); // everything fits: nothing to scroll
   });
 });
+
+describe('half-page scrolling', () => {
+  it('moves half the window and stops at the ends; down to the end follows the stream again', () => {
+    const top = { top: 0, follow: false };
+    expect(scrollViewport(top, 'half_page_down', 100, 20)).toEqual({ top: 10, follow: false });
+    expect(scrollViewport({ top: 75, follow: false }, 'half_page_down', 100, 20)).toEqual({ top: 80, follow: true });
+    expect(scrollViewport({ top: 5, follow: false }, 'half_page_up', 100, 20)).toEqual({ top: 0, follow: false });
+  });
+});
