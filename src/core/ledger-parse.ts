@@ -63,9 +63,13 @@ function sections(text: string): Array<{ heading: string | null; lines: string[]
   return out;
 }
 
+/** At most TEXT_MAX characters, cut between words: a token cut in two (a secret) would no longer be redacted. */
 function clip(text: string): string {
   const one = text.replace(/\s+/g, ' ').trim();
-  return one.length <= TEXT_MAX ? one : `${one.slice(0, TEXT_MAX - 1)}…`;
+  if (one.length <= TEXT_MAX) return one;
+  const head = one.slice(0, TEXT_MAX);
+  const space = head.lastIndexOf(' ');
+  return `${space > 0 ? head.slice(0, space) : ''}…`;
 }
 
 /** `L3` (any case) at the start of an item's or a line's text, when it is one of `known`, and what follows it. */
@@ -76,6 +80,20 @@ function leadingId(text: string, known: ReadonlySet<string>): { id: string; rest
   return { id, rest: (m[2] ?? '').trim() };
 }
 
+/** A Markdown table row whose cell is a known id: the id and the cells after it (`| **L3** | ✅ resolved | ok |`). */
+function tableRowId(line: string, known: ReadonlySet<string>): { id: string; rest: string } | null {
+  if (!line.includes('|')) return null;
+  const cells = line
+    .split('|')
+    .map((c) => c.trim())
+    .filter((c) => c !== '');
+  for (let i = 0; i < cells.length; i++) {
+    const hit = leadingId(cells[i] ?? '', known);
+    if (hit && hit.rest === '') return { id: hit.id, rest: cells.slice(i + 1).join(' — ') };
+  }
+  return null;
+}
+
 /** Every line (or list item) of the answer that starts with a known id. */
 function idLines(text: string, known: ReadonlySet<string>): Array<{ id: string; rest: string }> {
   const out: Array<{ id: string; rest: string }> = [];
@@ -84,10 +102,10 @@ function idLines(text: string, known: ReadonlySet<string>): Array<{ id: string; 
       const hit = leadingId(it.text, known);
       if (hit) out.push(hit);
     }
-    // Lines that are no list item: `L3: resolved` on a line of its own.
+    // Lines that are no list item: `L3: resolved` on a line of its own, or a table row `| L3 | resolved | … |`.
     for (const line of lines) {
       if (ITEM_RE.test(line)) continue;
-      const hit = leadingId(line, known);
+      const hit = leadingId(line, known) ?? tableRowId(line, known);
       if (hit && !out.some((o) => o.id === hit.id)) out.push(hit);
     }
   }
@@ -104,7 +122,7 @@ function plain(rest: string): string {
 
 const REVIEWER_LEAD: ReadonlyArray<[RegExp, ReviewerMark]> = [
   [
-    /^(?:still open|still|open|re-?opened?|unresolved|not (?:yet )?(?:resolved|fixed|addressed|done)|insist(?:ed|ing)?)\b/,
+    /^(?:still open|still|open|re-?opened?|unresolved|not (?:yet |fully |really |quite |entirely )?(?:resolved|fixed|addressed|done)|partly|partially|insist(?:ed|ing)?)\b/,
     'open',
   ],
   [/^(?:withdrawn?|withdrawing|retracted|dropped|conceded?)\b/, 'withdrawn'],
@@ -115,6 +133,13 @@ const REVIEWER_ANYWHERE: ReadonlyArray<[RegExp, ReviewerMark]> = [
     /\b(?:not (?:yet )?(?:resolved|fixed|addressed)|unresolved|still open|re-?open|still (?:missing|wrong|broken|not))\b/,
     'open',
   ],
+  // "not fully resolved", "only partly fixed", "I do not consider this resolved", "says it is fixed, but it is not":
+  // a qualified or denied "resolved" keeps the entry open.
+  [
+    /\b(?:not|n't|never|partly|partially|only|hardly|barely)\b(?:\W+\w+){0,4}?\W+(?:resolved|fixed|addressed)\b/,
+    'open',
+  ],
+  [/\bbut (?:it|this|that)(?: still)? (?:is|was|has|does)(?:n't| not)\b/, 'open'],
   [/\bwithdraw/, 'withdrawn'],
   [/\b(?:resolved|fixed)\b/, 'resolved'],
 ];
@@ -184,7 +209,7 @@ const PLANNER_LEAD: ReadonlyArray<[RegExp, PlannerMark]> = [
 ];
 const PLANNER_ANYWHERE: ReadonlyArray<[RegExp, PlannerMark]> = [
   [
-    /\b(?:disagree|disputed?|declined?|not changed|did not change|didn't change|won't|will not|kept as is|no change)\b/,
+    /\b(?:disagree|disputed?|declined?|not changed|did not change|didn't change|won't|will not|kept as is|no change|keeping it|keep it as is|leaving it)\b/,
     'disputed',
   ],
 ];

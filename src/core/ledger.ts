@@ -81,6 +81,8 @@ function update(ledger: Ledger, ids: ReadonlySet<string>, f: (e: LedgerEntry) =>
 export interface ReviewOutcome {
   ledger: Ledger;
   settled: number;
+  /** Live entries the reviewer said in so many words are still open (what the stagnation rule stands on). */
+  kept: number;
 }
 
 /**
@@ -103,6 +105,7 @@ export function afterReview(
     live.map((e) => e.id),
   );
   let settled = 0;
+  let kept = 0;
   const touched = update(base, new Set(live.map((e) => e.id)), (e) => {
     const word = parsed.marks.get(e.id);
     const mark = word?.mark ?? (approved ? (e.disputed ? 'withdrawn' : 'resolved') : null);
@@ -111,10 +114,12 @@ export function afterReview(
       settled++;
       return { ...e, status: mark, note: note ?? (approved ? 'settled by the approval' : null) };
     }
-    const reraised = !approved && e.disputed ? e.reraised + 1 : e.reraised;
+    if (mark === 'open') kept++;
+    // Raised again only when the reviewer says so: an answer the parser cannot read proves nothing either way.
+    const reraised = !approved && e.disputed && mark === 'open' ? e.reraised + 1 : e.reraised;
     return { ...e, status: mark === 'open' ? 'open' : e.status, note, reraised };
   });
-  if (approved) return { ledger: touched, settled };
+  if (approved) return { ledger: touched, settled, kept };
   let next = touched.next;
   const added: LedgerEntry[] = parsed.comments.map((c) => ({
     ...scope,
@@ -128,7 +133,7 @@ export function afterReview(
     note: null,
     reraised: 0,
   }));
-  return { ledger: { ...touched, next, entries: [...touched.entries, ...added] }, settled };
+  return { ledger: { ...touched, next, entries: [...touched.entries, ...added] }, settled, kept };
 }
 
 /**

@@ -6,7 +6,8 @@
 //   before the round (nothing could be settled: a reviewer whose comments no ledger entry came from is left to the
 //   cap), nor within the extra rounds the person allowed at an earlier brief;
 // - stagnant when an entry the planner disputed has been raised again twice (two reviews asking for changes that
-//   did not settle it), or when the round settled no entry (none resolved nor withdrawn).
+//   did not settle it, the reviewer saying it is still open), or when the round settled no entry (none resolved nor
+//   withdrawn) and the reviewer said at least one is still open.
 import { liveEntries, type Ledger, type LedgerScope, type LedgerStatus, type ReviewOutcome } from './ledger.js';
 
 /** One entry of the brief: the reviewer's point and the planner's answer side by side. */
@@ -34,7 +35,9 @@ export function stagnation(
   const twice = liveEntries(outcome.ledger, scope).filter((e) => e.disputed && e.reraised >= 2);
   if (twice.length)
     return `the reviewer raised ${twice.map((e) => e.id).join(', ')} again twice after the planner disputed ${twice.length === 1 ? 'it' : 'them'}`;
-  if (outcome.settled === 0) return `review round ${round} settled no ledger entry`;
+  // Only a reviewer who kept an entry open in so many words shows the loop is stuck; one whose ledger lines could not
+  // be read (a table, prose) is left to the round cap rather than stopped on a guess.
+  if (outcome.settled === 0 && outcome.kept > 0) return `review round ${round} settled no ledger entry`;
   return null;
 }
 

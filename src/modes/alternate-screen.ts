@@ -3,11 +3,16 @@
 const ENTER = '\u001b[?1049h';
 const LEAVE = '\u001b[?1049l';
 
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+const SIGNAL_NUMBERS: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 };
+
 export interface AlternateScreen {
   /** Back on the alternate screen after something on the terminal left it (the person's editor does). */
   reenter(): void;
   /** Back to the normal screen, then the lines kept for it; safe to call twice. */
   leave(): void;
+  /** Until the returned function is called, these signals are the TUI's to handle (it stops gracefully then). */
+  handles(signals: readonly NodeJS.Signals[]): () => void;
   /** A line for the normal screen: written once the TUI has left the alternate screen. */
   afterwards(line: string): void;
 }
@@ -22,14 +27,33 @@ export function alternateScreen(out: NodeJS.WriteStream): AlternateScreen {
     if (left) return;
     left = true;
     process.off('exit', onExit);
+    for (const signal of SIGNALS) process.off(signal, onSignal);
     if (tty) out.write(LEAVE);
     for (const line of lines.splice(0)) out.write(`${line}\n`);
   }
+  // A signal nobody else handles (at the resume prompt, while the session closes, a second one during shutdown)
+  // would end the process without its 'exit' event: leave the alternate screen first, then end as the signal would.
+  const handled = new Map<NodeJS.Signals, number>();
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if ((handled.get(signal) ?? 0) > 0) return; // the TUI handles it (a graceful stop)
+    leave();
+    process.exit(128 + (SIGNAL_NUMBERS[signal] ?? 1));
+  };
   if (tty) {
     out.write(ENTER);
     process.on('exit', onExit);
+    for (const signal of SIGNALS) process.on(signal, onSignal);
   }
   return {
+    handles: (signals) => {
+      for (const sig of signals) handled.set(sig, (handled.get(sig) ?? 0) + 1);
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        for (const sig of signals) handled.set(sig, (handled.get(sig) ?? 1) - 1);
+      };
+    },
     reenter: () => {
       if (tty && !left) out.write(ENTER);
     },

@@ -63,10 +63,12 @@ async function askResume(
     const interrupted = (): void => answer(null);
     // Ctrl+C before Ink switches the terminal to raw mode arrives as SIGINT.
     process.on('SIGINT', interrupted);
+    const released = io.screen.handles(['SIGINT']);
     const answer = (value: ResumeChoice | null): void => {
       if (answered) return;
       answered = true;
       process.off('SIGINT', interrupted);
+      released();
       instance.clear();
       instance.unmount();
       resolve(value);
@@ -330,6 +332,7 @@ function runApp(
     // Until Ink puts the terminal in raw mode (an effect after the first frame), Ctrl+C reaches us as SIGINT:
     // it means the same as the key then.
     process.on('SIGINT', signal);
+    const released = io.screen.handles(['SIGTERM', 'SIGHUP', 'SIGINT']);
     const instance = render(
       createElement(App, {
         engine: redactedEngine(engine, session.redactor),
@@ -352,6 +355,7 @@ function runApp(
       process.off('SIGTERM', signal);
       process.off('SIGHUP', signal);
       process.off('SIGINT', signal);
+      released();
     });
   });
 }

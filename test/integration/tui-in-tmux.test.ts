@@ -160,6 +160,20 @@ describe.skipIf(!hasTmux)('the built TUI in tmux', () => {
     await shows('exit code 130');
   }, 120_000);
 
+  it('a SIGTERM at the resume prompt gives the terminal back: off the alternate screen, exit 143', async () => {
+    await until('the shell prompt', (s) => /[#$]\s*$/m.test(s));
+    const env = `HOME=${JSON.stringify(repo.home)} XDG_CONFIG_HOME=${JSON.stringify(path.join(repo.home, '.config'))}`;
+    type(`clear; env ${env} node ${JSON.stringify(CLI)}; echo "exit code $?"`);
+    keys('Enter');
+    await shows('Unfinished session found'); // the first test left its run unfinished
+    expect(tmux('display-message', '-p', '-t', SESSION, '#{alternate_on}').trim()).toBe('1');
+    const shell = tmux('display-message', '-p', '-t', SESSION, '#{pane_pid}').trim();
+    const node = execFileSync('pgrep', ['-P', shell, 'node'], { encoding: 'utf8' }).trim().split('\n')[0] ?? '';
+    process.kill(Number(node), 'SIGTERM');
+    await shows('exit code 143');
+    expect(tmux('display-message', '-p', '-t', SESSION, '#{alternate_on}').trim(), dump()).toBe('0');
+  }, 30_000);
+
   it('outside a git repo the TUI ends with one line saying so and exit 2, its first frame erased', async () => {
     const outside = mkdtempSync(path.join(os.tmpdir(), 'ac-no-repo-'));
     try {

@@ -30,9 +30,11 @@ describe('the TUI and the terminal', { timeout: 120_000 }, () => {
     expect(writes[0]).toBe(ENTER_ALT);
     const left = writes.lastIndexOf(LEAVE_ALT);
     expect(left).toBeGreaterThan(0);
-    // Nothing of the TUI is drawn after it left; what follows is the one line for the normal screen.
+    // Nothing of the TUI is drawn after it left; what follows is the line for the normal screen, and where the
+    // stopped run's report is.
     expect(writes.slice(left + 1)).toEqual([
       'agent-collab: run saved at WRITE_PLAN; run `agent-collab` here to continue it\n',
+      expect.stringMatching(/^agent-collab: run report \(FAILED\): .*\/runs\/.*\/report\.md\n$/),
     ]);
   });
 });
