@@ -1,7 +1,9 @@
 // The ledger's parsers on answers as real CLIs give them: ids in emphasis, brackets or list items, numbered answers
 // without ids, free-form lines, sections missing or named otherwise. What cannot be read is simply not there.
 import { describe, expect, it } from 'vitest';
+import { afterReview } from '../../../src/core/ledger.js';
 import { parseResponses, parseReview } from '../../../src/core/ledger-parse.js';
+import { stagnation } from '../../../src/core/stagnation.js';
 
 const noNumbers = (): string | null => null;
 
@@ -113,5 +115,70 @@ describe("the planner's answer", () => {
   it('a numbered plan without a responses section answers nothing', () => {
     const r = parseResponses('# Task: x\n\n## Steps\n1. [ ] Do it\n', ['L1'], () => 'L1');
     expect(r.answers.size).toBe(0);
+  });
+});
+
+describe('answers a hostile review found misread', () => {
+  const marks = (text: string, ids = ['L1', 'L2']) =>
+    Object.fromEntries([...parseReview(text, ids).marks.entries()].map(([id, m]) => [id, m.mark]));
+
+  it('reads the reviewer’s word from a Markdown table, ids in emphasis or with an emoji status', () => {
+    const table = [
+      '[CHANGES_REQUIRED]',
+      '',
+      '| Entry | Status | Note |',
+      '| --- | --- | --- |',
+      '| L1 | resolved | ok |',
+    ];
+    expect(marks([...table, '| **L2** | ✅ resolved | fine |'].join('\n'))).toEqual({ L1: 'resolved', L2: 'resolved' });
+  });
+
+  it('a qualified or denied “resolved” keeps the entry open', () => {
+    for (const said of [
+      'L1: Not fully resolved — step 3 still lacks tests',
+      'L1: only partly resolved',
+      'L1: not really fixed',
+      'L1: I do not consider this resolved',
+      'L1 — the planner says it is fixed, but it is not',
+    ])
+      expect(marks(`[CHANGES_REQUIRED]\n\n## Ledger\n${said}`), said).toEqual({ L1: 'open' });
+    expect(marks('[CHANGES_REQUIRED]\n\n## Ledger\nL1: resolved, the test is there')).toEqual({ L1: 'resolved' });
+  });
+
+  it('a long comment is cut between words: a token at the cut is dropped whole, never kept in part', () => {
+    const token = `ghp_${'A1b2C3d4E5'.repeat(4)}`;
+    const text = `[CHANGES_REQUIRED]\n\n## Comments\n1. ${'word '.repeat(195)}${token} is hard-coded`;
+    const [comment] = parseReview(text, []).comments;
+    expect(comment?.text.endsWith('…')).toBe(true);
+    expect(comment?.text).not.toContain('ghp_');
+  });
+
+  it('a planner who keeps its plan in so many words disputes the point', () => {
+    const r = parseResponses(
+      '## Responses to review\n- L1: Good point, but keeping it: the API is public',
+      ['L1'],
+      noNumbers,
+    );
+    expect(r.answers.get('L1')?.mark).toBe('disputed');
+  });
+});
+
+describe('the stagnation rule stands on what the reviewer said', () => {
+  const scope = { review: 'plan' as const, step: null };
+  const round1 = afterReview(undefined, scope, 1, '[CHANGES_REQUIRED]\n\n## Comments\n1. Add tests.\n', false).ledger;
+
+  it('a round whose ledger lines cannot be read is left to the cap, not called stuck', () => {
+    const prose =
+      '[CHANGES_REQUIRED]\n\nThe earlier point about tests looks handled now.\n\n## Comments\n1. Name the file.\n';
+    const outcome = afterReview(round1, scope, 2, prose, false);
+    expect(outcome.settled).toBe(0);
+    expect(stagnation(round1, outcome, scope, 2)).toBeNull();
+  });
+
+  it('a round where the reviewer keeps the entry open in so many words and settles nothing is stuck', () => {
+    const kept = '[CHANGES_REQUIRED]\n\n## Ledger\nL1: still open, no test was added\n';
+    expect(stagnation(round1, afterReview(round1, scope, 2, kept, false), scope, 2)).toBe(
+      'review round 2 settled no ledger entry',
+    );
   });
 });
