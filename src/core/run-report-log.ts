@@ -63,7 +63,9 @@ export function logFacts(entries: readonly LogEntry[]): LogFacts {
       const detail = e.lines[0] ? `: ${e.lines[0].split('\n')[0]}` : '';
       facts.decisions.push({ at: e.at, text: `${e.title}${detail}` });
     }
-    if (/^Person accepted .* as it is \(code review/.test(e.title)) facts.codeAcceptedByPerson = true;
+    // The person accepted the code at the cap, or sided with the planner against the reviewer's last comments.
+    if (/^Person (?:accepted .* as it is \(code review|sided with the planner on .*; code accepted$)/.test(e.title))
+      facts.codeAcceptedByPerson = true;
     if (e.title === 'Command denied') {
       facts.denied.push({ at: e.at, command: e.lines[0] ?? '', reason: e.lines[1] ?? '' });
       // core/command-hold.ts: a held command the person denied (the policy's and the timeout's say otherwise).

@@ -7,7 +7,7 @@
 import type { LogFacts } from './run-report-log.js';
 import type { Role, StepInfo, UsageTotals, WorkflowState } from './types.js';
 
-export type RunEnding = 'done' | 'stopped' | 'cancelled' | 'interrupted';
+export type RunEnding = 'done' | 'stopped' | 'cancelled' | 'interrupted' | 'failed';
 export type ReportStatus = 'SUCCESS' | 'PARTIAL' | 'FAILED';
 
 /** A commit of the run (its `[Step N]` commits, found by their run trailer). */
@@ -104,6 +104,7 @@ const ENDINGS: Record<RunEnding, string> = {
   stopped: 'stopped by the person',
   cancelled: 'cancelled by the person',
   interrupted: 'interrupted (agent-collab was closed; the run is saved and can be resumed)',
+  failed: 'failed (an agent or agent-collab failed; the run is saved and can be resumed)',
 };
 
 /** One table cell: no line breaks, no column separator. */
@@ -151,7 +152,7 @@ function commitOf(step: StepInfo, commits: readonly ReportCommit[]): ReportCommi
 function stepStatus(step: StepInfo, r: RunReportInput): string {
   if (step.done) return step.commit ? 'committed' : 'done (nothing to commit)';
   if (step.skipped) return 'skipped (changes left uncommitted)';
-  if (r.stoppedAt === step.n) return r.ending === 'interrupted' ? 'under way' : 'stopped here';
+  if (r.stoppedAt === step.n) return r.ending === 'interrupted' || r.ending === 'failed' ? 'under way' : 'stopped here';
   return 'not done';
 }
 

@@ -191,7 +191,12 @@ export class Engine {
     const report: { written: RunReportWritten | null } = { written: null };
     for (const effect of result.effects) {
       if (BEFORE_SAVE.has(effect.type)) continue;
-      if (effect.type === 'report') report.written = await this.writeReport(state, effect);
+      // A stop resets the iteration for the next goal: the report tells the rounds the run had.
+      if (effect.type === 'report')
+        report.written = await this.writeReport(
+          { ...state, iteration: Math.max(state.iteration, before.iteration) },
+          effect,
+        );
       else if (effect.type === 'archive') {
         const where = await this.archive(state);
         // The report went to history/ with the rest of the run: say where it is now.
@@ -213,14 +218,14 @@ export class Engine {
    * agent-collab is closing on a run under way (Ctrl+C, SIGINT/SIGTERM: saved, to be resumed): its report as it
    * stands. Nothing is written before a plan was worked on, nor for a run that ended (its report is written).
    */
-  async reportInterrupted(): Promise<RunReportWritten | null> {
+  async reportInterrupted(ending: 'interrupted' | 'failed' = 'interrupted'): Promise<RunReportWritten | null> {
     const s = this.current;
     if (s.phase === 'INIT' || s.phase === 'REFINE_GOAL' || isTerminal(s.phase)) return null;
-    const report = await this.writeReport(s, {
-      ending: 'interrupted',
-      reason: `agent-collab was closed in ${s.phase}`,
-      step: s.currentStep,
-    });
+    const reason =
+      ending === 'failed'
+        ? `agent-collab ended on a failure in ${s.phase}${s.awaiting?.kind === 'failure' ? `: ${s.awaiting.message.split('\n')[0] ?? ''}` : ''}`
+        : `agent-collab was closed in ${s.phase}`;
+    const report = await this.writeReport(s, { ending, reason, step: s.currentStep });
     if (report) this.emit({ type: 'report', ...report });
     return report;
   }

@@ -285,9 +285,10 @@ async function drive(
     if (engine.state.phase === 'DONE' || engine.state.phase === 'CANCELLED') settle(EXIT.done);
     const code = await outcome;
     await engine.close();
-    // Interrupted (SIGINT/SIGTERM): the run is saved to be resumed, and its report says where it stands. A run that
-    // waits for a person (exit 3) or failed (exit 4) is not over: it goes on with --resume.
+    // Interrupted (SIGINT/SIGTERM) or failed (exit 4): the run is saved to be resumed, and its report says where it
+    // stands. A run that waits for a person's decision (exit 3) is not over: it goes on with --resume --decide.
     if (code === EXIT.interrupted) await engine.reportInterrupted();
+    else if (code === EXIT.agentFailure) await engine.reportInterrupted('failed');
     print.done(engine.state, code);
     return code;
   } finally {

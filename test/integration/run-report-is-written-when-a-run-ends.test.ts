@@ -124,6 +124,7 @@ describe('run report', { timeout: 120_000 }, () => {
       /\| 2 \| Add farewell\.txt \| stopped here \|\s+\| failed \(attempt 1\): `npm test` failed \|/,
     );
     expect(report).toContain('Stopped at step 2 by the person');
+    expect(report).toContain('**Plan review**: 1 round(s)'); // the stop resets the count for the next goal, not here
     expect(report).toContain('| greeting.txt | added |');
     expect(report).not.toContain('bad.txt'); // never committed
     expect(reportEvent(stopped.events)).toMatchObject({ status: 'PARTIAL', path: file, steps_done: 1, commits: 1 });
@@ -155,5 +156,31 @@ describe('run report', { timeout: 120_000 }, () => {
     expect(report).toMatch(/\| 1 \| Add greeting\.txt \| stopped here \|/);
     expect(existsSync(path.join(r.dir, '.agent-collab', 'runs', id))).toBe(false);
     expect(reportEvent(cancelled.events)).toMatchObject({ status: 'FAILED', ending: 'cancelled', path: file });
+  });
+
+  it('a run that ends on an agent failure (exit 4) writes its report: ending failed, the failure named, step 2 under way', async () => {
+    const r = repo('[review]\ncode = "off"\n');
+    cleanup = r.cleanup;
+    const p = new FakeAgent('planner', {
+      rules: [
+        { when: { kind: 'write_plan' }, do: { text: PLAN } },
+        { when: { step: 1 }, do: { writeFiles: { 'greeting.txt': 'hello\n' }, text: 'Summary: add greeting.txt' } },
+        { when: { step: 2 }, do: { fail: { kind: 'auth', message: 'invalid API key' } } },
+      ],
+    });
+    const run = await runAutoHeadless(
+      r,
+      { planner: p, reviewer: new FakeAgent('reviewer', { rules: [approve] }) },
+      {
+        goal: 'greet',
+      },
+    );
+    expect(run.code).toBe(4);
+    const report = readWork(r.dir, `runs/${runId(r.dir)}/report.md`);
+    expect(report).toContain('\nstatus: "PARTIAL"\n');
+    expect(report).toContain('\nending: "failed"\n');
+    expect(report).toContain('invalid API key');
+    expect(report).toMatch(/\| 2 \| Add farewell\.txt \| under way \|/);
+    expect(reportEvent(run.events)).toMatchObject({ status: 'PARTIAL', ending: 'failed' });
   });
 });

@@ -211,6 +211,14 @@ describe('run report rendering', () => {
     expect(cr).toContain('**Rounds**: 2 verdict(s)');
     expect(cr).toContain('accepted by the person although the reviewer still asked for changes');
     expect(cr).toContain('**Accepted by the person**: yes');
+
+    // Siding with the planner at a disagreement brief accepts the code against the reviewer's last comments too.
+    const sided = logOf([
+      { title: "Code review of the run's changes, round 1: changes required" },
+      { title: "Code review of the run's changes, round 2: changes required" },
+      { title: "Person sided with the planner on L1: withdrawn (the run's code review); code accepted" },
+    ]);
+    expect(section(renderRunReport(input(s, {}, sided)), 5)).toContain('**Accepted by the person**: yes');
   });
 
   it('open review entries: listed when given, "no ledger" without them, escaped in table cells', () => {
