@@ -59,6 +59,11 @@ export function isTerminal(phase: Phase): boolean {
   return TERMINAL.has(phase);
 }
 
+/** A run nobody stated a goal for: nothing in it to resume (the TUI left at once, `n` then quit). */
+export function isEmptyRun(s: WorkflowState): boolean {
+  return (s.phase === 'INIT' || s.phase === 'REFINE_GOAL') && !s.goal.trim() && s.steps.length === 0;
+}
+
 export function reject(state: WorkflowState, event: EngineEvent, why: string): never {
   throw new InvalidEventError(`"${event.type}" is not allowed in phase ${state.phase}: ${why}`);
 }

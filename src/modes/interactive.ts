@@ -248,8 +248,15 @@ async function runTui(opts: InteractiveOptions, io: Io, ui: Ui): Promise<number>
     while (ended.next === 'new_run') {
       const finished = ended.state;
       const notice =
-        finished.phase === 'DONE' ? `Archived the finished run to ${await session.archiveSaved(finished)}` : undefined;
-      const next = session.engineFor(session.newRun('', finished.mode), { interactive: true });
+        finished.phase === 'DONE'
+          ? await session.archiveSaved(finished).then(
+              (where) => `Archived the finished run to ${where}`,
+              (err: unknown) =>
+                `The finished run could not be archived (${String(err)}); it is archived at the next start`,
+            )
+          : undefined;
+      // A new goal starts in manual mode, as a fresh start does.
+      const next = session.engineFor(session.newRun('', 'manual'), { interactive: true });
       ended = await runApp(session, next, { resumed: false, notice, history: [] }, io, ui);
     }
     return ended.code;

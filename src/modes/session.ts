@@ -31,6 +31,7 @@ import { parseSize } from '../persistence/size.js';
 import { newState, readState } from '../persistence/state-store.js';
 import { DiskWorkflowFiles } from '../persistence/workflow-files.js';
 import { isTerminal } from '../core/transition.js';
+import { isEmptyRun } from '../core/transition-rules.js';
 import { openReviewEntries } from '../core/ledger.js';
 import { createRedactor, secretEnvValues, type Redactor } from '../core/redact.js';
 import { EXIT, UserError } from '../core/errors.js';
@@ -124,7 +125,9 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
       read.kind === 'ok'
         ? isTerminal(read.state.phase)
           ? { kind: 'finished', state: read.state }
-          : { kind: 'unfinished', state: read.state }
+          : isEmptyRun(read.state)
+            ? { kind: 'none' } // nothing to resume nor to archive: the new run takes its place
+            : { kind: 'unfinished', state: read.state }
         : { kind: 'none' };
     if (saved.kind === 'unfinished' && saved.state.stepRun !== null && reaped.ended.length > 0)
       throw orphanedStepError(saved.state.stepRun.step, reaped.ended.length);

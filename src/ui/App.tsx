@@ -142,7 +142,14 @@ export function App(props: AppProps) {
           ],
           skipped: 0,
         };
-        send({ type: 'batch', actions: [intro, ...history] });
+        // A line after the history too: the resumed round's first words start a message of their own, not the end
+        // of the last one read back.
+        const resumed: ViewAction = {
+          type: 'entries',
+          entries: [{ who: 'agent-collab', kind: 'phase', text: 'resumed', detail: null }],
+          skipped: 0,
+        };
+        send({ type: 'batch', actions: [intro, ...history, resumed] });
       }
       if (props.notice) send({ type: 'ui_notice', text: props.notice, tone: 'warn' });
       onReady?.();
@@ -195,6 +202,11 @@ export function App(props: AppProps) {
 
   const dispatch = (event: EngineEvent, fromDialog = false): void => {
     if (stopped) return; // nothing reaches the engine of a stopped run
+    // A stop or an interruption ends the round the queued message waited for: it goes back into the goal box, unsent.
+    if (event.type === 'stop' || event.type === 'interrupt' || (event.type === 'decide' && event.choice === 'stop')) {
+      const queued = typeAhead.take();
+      if (queued) setDraft((d) => [d.trim(), queued.replace(/\n/g, ' ')].filter(Boolean).join(' '));
+    }
     send({ type: 'sent', event });
     if (fromDialog) setAnswered(view.awaiting);
     const command = event.type === 'decide' && event.on === 'command';

@@ -64,7 +64,7 @@ export function Banner({ view, draft, typing, busy, queued = null }: BannerProps
   if (view.finished) {
     const color = view.finished === 'DONE' ? 'green' : 'yellow';
     const ended = view.finished === 'DONE' ? 'Run finished.' : 'Run cancelled.';
-    if (!view.report) return <Text color={color}>{ended} q: leave</Text>;
+    if (!view.report) return <Text color={color}>{ended} n: new goal · q: leave</Text>;
     const r = view.report;
     return (
       <Box flexDirection="column" borderStyle="single" borderColor={color} paddingX={1}>
@@ -73,7 +73,7 @@ export function Banner({ view, draft, typing, busy, queued = null }: BannerProps
         </Text>
         <Text wrap="wrap">{describeReport(r)}</Text>
         <Text wrap="wrap">Report: {r.path}</Text>
-        <Text dimColor>q: leave · the tabs stay readable (the Conversation tab scrolls)</Text>
+        <Text dimColor>n: new goal · q: leave · the tabs stay readable (the Conversation tab scrolls)</Text>
       </Box>
     );
   }

@@ -22,7 +22,7 @@ export function GoalInput({ value, active, busy, canConfirm = true, queued = nul
     ? queued !== null
       ? `queued, sent when the planner has answered: ${queued.replace(/\n/g, ' · ')}`
       : active
-        ? 'the planner is answering… type ahead: Enter queues your message · Esc: keys'
+        ? 'the planner is answering… type ahead: Enter queues your message · Esc: interrupt the planner'
         : 'the planner is answering…'
     : active
       ? `Enter: send to the planner${ready} · Esc: keys`

@@ -7,6 +7,8 @@ export interface TypeAhead {
   queued: string | null;
   /** Keeps `text` for later (after what is already queued). */
   queue: (text: string) => void;
+  /** Takes the queued text back unsent (the person stopped or interrupted the round it was waiting for). */
+  take: () => string | null;
 }
 
 /** `canSend`: the planner waits for a message now; `send` then gets everything queued, as one message. */
@@ -19,5 +21,16 @@ export function useTypeAhead(canSend: boolean, send: (text: string) => void): Ty
     setQueued(null);
     latestSend.current(queued);
   }, [canSend, queued]);
-  return { queued, queue: (text) => setQueued((q) => (q === null ? text : `${q}\n${text}`)) };
+  const latestQueued = useRef(queued);
+  latestQueued.current = queued;
+  return {
+    queued,
+    queue: (text) => setQueued((q) => (q === null ? text : `${q}\n${text}`)),
+    take: () => {
+      const q = latestQueued.current;
+      latestQueued.current = null;
+      setQueued(null);
+      return q;
+    },
+  };
 }

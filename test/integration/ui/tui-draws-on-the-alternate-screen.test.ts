@@ -37,4 +37,23 @@ describe('the TUI and the terminal', { timeout: 120_000 }, () => {
       expect.stringMatching(/^agent-collab: run report \(FAILED\): .*\/runs\/.*\/report\.md\n$/),
     ]);
   });
+
+  it('left before any goal, it says no run started, and the next start asks nothing about it', async () => {
+    repo = tempRepo('[safety]\nsandbox = "off"\n');
+    const agents = {
+      planner: new FakeAgent('planner', { rules: [] }),
+      reviewer: new FakeAgent('reviewer', { rules: [{ do: { verdict: 'APPROVED' } }] }),
+    };
+    const first = runTui({ cwd: repo.dir, homeDir: repo.home, agents });
+    await first.shows('waiting for your goal');
+    await first.press(KEY.ctrlC);
+    await first.exit;
+    expect(first.writes().at(-1)).toBe('agent-collab: no run started; run `agent-collab` to state a goal\n');
+
+    const again = runTui({ cwd: repo.dir, homeDir: repo.home, agents });
+    await again.shows('waiting for your goal');
+    expect(again.writes().join('')).not.toContain('Unfinished session');
+    await again.press(KEY.ctrlC);
+    await again.exit;
+  });
 });

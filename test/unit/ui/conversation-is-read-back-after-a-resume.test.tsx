@@ -77,5 +77,7 @@ describe('the conversation read back from debug.log', () => {
     const frame = r.frame();
     expect(frame.indexOf('Earlier in this run')).toBeLessThan(frame.indexOf('Say which text goes into a.txt.'));
     expect(frame.indexOf('Say which text goes into a.txt.')).toBeLessThan(frame.indexOf('Revised: a.txt holds A.'));
+    // The resumed answer is a message of its own, under its own header, after a line that marks the resume.
+    expect(frame).toMatch(/── resumed ──\nplanner\n {2}Revised: a\.txt holds A\./);
   });
 });

@@ -92,6 +92,21 @@ describe('goal input', () => {
     expect(r.frame()).not.toContain('queued');
   });
 
+  it('a queued message is not sent after Esc interrupts the round: it goes back into the goal box, unsent', async () => {
+    const r = await renderApp({ ...REFINING, awaiting: null, inflight: { kind: 'refine', message: 'x' } });
+    await r.type('sap');
+    await r.press(KEY.enter);
+    await waitFor(() => expect(r.frame()).toContain('queued, sent when the planner has answered: sap'));
+    await r.press(KEY.esc);
+    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'interrupt' }]));
+    // The round the message waited for is over; later, at the goal again, nothing is sent by itself.
+    r.engine.set({ inflight: null, awaiting: { kind: 'goal' } });
+    await waitFor(() => expect(r.frame()).toContain('goal › sap'));
+    await sleep(30);
+    expect(r.engine.sent).toEqual([{ type: 'interrupt' }]);
+    expect(r.frame()).not.toContain('queued');
+  });
+
   it('typed but not sent while the planner answers, the text stays in the box for after', async () => {
     const r = await renderApp({ ...REFINING, awaiting: null, inflight: { kind: 'refine', message: 'x' } });
     await r.type('half a thought');
