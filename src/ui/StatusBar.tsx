@@ -2,7 +2,8 @@ import { Box, Text } from './styled.js';
 import { useEffect, useState } from 'react';
 import type { Hint } from './keymap.js';
 import { formatCost, formatElapsed, formatTokens, totalTokens } from './format.js';
-import type { ModeLabel, ViewState } from './view-model.js';
+import { lastItem } from './entry-list.js';
+import { oneLine, type ModeLabel, type ViewState, type Working } from './view-model.js';
 import { BUDGET_KEYS, budgetLine, describeBudget, type BudgetCaps } from '../core/budget.js';
 
 const MODE_COLOR: Record<ModeLabel, string> = { MANUAL: 'blue', AUTO: 'green', PAUSING: 'yellow', PAUSED: 'yellow' };
@@ -27,6 +28,19 @@ export interface StatusBarProps {
   sandboxOff?: boolean;
   /** `[budget]` caps: each capped budget is shown as spent / cap. */
   budget?: BudgetCaps;
+}
+
+const SPINNER = '⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏';
+
+/** What the working agent does right now, from the newest conversation entry: its tool, command or file edit. */
+function doingNow(view: ViewState, role: Working['role']): string {
+  const last = lastItem(view.entries);
+  if (!last || last.who !== role) return '';
+  if (last.kind === 'message') return ' · writing';
+  if (last.kind === 'reasoning') return ' · thinking';
+  if (last.kind !== 'tool' && last.kind !== 'command' && last.kind !== 'file') return '';
+  const what = last.kind === 'file' ? `✎ ${last.text}` : last.text;
+  return ` · ${oneLine(what, 60)}`;
 }
 
 /** Always visible: phase, iteration, mode, who works on what, elapsed, tokens/cost; then the keys that apply now. */
@@ -54,7 +68,9 @@ export function StatusBar({ view, hints, now, tickMs = 1000, sandboxOff = false,
         </Box>
         <Box flexGrow={1} flexShrink={1} flexBasis={0}>
           <Text wrap="truncate" color={w ? 'cyan' : undefined} dimColor={!w}>
-            {w ? `${w.role}: ${w.what} ${formatElapsed(t - w.since)}` : waitingText(view)}
+            {w
+              ? `${SPINNER[Math.floor(t / 1000) % SPINNER.length] ?? ''} ${w.role}: ${w.what} ${formatElapsed(t - w.since)}${doingNow(view, w.role)}`
+              : waitingText(view)}
           </Text>
         </Box>
         <Box flexShrink={0} columnGap={1}>

@@ -128,9 +128,19 @@ describe('status bar', () => {
     t += 65_000;
     await waitFor(() => expect(r.frame()).toContain('⏱ 1:05'));
     const f = r.frame();
-    expect(f).toMatch(/REVIEW +iter 2\/5 +AUTO +reviewer: reviewing the plan \(round 3\) 1:05/);
+    expect(f).toMatch(/REVIEW +iter 2\/5 +AUTO +[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] reviewer: reviewing the plan \(round 3\) 1:05/);
     expect(f).toContain('12k tok $0.42');
-    expect(f).toContain('p pause · s stop · ? help · Ctrl+C quit');
+    expect(f).toContain('Esc interrupt · p pause · s stop · ? help · Ctrl+C quit');
+
+    // What the agent does right now: its command, then its writing.
+    r.engine.emit({
+      type: 'agent_event',
+      role: 'reviewer',
+      event: { type: 'command', command: 'npm test', status: 'started', id: 'c1' },
+    });
+    await waitFor(() => expect(r.frame()).toMatch(/reviewer: reviewing the plan \(round 3\) 1:05 · \$ npm/));
+    r.engine.emit({ type: 'agent_event', role: 'reviewer', event: { type: 'text', text: 'Looks fine.' } });
+    await waitFor(() => expect(r.frame()).toMatch(/reviewer: reviewing the plan \(round 3\) 1:05 · writi/));
   });
 
   it('shows the rejection when the engine refuses a command', async () => {
