@@ -19,7 +19,7 @@ export interface ChoiceDialogProps {
 export function ChoiceDialog({ title, options, onChoose, color, children }: ChoiceDialogProps) {
   const [armed, setArmed] = useState<Choice | null>(null);
   useDialogKeys((input, key) => {
-    if (key.ctrl) return;
+    if (key.ctrl) return false; // Ctrl+D / Ctrl+U scroll the tab under the dialog
     if (armed) {
       if (input.toLowerCase() === 'y') onChoose(armed.id);
       setArmed(null);
