@@ -5,24 +5,13 @@ import { roleOf, runNow, waitForPerson } from './approval.js';
 import type { ChoiceId } from './decisions.js';
 import type { TransitionResult } from './transition-rules.js';
 import { stopToGoal } from './transition-rules.js';
-import type { Action, AgentActionKind, WorkflowState } from './types.js';
+import { isAgentAction, type Action, type WorkflowState } from './types.js';
 
 type Reject = (why: string) => never;
 
-const AGENT_ROUNDS: ReadonlySet<Action['kind']> = new Set<AgentActionKind>([
-  'refine',
-  'write_plan',
-  'review',
-  'respond',
-  'execute_step',
-  'code_review',
-  'code_fix',
-  'ask_test_command',
-]);
-
 /** An agent's round (not agent-collab's own tests, commit or rollback): what Esc can interrupt. */
 export function isAgentRound(action: Action | null): boolean {
-  return action !== null && AGENT_ROUNDS.has(action.kind);
+  return action !== null && isAgentAction(action);
 }
 
 export function onInterrupt(s: WorkflowState, reject: Reject): TransitionResult {

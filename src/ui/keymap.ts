@@ -30,14 +30,20 @@ export type CommandName =
   | 'tab_4'
   | 'tab_5'
   | 'tab_6'
-  | 'scroll_up'
-  | 'scroll_down'
-  | 'page_up'
-  | 'page_down'
-  | 'scroll_top'
-  | 'scroll_bottom'
-  | 'half_page_up'
-  | 'half_page_down';
+  | ScrollCommand;
+
+/** The commands that move the view of a tab (they work whatever has the keyboard, dialogs included). */
+export const SCROLL_COMMANDS = [
+  'scroll_up',
+  'scroll_down',
+  'page_up',
+  'page_down',
+  'scroll_top',
+  'scroll_bottom',
+  'half_page_up',
+  'half_page_down',
+] as const;
+export type ScrollCommand = (typeof SCROLL_COMMANDS)[number];
 
 /** What the keys depend on. */
 export interface KeyContext {

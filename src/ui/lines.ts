@@ -1,7 +1,7 @@
 // Turning conversation entries and file text into screen lines, and the scroll window over them. Pure: the
 // components render only the lines inside the window, so a long conversation costs what fits on screen.
 import { neutralizeControls } from '../core/terminal-text.js';
-import type { CommandName } from './keymap.js';
+import { SCROLL_COMMANDS, type CommandName, type ScrollCommand } from './keymap.js';
 import type { ConversationEntry, Tone, Who } from './view-model.js';
 
 export interface Line {
@@ -183,29 +183,10 @@ export function visibleRange(total: number, height: number, vp: Viewport): { sta
   return { start, end: Math.min(total, start + height) };
 }
 
-export type ScrollCommand = Extract<
-  CommandName,
-  | 'scroll_up'
-  | 'scroll_down'
-  | 'page_up'
-  | 'page_down'
-  | 'scroll_top'
-  | 'scroll_bottom'
-  | 'half_page_up'
-  | 'half_page_down'
->;
+export type { ScrollCommand };
 
 export function isScroll(c: CommandName): c is ScrollCommand {
-  return (
-    c === 'scroll_up' ||
-    c === 'scroll_down' ||
-    c === 'page_up' ||
-    c === 'page_down' ||
-    c === 'scroll_top' ||
-    c === 'scroll_bottom' ||
-    c === 'half_page_up' ||
-    c === 'half_page_down'
-  );
+  return (SCROLL_COMMANDS as readonly string[]).includes(c);
 }
 
 export function scrollViewport(vp: Viewport, cmd: ScrollCommand, total: number, height: number): Viewport {

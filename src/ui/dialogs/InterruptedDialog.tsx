@@ -5,11 +5,12 @@ import type { Awaiting } from '../../core/types.js';
 import { DECISIONS, type Choice } from '../../core/decisions.js';
 import { tuiChoices } from '../decision-keys.js';
 import { useDialogKeys } from '../key-router.js';
-import { Box, Text } from '../styled.js';
+import { Text } from '../styled.js';
 import { useTextField } from '../use-text-field.js';
 import { describeAction } from '../view-model.js';
 import { ChoiceDialog } from './ChoiceDialog.js';
 import { Frame } from './Frame.js';
+import { AnswerBox } from './QuestionDialog.js';
 
 const MESSAGE: Choice = DECISIONS.interrupted.choices[1];
 
@@ -50,11 +51,7 @@ function MessageBox({ title, onSend, onBack }: { title: string; onSend: (t: stri
   });
   return (
     <Frame title={title} keys="Enter: send it and run the round again · Esc: back">
-      <Box borderStyle="round" borderColor="green" paddingX={1}>
-        <Text color="green">message › </Text>
-        <Text wrap="truncate-start">{text}</Text>
-        <Text inverse> </Text>
-      </Box>
+      <AnswerBox label="message" text={text} />
     </Frame>
   );
 }

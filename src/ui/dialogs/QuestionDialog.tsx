@@ -34,11 +34,18 @@ export function QuestionDialog({
   return (
     <Frame title={`The ${role} asks:`} keys={keyOf('question', 'answer')}>
       <Text>{shown.join('\n')}</Text>
-      <Box borderStyle="round" borderColor="green" paddingX={1}>
-        <Text color="green">answer › </Text>
-        <Text wrap="truncate-start">{answer}</Text>
-        <Text inverse> </Text>
-      </Box>
+      <AnswerBox label="answer" text={answer} />
     </Frame>
+  );
+}
+
+/** A one-line box the person types into (the end of a long text stays in sight), with its cursor. */
+export function AnswerBox({ label, text }: { label: string; text: string }) {
+  return (
+    <Box borderStyle="round" borderColor="green" paddingX={1}>
+      <Text color="green">{label} › </Text>
+      <Text wrap="truncate-start">{text}</Text>
+      <Text inverse> </Text>
+    </Box>
   );
 }
