@@ -20,7 +20,7 @@ import type { LineSource } from './line-source.js';
 import { FOLLOW, isScroll, scrollViewport, TOP, type Viewport } from './lines.js';
 import type { EditableFile, EngineLike, FilesReader } from './ports.js';
 import { scrollHint, ScrollView } from './ScrollView.js';
-import { StatusBar, waitingText } from './StatusBar.js';
+import { StatusBar } from './StatusBar.js';
 import { COLLAPSIBLE, cycleTabs, TabBar } from './TabBar.js';
 import { codeTab, commentsTab, conversationTab, logTab, planTab, statusTab } from './tabs/content.js';
 import { useFileTexts } from './use-files.js';
@@ -28,6 +28,8 @@ import { KeyRouterContext, type KeyRouter } from './key-router.js';
 import { useKeys } from './use-keys.js';
 import { useTextField } from './use-text-field.js';
 import { useTypeAhead } from './use-type-ahead.js';
+import { withHistoryMarks } from './history-marks.js';
+import { useAttentionBell } from './use-attention-bell.js';
 import { useTerminalSize } from './use-terminal-size.js';
 import { useEngineBatches } from './use-engine-batches.js';
 import {
@@ -129,49 +131,14 @@ export function App(props: AppProps) {
     (actions) => send({ type: 'batch', actions }),
     () => {
       const history = props.history ?? [];
-      if (history.length > 0) {
-        const intro: ViewAction = {
-          type: 'entries',
-          entries: [
-            {
-              who: 'agent-collab',
-              kind: 'notice',
-              text: 'Earlier in this run (read back from debug.log):',
-              detail: null,
-            },
-          ],
-          skipped: 0,
-        };
-        // A line after the history too: the resumed round's first words start a message of their own, not the end
-        // of the last one read back.
-        const resumed: ViewAction = {
-          type: 'entries',
-          entries: [{ who: 'agent-collab', kind: 'phase', text: 'resumed', detail: null }],
-          skipped: 0,
-        };
-        send({ type: 'batch', actions: [intro, ...history, resumed] });
-      }
+      if (history.length > 0) send({ type: 'batch', actions: withHistoryMarks(history) });
       if (props.notice) send({ type: 'ui_notice', text: props.notice, tone: 'warn' });
       onReady?.();
     },
   );
 
   const pending = view.state.pendingCommand;
-  // The bell rings once per new question to the person (compared by value: a re-published state is not new).
-  const lastAwaiting = useRef<string | null>(null);
-  const lastPending = useRef<string | null>(null);
-  useEffect(() => {
-    const awaitingKey = view.awaiting ? JSON.stringify(view.awaiting) : null;
-    if (pending && pending.id !== lastPending.current) onAttention?.(`the ${pending.role} wants to run a command`);
-    // A run parked until a usage limit resets goes on by itself: nothing to call the person for.
-    else if (awaitingKey && awaitingKey !== lastAwaiting.current && view.awaiting?.kind !== 'usage_limit')
-      onAttention?.(waitingText(view));
-    lastAwaiting.current = awaitingKey;
-    lastPending.current = pending?.id ?? null;
-  }, [view.awaiting, pending, onAttention]);
-  useEffect(() => {
-    if (view.stopped) onAttention?.('the run stopped');
-  }, [view.stopped, onAttention]);
+  useAttentionBell(view, pending, onAttention);
 
   const busy = view.state.inflight !== null;
   // A stopped run asks nothing more: no dialog, only the help; the tabs stay readable.

@@ -1,7 +1,6 @@
 // The TUI's view model: a pure reducer from what the engine publishes (and what the person sent) to what the
 // screen shows. No React here, so it is tested without rendering.
 import { describeReport, type RunReportWritten } from '../core/run-report.js';
-import { roleOf } from '../core/approval.js';
 import { autoStoppedBy, questionAsked, withFreshFlash } from './view-freshness.js';
 import { DECISIONS, type Choice } from '../core/decisions.js';
 import { noticeText } from '../core/notice-text.js';
@@ -10,8 +9,9 @@ import { appendItems, emptyList, lastItem, replaceLast, toArray, type ChunkedLis
 import { appendedEntry, joinDetail, oneLine } from './agent-entries.js';
 
 export { appendedEntry, oneLine } from './agent-entries.js';
+export { describeAction, whoRuns } from './describe-action.js';
+import { describeAction, whoRuns } from './describe-action.js';
 import {
-  isAgentAction,
   type Action,
   type AgentEvent,
   type Awaiting,
@@ -127,44 +127,6 @@ export function initialView(state: WorkflowState, opts: { maxEntries?: number; n
 export function modeLabelOf(s: Pick<WorkflowState, 'mode' | 'pauseRequested'>, pauseAsked: boolean): ModeLabel {
   if (s.mode === 'auto') return s.pauseRequested ? 'PAUSING' : 'AUTO';
   return pauseAsked ? 'PAUSED' : 'MANUAL';
-}
-
-/** What an action is, for a person: "writing the plan", "executing step 2: add tests". */
-export function describeAction(action: Action, s: Pick<WorkflowState, 'iteration' | 'steps'>): string {
-  switch (action.kind) {
-    case 'refine':
-      return 'refining the goal';
-    case 'write_plan':
-      return 'writing the plan';
-    case 'review':
-      return action.reask ? 'asked again for a clear verdict' : `reviewing the plan (round ${s.iteration + 1})`;
-    case 'respond':
-      return 'revising the plan after review';
-    case 'code_review':
-      if (action.reask) return 'asked again for a clear code review verdict';
-      return action.step === null ? "reviewing the run's code" : `reviewing step ${action.step}'s code`;
-    case 'code_fix':
-      return 'turning the code review into fix steps';
-    case 'execute_step': {
-      const title = s.steps.find((st) => st.n === action.step)?.title;
-      const of = s.steps.length ? `/${s.steps.length}` : '';
-      return `executing step ${action.step}${of}${title ? `: ${title}` : ''}`;
-    }
-    case 'commit_step':
-      return `committing step ${action.step}`;
-    case 'ask_test_command':
-      return `asking which command tests step ${action.step}`;
-    case 'run_tests':
-      return `testing step ${action.step} (attempt ${action.attempt})`;
-    case 'rollback_step':
-      return `rolling back step ${action.step}`;
-  }
-}
-
-/** Who does an action: an agent, git (commit, rollback), or agent-collab itself (running the tests). */
-export function whoRuns(action: Action): Role | 'git' | 'agent-collab' {
-  if (isAgentAction(action)) return roleOf(action);
-  return action.kind === 'run_tests' ? 'agent-collab' : 'git';
 }
 
 function sameAction(a: Action | null, b: Action | null): boolean {
