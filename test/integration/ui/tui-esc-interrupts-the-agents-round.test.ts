@@ -2,29 +2,17 @@
 // unfinished answer is not used, the phase stays — and the person runs it again with a message added to its prompt.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FakeAgent } from '../../../src/adapters/fake/fake-agent.js';
-import { tempRepo } from '../../helpers/repo.js';
 import { KEY, waitFor } from '../../unit/ui/ui-helpers.js';
-import { runTui, type TuiRun } from './tui-on-a-fake-terminal.js';
+import { tuiInTempRepos } from './tui-on-a-fake-terminal.js';
 
 const PLAN = '# Task: Greet\n\n## Steps\n1. [ ] Add greeting.txt\n';
 
-let repo: ReturnType<typeof tempRepo> | null = null;
-let tui: TuiRun | null = null;
-afterEach(async () => {
-  if (tui) {
-    await tui.press(KEY.ctrlC);
-    await tui.exit;
-    tui = null;
-  }
-  repo?.cleanup();
-  repo = null;
-});
+const tuis = tuiInTempRepos();
 
 describe('Esc in the TUI', { timeout: 120_000 }, () => {
   it('interrupts the planner’s round; m + a message runs it again with the message, and auto mode goes on', async () => {
-    repo = tempRepo('[safety]\nsandbox = "off"\n[review]\ncode = "off"\n');
     const planner = new FakeAgent('planner', {
       rules: [
         { when: { kind: 'write_plan' }, times: 1, do: { delayMs: 60_000, text: '# Task: the slow plan' } },
@@ -32,7 +20,12 @@ describe('Esc in the TUI', { timeout: 120_000 }, () => {
       ],
     });
     const reviewer = new FakeAgent('reviewer', { rules: [{ do: { delayMs: 60_000, verdict: 'APPROVED' } }] });
-    tui = runTui({ cwd: repo.dir, homeDir: repo.home, agents: { planner, reviewer }, goal: 'greet', mode: 'auto' });
+    const tui = tuis.start('[safety]\nsandbox = "off"\n[review]\ncode = "off"\n', {
+      agents: { planner, reviewer },
+      goal: 'greet',
+      mode: 'auto',
+    });
+    const repo = { dir: tui.dir };
     await tui.shows('writing the plan');
     await tui.shows('Esc interrupt');
     await waitFor(() => expect(planner.turns).toHaveLength(1), 30_000); // the planner is at work

@@ -2,29 +2,18 @@
 // a new run waits at goal refinement, and the new goal reaches the planner — no quitting and restarting.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FakeAgent } from '../../../src/adapters/fake/fake-agent.js';
-import { gitLog, tempRepo } from '../../helpers/repo.js';
+import { gitLog } from '../../helpers/repo.js';
 import { KEY, waitFor } from '../../unit/ui/ui-helpers.js';
-import { runTui, type TuiRun } from './tui-on-a-fake-terminal.js';
+import { tuiInTempRepos } from './tui-on-a-fake-terminal.js';
 
 const PLAN = '# Task: Greet\n\n## Steps\n1. [ ] Add greeting.txt\n';
 
-let repo: ReturnType<typeof tempRepo> | null = null;
-let tui: TuiRun | null = null;
-afterEach(async () => {
-  if (tui) {
-    await tui.press(KEY.ctrlC);
-    await tui.exit;
-    tui = null;
-  }
-  repo?.cleanup();
-  repo = null;
-});
+const tuis = tuiInTempRepos();
 
 describe('after DONE', { timeout: 180_000 }, () => {
   it('n archives the finished run and starts a new one at goal refinement; its goal reaches the planner', async () => {
-    repo = tempRepo('[safety]\nsandbox = "off"\n[review]\ncode = "off"\n[test]\ndefault_command = "true"\n');
     const planner = new FakeAgent('planner', {
       rules: [
         { when: { kind: 'write_plan' }, do: { text: PLAN } },
@@ -32,7 +21,12 @@ describe('after DONE', { timeout: 180_000 }, () => {
       ],
     });
     const reviewer = new FakeAgent('reviewer', { rules: [{ do: { verdict: 'APPROVED' } }] });
-    tui = runTui({ cwd: repo.dir, homeDir: repo.home, agents: { planner, reviewer }, goal: 'greet', mode: 'auto' });
+    const tui = tuis.start('[safety]\nsandbox = "off"\n[review]\ncode = "off"\n[test]\ndefault_command = "true"\n', {
+      agents: { planner, reviewer },
+      goal: 'greet',
+      mode: 'auto',
+    });
+    const repo = { dir: tui.dir };
     await tui.shows('executing step 1/1'); // execution starts on the person's go
     await tui.press(KEY.enter);
     await tui.shows(/\bDONE\b/);

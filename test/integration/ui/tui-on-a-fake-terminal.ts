@@ -5,7 +5,9 @@ import { EventEmitter } from 'node:events';
 import { stripVTControlCharacters } from 'node:util';
 import type { Agent, Mode, Role } from '../../../src/core/types.js';
 import { runInteractive } from '../../../src/modes/interactive.js';
-import { sleep, waitFor } from '../../unit/ui/ui-helpers.js';
+import { afterEach } from 'vitest';
+import { tempRepo } from '../../helpers/repo.js';
+import { KEY, sleep, waitFor } from '../../unit/ui/ui-helpers.js';
 
 /** A terminal's output: every write kept; Ink writes each frame whole after erasing the previous one. */
 class FakeStdout extends EventEmitter {
@@ -111,4 +113,31 @@ export function runTui(opts: {
     }
   };
   return { exit, frame, shows, press, writes: () => stdout.writes };
+}
+
+/**
+ * A TUI per test in a temp repo with `config`: `start` opens it; after each test, Ctrl+C ends it (if it still runs)
+ * and the repo is removed.
+ */
+export function tuiInTempRepos(): {
+  start: (config: string, opts: Omit<Parameters<typeof runTui>[0], 'cwd' | 'homeDir'>) => TuiRun & { dir: string };
+} {
+  let repo: ReturnType<typeof tempRepo> | null = null;
+  let tui: TuiRun | null = null;
+  afterEach(async () => {
+    if (tui) {
+      await tui.press(KEY.ctrlC);
+      await tui.exit;
+      tui = null;
+    }
+    repo?.cleanup();
+    repo = null;
+  });
+  return {
+    start: (config, opts) => {
+      repo = tempRepo(config);
+      tui = runTui({ cwd: repo.dir, homeDir: repo.home, ...opts });
+      return { ...tui, dir: repo.dir };
+    },
+  };
 }

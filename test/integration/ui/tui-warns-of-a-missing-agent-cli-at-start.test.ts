@@ -1,30 +1,17 @@
 // Issue 20, defect 14: with a role's CLI not installed, the TUI says so (with the install hint) as it starts, before
 // any message is sent, instead of failing only after the first one.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FakeAgent } from '../../../src/adapters/fake/fake-agent.js';
-import { tempRepo } from '../../helpers/repo.js';
-import { KEY } from '../../unit/ui/ui-helpers.js';
-import { runTui, type TuiRun } from './tui-on-a-fake-terminal.js';
+import { tuiInTempRepos, type TuiRun } from './tui-on-a-fake-terminal.js';
 
-let repo: ReturnType<typeof tempRepo> | null = null;
-let tui: TuiRun | null = null;
-
-afterEach(async () => {
-  if (tui) {
-    await tui.press(KEY.ctrlC);
-    await tui.exit;
-    tui = null;
-  }
-  repo?.cleanup();
-  repo = null;
-});
+const tuis = tuiInTempRepos();
 
 /** The TUI with the planner on codex (the default role), whose command is `codexCommand`, and a fake reviewer. */
 function start(codexCommand: string): TuiRun {
-  repo = tempRepo(`[safety]\nsandbox = "off"\n[agents.codex]\ncommand = "${codexCommand}"\n`);
   const reviewer = new FakeAgent('reviewer', { rules: [{ do: { verdict: 'APPROVED' } }] });
-  tui = runTui({ cwd: repo.dir, homeDir: repo.home, agents: { reviewer } });
-  return tui;
+  return tuis.start(`[safety]\nsandbox = "off"\n[agents.codex]\ncommand = "${codexCommand}"\n`, {
+    agents: { reviewer },
+  });
 }
 
 describe('the TUI at start', { timeout: 120_000 }, () => {
