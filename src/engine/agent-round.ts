@@ -111,6 +111,7 @@ export class AgentRounds {
     const agentTime = new RoundBudgetClock(this.ctx, signal, role);
     const outcome = await this.withRetries(play, turn).finally(() => agentTime.stop());
     if (signal.aborted || outcome.kind === 'stopped') {
+      await agentTime.stopped();
       if (action.kind === 'execute_step')
         await this.steps
           .undoAfterStop(role, action.step, attempt)

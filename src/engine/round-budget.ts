@@ -23,7 +23,7 @@ export class RoundBudgetClock {
     this.arm();
   }
 
-  /** Stops reporting; the round was stopped (its time so far is not reported: nothing of it is dispatched). */
+  /** Stops reporting (what is left of the round's time is counted by end() or stopped()). */
   stop(): void {
     this.ended = true;
     if (this.timer) clearTimeout(this.timer);
@@ -35,6 +35,15 @@ export class RoundBudgetClock {
     this.stop();
     if (!this.signal.aborted)
       await this.ctx.dispatch({ type: 'worked', ms: this.clock.lap(), roundEnded: true, role: this.role });
+  }
+
+  /**
+   * The round was stopped (Esc, `s`, a cap, a shutdown): the agent worked until then all the same, so that time
+   * counts; with `roundEnded` it stops nothing more.
+   */
+  async stopped(): Promise<void> {
+    this.stop();
+    await this.ctx.dispatch({ type: 'worked', ms: this.clock.lap(), roundEnded: true, role: this.role });
   }
 
   private arm(): void {

@@ -140,4 +140,24 @@ describe('the minutes budget', () => {
     expect(engine.state.budget?.workedMs).toBeLessThan(62_000);
     await engine.close();
   });
+
+  it('counts the agent time of a round the person interrupted (Esc): the agent worked until then all the same', async () => {
+    vi.useFakeTimers();
+    const never: Agent = { ...streamingPlanner([]), name: 'reviewer' };
+    const engine = new Engine(running('WRITE_PLAN', { kind: 'write_plan' }, { mode: 'auto' }), {
+      repoRoot: '/nowhere',
+      files: files(),
+      workspace,
+      prompts: { render: (name: string) => Promise.resolve(`prompt ${name}`) },
+      agents: { planner: streamingPlanner([]), reviewer: never },
+      options: { ...OPTS, budget: { tokens: 0, cost: 0, minutes: 10 } },
+    });
+    await engine.resume();
+    await vi.advanceTimersByTimeAsync(30_000);
+    await engine.dispatch({ type: 'interrupt' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(engine.state.awaiting).toMatchObject({ kind: 'interrupted', role: 'planner' });
+    expect(engine.state.budget?.workedMs).toBe(30_000);
+    await engine.close();
+  });
 });
