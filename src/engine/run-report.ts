@@ -1,6 +1,6 @@
 // Gathers the facts of a run that ended (its state, log.md, plan.md, the run's commits in git) and writes its report
 // to runs/<run id>/report.md: atomically, redacted like every other sink. The rendering is core/run-report.ts.
-import { readFile } from 'node:fs/promises';
+import { readFile, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { filesChangedBy, runCommits } from '../adapters/git/run-commits.js';
 import type { Redactor } from '../core/redact.js';
@@ -48,6 +48,19 @@ export interface RunReportSources {
 
 export const REPORT_FILE = 'report.md';
 
+/**
+ * A run stopped back to goal refinement goes on, in the same run, with a new goal: the stopped plan's report is kept
+ * as report-<n>.md rather than written over by the next one. (An interrupted run's report is only where it stood.)
+ */
+async function keepStoppedReport(file: string): Promise<void> {
+  const before = await readFile(file, 'utf8').catch(() => null);
+  if (before === null || !before.includes('\nending: "stopped"\n')) return;
+  for (let n = 1; ; n++) {
+    const kept = file.replace(/\.md$/, `-${n}.md`);
+    if (!(await stat(kept).catch(() => null))) return rename(file, kept);
+  }
+}
+
 export class DiskRunReports implements RunReports {
   constructor(private readonly src: RunReportSources) {}
 
@@ -58,6 +71,7 @@ export class DiskRunReports implements RunReports {
   async write(state: WorkflowState, end: RunEnd, endedAt: string): Promise<RunReportWritten> {
     const input = await this.gather(state, end, endedAt);
     const file = path.join(this.src.workdir, this.relative(state));
+    await keepStoppedReport(file);
     await writeAtomic(file, this.src.redactor.text(renderRunReport(input)));
     return { ...reportSummary(input), path: file };
   }

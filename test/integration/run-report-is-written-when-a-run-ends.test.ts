@@ -128,6 +128,13 @@ describe('run report', { timeout: 120_000 }, () => {
     expect(report).toContain('| greeting.txt | added |');
     expect(report).not.toContain('bad.txt'); // never committed
     expect(reportEvent(stopped.events)).toMatchObject({ status: 'PARTIAL', path: file, steps_done: 1, commits: 1 });
+
+    // The run goes on with a new goal and is stopped again: the first stop's report is kept, not written over.
+    const again = await runAutoHeadless(r, agents, { resume: 'resume', goal: 'greet again' });
+    expect(again.code).toBe(3);
+    await runAutoHeadless(r, agents, { resume: 'resume', decision: { word: 'stop' } });
+    expect(readFileSync(file.replace(/\.md$/, '-1.md'), 'utf8')).toBe(report);
+    expect(readFileSync(file, 'utf8')).toContain('\nending: "stopped"\n');
   });
 
   it('a failed run cancelled by the person is FAILED; its report moves to history/ with the run', async () => {
