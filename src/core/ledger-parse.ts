@@ -13,7 +13,7 @@ const MAX_COMMENTS = 50;
 
 const HEADING_RE = /^\s{0,3}#{1,6}\s+(.*)$/;
 /** A list item: its indent, its number (if numbered), its text. */
-const ITEM_RE = /^(\s*)(?:(\d+)[.)]|[-*+])\s+(.*)$/;
+const ITEM_RE = /^(\s*)(?:\*\*)?(?:(\d+)[.)]|[-*+])(?:\*\*)?\s+(.*)$/;
 /** An entry id at the start of a line's text, maybe in emphasis or brackets: `L3:`, `**L3**`, `[L3]`, `L3 —`. */
 const ID_RE = /^(?:\*\*|__|`|\[)?\s*(L\d+)\s*(?:\*\*|__|`|\])?(?=$|[\s:.,;)(—–-])\s*[:.,;)—–-]*\s*(.*)$/i;
 const NONE_RE = /^(?:none|nothing|no (?:further |more |new )?(?:comments?|remarks?|issues?)|n\/a)\b[\s.!]*$/i;
@@ -57,7 +57,9 @@ function sections(text: string): Array<{ heading: string | null; lines: string[]
   const out: Array<{ heading: string | null; lines: string[] }> = [{ heading: null, lines: [] }];
   for (const line of stripAnswerWrapping(text).split(/\r?\n/)) {
     const h = HEADING_RE.exec(line);
-    if (h) out.push({ heading: normalizeMarkerLine(h[1] ?? '').toLowerCase(), lines: [] });
+    // `### 1. Title`: a comment written as a numbered heading is an item of the section it is in.
+    if (h && /^\d+[.)]\s/.test(h[1] ?? '')) out[out.length - 1]?.lines.push(h[1] ?? '');
+    else if (h) out.push({ heading: normalizeMarkerLine(h[1] ?? '').toLowerCase(), lines: [] });
     else out[out.length - 1]?.lines.push(line);
   }
   return out;

@@ -182,3 +182,14 @@ describe('the stagnation rule stands on what the reviewer said', () => {
     );
   });
 });
+
+describe('comments in the styles claude likes', () => {
+  it('numbered headings and bold numbers are comments like a plain numbered list', () => {
+    const headings =
+      '[CHANGES_REQUIRED]\n\n## Comments\n### 1. Missing tests\nStep 2 adds none.\n### 2. Wrong file\nUse src/a.ts.\n';
+    expect(parseReview(headings, []).comments.map((c) => c.number)).toEqual([1, 2]);
+    expect(parseReview(headings, []).comments[0]?.text).toBe('Missing tests Step 2 adds none.');
+    const bold = '[CHANGES_REQUIRED]\n\n## Comments\n**1.** Add tests.\n**2. Wrong file** — use src/a.ts.\n';
+    expect(parseReview(bold, []).comments.map((c) => c.number)).toEqual([1, 2]);
+  });
+});
