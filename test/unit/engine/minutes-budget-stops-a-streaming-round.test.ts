@@ -2,41 +2,11 @@
 // and stopped at the cap, waiting with the budget question; the agent time it used is in the state.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EngineOutput } from '../../../src/core/events.js';
-import type { StepWorkspace, WorkflowFiles } from '../../../src/core/ports.js';
 import type { Agent, AgentEvent } from '../../../src/core/types.js';
 import type { CommandPolicy } from '../../../src/engine/command-gate.js';
 import { Engine } from '../../../src/engine/runner.js';
+import { NO_GIT_WORKSPACE, quietFiles } from '../../helpers/quiet-ports.js';
 import { OPTS, running } from '../../helpers/states.js';
-
-function files(): WorkflowFiles {
-  const ok = (): Promise<void> => Promise.resolve();
-  return {
-    saveState: ok,
-    readPlan: () => Promise.resolve('the plan'),
-    readComments: () => Promise.resolve(null),
-    writePlan: ok,
-    writeComments: ok,
-    setPlanStatus: ok,
-    readSteps: () => Promise.resolve([]),
-    markStepDone: ok,
-    markStepSkipped: ok,
-    appendSteps: ok,
-    acceptEdit: ok,
-    changedOutside: () => Promise.resolve(false),
-    resolveExternal: (_file, incoming) => Promise.resolve(incoming),
-    appendLog: ok,
-    archive: () => Promise.resolve('history/x'),
-    debug: () => undefined,
-  };
-}
-
-const workspace: StepWorkspace = {
-  snapshot: () => Promise.reject(new Error('no git here')),
-  changedSince: () => Promise.reject(new Error('no git here')),
-  reviewDiff: () => Promise.reject(new Error('no git here')),
-  commitStep: () => Promise.reject(new Error('no git here')),
-  rollback: () => Promise.reject(new Error('no git here')),
-};
 
 /** A planner that says one line and then works on until it is stopped. */
 function streamingPlanner(stops: string[]): Agent {
@@ -61,6 +31,19 @@ function streamingPlanner(stops: string[]): Agent {
 
 afterEach(() => vi.useRealTimers());
 
+/** An auto run writing its plan with `planner`, under a minutes cap; the reviewer never gets a turn. */
+function planning(planner: Agent, minutes: number, commands?: CommandPolicy): Engine {
+  return new Engine(running('WRITE_PLAN', { kind: 'write_plan' }, { mode: 'auto' }), {
+    repoRoot: '/nowhere',
+    files: quietFiles(),
+    workspace: NO_GIT_WORKSPACE,
+    prompts: { render: (name: string) => Promise.resolve(`prompt ${name}`) },
+    agents: { planner, reviewer: { ...streamingPlanner([]), name: 'reviewer' } },
+    options: { ...OPTS, budget: { tokens: 0, cost: 0, minutes } },
+    ...(commands ? { commands } : {}),
+  });
+}
+
 /** Holds every command for the person; nobody-answered denial only after an hour. */
 const confirmAll: CommandPolicy = {
   ready: () => Promise.resolve(),
@@ -75,15 +58,7 @@ describe('the minutes budget', () => {
   it('gives the 80% notice while a round streams and stops that round at the cap', async () => {
     vi.useFakeTimers();
     const stops: string[] = [];
-    const never: Agent = { ...streamingPlanner([]), name: 'reviewer' };
-    const engine = new Engine(running('WRITE_PLAN', { kind: 'write_plan' }, { mode: 'auto' }), {
-      repoRoot: '/nowhere',
-      files: files(),
-      workspace,
-      prompts: { render: (name: string) => Promise.resolve(`prompt ${name}`) },
-      agents: { planner: streamingPlanner(stops), reviewer: never },
-      options: { ...OPTS, budget: { tokens: 0, cost: 0, minutes: 1 } },
-    });
+    const engine = planning(streamingPlanner(stops), 1);
     const outputs: EngineOutput[] = [];
     engine.subscribe((o) => outputs.push(o));
     const budgetNotices = () =>
@@ -107,16 +82,7 @@ describe('the minutes budget', () => {
 
   it('does not count the time a held command waits on the person', async () => {
     vi.useFakeTimers();
-    const never: Agent = { ...streamingPlanner([]), name: 'reviewer' };
-    const engine = new Engine(running('WRITE_PLAN', { kind: 'write_plan' }, { mode: 'auto' }), {
-      repoRoot: '/nowhere',
-      files: files(),
-      workspace,
-      prompts: { render: (name: string) => Promise.resolve(`prompt ${name}`) },
-      agents: { planner: streamingPlanner([]), reviewer: never },
-      options: { ...OPTS, budget: { tokens: 0, cost: 0, minutes: 1 } },
-      commands: confirmAll,
-    });
+    const engine = planning(streamingPlanner([]), 1, confirmAll);
     await engine.resume();
     await vi.advanceTimersByTimeAsync(10_000);
     const verdict = engine.checkCommand({ role: 'planner', command: 'git reset --hard', cwd: '/nowhere' });
@@ -143,15 +109,7 @@ describe('the minutes budget', () => {
 
   it('counts the agent time of a round the person interrupted (Esc): the agent worked until then all the same', async () => {
     vi.useFakeTimers();
-    const never: Agent = { ...streamingPlanner([]), name: 'reviewer' };
-    const engine = new Engine(running('WRITE_PLAN', { kind: 'write_plan' }, { mode: 'auto' }), {
-      repoRoot: '/nowhere',
-      files: files(),
-      workspace,
-      prompts: { render: (name: string) => Promise.resolve(`prompt ${name}`) },
-      agents: { planner: streamingPlanner([]), reviewer: never },
-      options: { ...OPTS, budget: { tokens: 0, cost: 0, minutes: 10 } },
-    });
+    const engine = planning(streamingPlanner([]), 10);
     await engine.resume();
     await vi.advanceTimersByTimeAsync(30_000);
     await engine.dispatch({ type: 'interrupt' });

@@ -1,30 +1,14 @@
 // The executor hands the workspace what identifies the step's commit (its base and start, saved before the first
 // attempt) and the step's signal, so closing the engine stops a commit that hangs (a hook, a gpg prompt).
 import { describe, expect, it } from 'vitest';
-import type { StepCommitOptions, StepWorkspace, WorkflowFiles } from '../../../src/core/ports.js';
+import type { StepCommitOptions, StepWorkspace } from '../../../src/core/ports.js';
 import { newStepRun } from '../../../src/core/execution.js';
 import type { CommandPolicy } from '../../../src/engine/command-gate.js';
 import { Engine } from '../../../src/engine/runner.js';
+import { quietFiles } from '../../helpers/quiet-ports.js';
 import { OPTS, running } from '../../helpers/states.js';
 
-const files: WorkflowFiles = {
-  saveState: () => Promise.resolve(),
-  readPlan: () => Promise.resolve('the plan'),
-  readComments: () => Promise.resolve(null),
-  writePlan: () => Promise.resolve(),
-  writeComments: () => Promise.resolve(),
-  setPlanStatus: () => Promise.resolve(),
-  readSteps: () => Promise.resolve([]),
-  markStepDone: () => Promise.resolve(),
-  markStepSkipped: () => Promise.resolve(),
-  appendSteps: () => Promise.resolve(),
-  acceptEdit: () => Promise.resolve(),
-  changedOutside: () => Promise.resolve(false),
-  resolveExternal: (_file, incoming) => Promise.resolve(incoming),
-  appendLog: () => Promise.resolve(),
-  archive: () => Promise.resolve('history/x'),
-  debug: () => undefined,
-};
+const files = quietFiles();
 
 const allowAll: CommandPolicy = {
   ready: () => Promise.resolve(),

@@ -2,9 +2,10 @@
 // wake-up time by itself, the hour parked is not agent time for [budget] max_minutes, a resumed run waits only the
 // rest, and closing or stopping the run clears the timer so nothing keeps the process alive.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { StepWorkspace, WorkflowFiles } from '../../../src/core/ports.js';
+import type { WorkflowFiles } from '../../../src/core/ports.js';
 import type { Agent, AgentEvent, WorkflowState } from '../../../src/core/types.js';
 import { Engine } from '../../../src/engine/runner.js';
+import { NO_GIT_WORKSPACE, quietFiles } from '../../helpers/quiet-ports.js';
 import { OPTS, running } from '../../helpers/states.js';
 
 const NOW = new Date('2026-11-26T13:00:00.000Z');
@@ -14,37 +15,16 @@ const RESET = new Date(NOW.getTime() + ROUND_MS + HOUR).toISOString();
 const WAKE = new Date(Date.parse(RESET) + 30_000).toISOString();
 
 function files(saved: WorkflowState[]): WorkflowFiles {
-  const ok = (): Promise<void> => Promise.resolve();
-  return {
+  return quietFiles({
     saveState: (s) => {
       saved.push(s);
-      return ok();
+      return Promise.resolve();
     },
-    readPlan: () => Promise.resolve('the plan'),
-    readComments: () => Promise.resolve(null),
-    writePlan: ok,
-    writeComments: ok,
-    setPlanStatus: ok,
     readSteps: () => Promise.resolve([{ n: 1, title: 'one', done: false }]),
-    markStepDone: ok,
-    markStepSkipped: ok,
-    appendSteps: ok,
-    acceptEdit: ok,
-    changedOutside: () => Promise.resolve(false),
-    resolveExternal: (_file, incoming) => Promise.resolve(incoming),
-    appendLog: ok,
-    archive: () => Promise.resolve('history/x'),
-    debug: () => undefined,
-  };
+  });
 }
 
-const workspace: StepWorkspace = {
-  snapshot: () => Promise.reject(new Error('no git here')),
-  changedSince: () => Promise.reject(new Error('no git here')),
-  reviewDiff: () => Promise.reject(new Error('no git here')),
-  commitStep: () => Promise.reject(new Error('no git here')),
-  rollback: () => Promise.reject(new Error('no git here')),
-};
+const workspace = NO_GIT_WORKSPACE;
 
 /** A reviewer whose every turn works ROUND_MS; the first one ends in a usage limit resetting at RESET. */
 function reviewer(turns: string[]): Agent {
