@@ -199,20 +199,41 @@ export async function findStepCommit(
   key: StepCommitKey,
   signal?: AbortSignal,
 ): Promise<string | null> {
+  return (await stepCommitAndHeadTree(repoRoot, key, signal)).found;
+}
+
+/**
+ * findStepCommit, and HEAD's tree read by the same git process (the newest commit `git log` lists is HEAD):
+ * `headTree` is undefined when the log could not be read (e.g. no commits yet).
+ */
+export async function stepCommitAndHeadTree(
+  repoRoot: string,
+  key: StepCommitKey,
+  signal?: AbortSignal,
+): Promise<{ found: string | null; headTree: string | undefined }> {
   // --no-show-signature: a person's log.showSignature would put gpg's lines into the output.
   const r = await git(
     repoRoot,
-    ['log', '--no-show-signature', '--no-color', '--format=%H%x1f%s%x1f%b%x1e', '-n', String(STEP_COMMIT_SEARCH_DEPTH)],
+    [
+      'log',
+      '--no-show-signature',
+      '--no-color',
+      '--format=%H%x1f%T%x1f%s%x1f%b%x1e',
+      '-n',
+      String(STEP_COMMIT_SEARCH_DEPTH),
+    ],
     { signal },
   );
-  if (r.exitCode !== 0) return null; // e.g. no commits yet
+  if (r.exitCode !== 0) return { found: null, headTree: undefined };
   const wanted = keyTrailers(key);
-  for (const rec of r.stdout.split('\x1e')) {
-    const [hash, subject, body = ''] = rec.trim().split('\x1f');
+  const records = r.stdout.split('\x1e').map((rec) => rec.trim().split('\x1f'));
+  const headTree = /^[0-9a-f]{40,64}$/.exec(records[0]?.[1] ?? '')?.[0];
+  for (const [hash, , subject, body = ''] of records) {
     const lines = new Set(body.split('\n').map((l) => l.trim()));
-    if (hash && subject?.startsWith(`[Step ${key.step}] `) && wanted.every((l) => lines.has(l))) return hash;
+    if (hash && subject?.startsWith(`[Step ${key.step}] `) && wanted.every((l) => lines.has(l)))
+      return { found: hash, headTree };
   }
-  return null;
+  return { found: null, headTree };
 }
 
 /** `git commit` arguments of a step commit: the `[Step N] <summary>` subject, then the trailers of its key. */

@@ -62,17 +62,36 @@ export async function filesChangedBy(
 ): Promise<ChangedFile[]> {
   const files = new Map<string, ChangedFile | null>();
   for (const { hash } of commits) {
-    const base = ['diff-tree', '-r', '--root', '--no-commit-id', '-z', ...DIFF_FLAGS];
-    const status = (await must(repoRoot, [...base, '--name-status', hash, '--', ...pathspec], 'list the changed files'))
-      .split('\0')
-      .filter((f) => f.length > 0);
-    const numstat = (await must(repoRoot, [...base, '--numstat', hash, '--', ...pathspec], 'count the changed lines'))
-      .split('\0')
-      .filter((f) => f.length > 0);
+    // One git process per commit: `--raw` (":<modes> <oids> <status>", then the path) and `--numstat`
+    // ("<added>\t<removed>\t<path>", "-" for a binary file), NUL-separated, raw records first.
+    const out = await must(
+      repoRoot,
+      [
+        'diff-tree',
+        '-r',
+        '--root',
+        '--no-commit-id',
+        '-z',
+        ...DIFF_FLAGS,
+        '--raw',
+        '--numstat',
+        hash,
+        '--',
+        ...pathspec,
+      ],
+      'list the changed files',
+    );
+    const status: string[] = [];
     const counts = new Map<string, { added: number | null; removed: number | null }>();
-    for (const rec of numstat) {
-      // "<added>\t<removed>\t<path>" ("-" for a binary file).
-      const [added = '-', removed = '-', ...rest] = rec.split('\t');
+    const fields = out.split('\0');
+    for (let i = 0; i < fields.length; i++) {
+      const field = fields[i] ?? '';
+      if (field.startsWith(':')) {
+        status.push(field.split(' ')[4]?.[0] ?? 'M', fields[++i] ?? '');
+        continue;
+      }
+      if (field === '') continue;
+      const [added = '-', removed = '-', ...rest] = field.split('\t');
       counts.set(rest.join('\t'), {
         added: added === '-' ? null : Number(added),
         removed: removed === '-' ? null : Number(removed),

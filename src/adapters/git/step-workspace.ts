@@ -7,6 +7,7 @@ import path from 'node:path';
 import {
   commitFailureMessage,
   findStepCommit,
+  stepCommitAndHeadTree,
   firstLine,
   runGit,
   stepCommitMessageArgs,
@@ -138,11 +139,13 @@ export class GitStepWorkspace implements StepWorkspace {
       baseTree,
       startedAt: opts.startedAt,
     });
-    const [found, now, head] = await Promise.all([
-      opts.baseTree ? findStepCommit(this.repoRoot, keyFrom(opts.baseTree), signal) : null,
+    // The log that holds a step commit names HEAD's tree too: one git process less per commit.
+    const [logged, now] = await Promise.all([
+      opts.baseTree ? stepCommitAndHeadTree(this.repoRoot, keyFrom(opts.baseTree), signal) : null,
       this.snapshot(signal),
-      this.headTree(signal),
     ]);
+    const found = logged?.found ?? null;
+    const head = logged?.headTree !== undefined ? logged.headTree : await this.headTree(signal);
     const headOrEmpty = head ?? (await this.emptyTree());
     const key = keyFrom(opts.baseTree ?? headOrEmpty);
     const existing = opts.baseTree ? found : await findStepCommit(this.repoRoot, key, signal);
@@ -203,7 +206,9 @@ export class GitStepWorkspace implements StepWorkspace {
         };
       }
       // A pre-commit hook may have changed what is committed (a formatter that stages its work): scanned too.
-      const committed = (await this.must(['rev-parse', 'HEAD^{tree}'], {}, 'read the new commit')).trim();
+      const [hash = '', committed = ''] = (
+        await this.must(['rev-parse', 'HEAD', 'HEAD^{tree}'], {}, 'read the new commit')
+      ).split('\n');
       if (committed !== tree && !opts.allowSecrets) {
         const byHooks = await this.must(['diff', '--binary', ...DIFF_FLAGS, tree, committed], {}, 'diff the hooks');
         const hookFindings = await findSecrets(this.repoRoot, byHooks, '', this.knownSecrets, signal);
@@ -220,7 +225,6 @@ export class GitStepWorkspace implements StepWorkspace {
       // commit is taken into the index too, where the index had the version built for the commit.
       await this.updateIndex(plan.index, {});
       if (committed !== tree) await catchUpIndex(this.repoRoot, [tree, committed]);
-      const hash = (await this.must(['rev-parse', 'HEAD'], {}, 'read the new commit')).trim();
       return { kind: 'committed', hash, files, patch } as const;
     });
   }
