@@ -12,6 +12,7 @@ import { reapOrphans } from '../adapters/reap-orphans.js';
 import { startWatchdog } from '../adapters/owned-processes.js';
 import { excludeWorkdir, locateRepo } from '../adapters/git/git.js';
 import { BoxedCommit } from '../adapters/git/boxed-commit.js';
+import { GitPathsOnce } from '../adapters/git/git-paths.js';
 import { GitRepoState } from '../adapters/git/repo-state.js';
 import { GitStepWorkspace } from '../adapters/git/step-workspace.js';
 import { RunArtifacts } from '../persistence/artifacts.js';
@@ -169,11 +170,13 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
       codeReview: { mode: config.review.code, maxRounds: config.review.max_code_rounds },
       limits: { waitForReset: config.limits.wait_for_reset, maxWaitMinutes: config.limits.max_wait_minutes },
     };
-    const repoGuard = new GitRepoState({ ...paths, configDir: path.dirname(paths.configFile) });
+    // One read of where git keeps its files, for the guard, the boxed commit and the workspace.
+    const gitPaths = new GitPathsOnce(repoRoot);
+    const repoGuard = new GitRepoState({ ...paths, configDir: path.dirname(paths.configFile) }, gitPaths);
     // With the sandbox on, the step commit's hooks run in the agent's box and are checked afterwards.
     const commitBox =
       config.safety.sandbox === 'on'
-        ? new BoxedCommit(agentConfinement(paths.workdir), repoGuard, path.join(paths.workdir, 'backups')).run
+        ? new BoxedCommit(agentConfinement(paths.workdir), repoGuard, path.join(paths.workdir, 'backups'), gitPaths).run
         : undefined;
     const workspace = new GitStepWorkspace(
       repoRoot,
@@ -185,6 +188,7 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
       },
       redactor.known,
       commitBox,
+      gitPaths,
     );
     const tests = new ShellTestRunner(
       repoRoot,

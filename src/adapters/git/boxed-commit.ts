@@ -8,8 +8,9 @@ import { readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { describeRepoChanges, type RepoSnapshot } from '../../core/repo-invariants.js';
 import { BWRAP, bwrapArgs, gitDirsOf, type AgentConfinement, type ConfinementSpec } from '../confinement/index.js';
-import { firstLine, runGit, type GitCallOptions, type GitResult } from './git.js';
+import { runGit, type GitCallOptions, type GitResult } from './git.js';
 import { putBackGitDirFiles, readGitDirFiles } from './git-dir-files.js';
+import { GitPathsOnce } from './git-paths.js';
 import type { GitRepoState, RepoBaseline } from './repo-state.js';
 
 /** What a hook did beyond the commit: one line per change, and what agent-collab undid. */
@@ -59,28 +60,16 @@ interface GitPlaces {
   readOnly: string[];
 }
 
-async function gitPlaces(repoRoot: string): Promise<GitPlaces> {
-  const r = await runGit(repoRoot, [
-    'rev-parse',
-    '--absolute-git-dir',
-    '--git-common-dir',
-    '--git-path',
-    'config',
-    '--git-path',
-    'config.worktree',
-    '--git-path',
-    'hooks',
-    '--git-path',
-    'index',
-  ]);
-  const lines = r.stdout.split('\n').filter(Boolean);
-  if (r.exitCode !== 0 || lines.length < 6)
-    throw new Error(`could not find the repository's git dir (git rev-parse): ${firstLine(r.stderr)}`);
-  const abs = lines.map((l) => real(path.resolve(repoRoot, l)));
-  const [own = '', common = ''] = abs;
+async function gitPlaces(repoRoot: string, gitPaths: GitPathsOnce): Promise<GitPlaces> {
+  const p = await gitPaths.get();
+  const own = real(p.gitDir);
+  const common = real(p.commonDir);
   return {
-    gitDirs: [...new Set([...abs.slice(0, 2), ...gitDirsOf(repoRoot).map(real)])],
-    readOnly: [...abs.slice(2), ...notForTheCommit(own, common)],
+    gitDirs: [...new Set([own, common, ...gitDirsOf(repoRoot).map(real)])],
+    readOnly: [
+      ...(['config', 'config.worktree', 'hooks', 'index'] as const).map((n) => real(p.gitPath(n))),
+      ...notForTheCommit(own, common),
+    ],
   };
 }
 
@@ -136,12 +125,14 @@ export class BoxedCommit {
     private readonly repoState: GitRepoState,
     /** Where changed git files are kept for the person (agent-collab's backups dir). */
     private readonly backupDir: string,
+    /** Where git keeps its files: read once per session (git-paths.ts). */
+    private readonly gitPaths?: GitPathsOnce,
   ) {}
 
   readonly run: CommitRunner = async (repoRoot, args, opts) => {
     const problem = await this.confinement.check();
     if (problem !== null) return { result: { stdout: '', stderr: problem, exitCode: 1 }, overreach: null };
-    this.places ??= gitPlaces(repoRoot).catch((err: unknown) => {
+    this.places ??= gitPlaces(repoRoot, this.gitPaths ?? new GitPathsOnce(repoRoot)).catch((err: unknown) => {
       this.places = null; // asked again next time
       throw err;
     });

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { describeRepoChanges, refLabel, type RepoSnapshot } from '../../core/repo-invariants.js';
 import { dotGitHash, guardsDotGit, putBackDotGit, readDotGit, type DotGit } from './dot-git.js';
 import { firstLine, runGit, type GitCallOptions } from './git.js';
+import { GitPathsOnce } from './git-paths.js';
 import {
   fileHash,
   putBack,
@@ -38,13 +39,15 @@ export interface RepoBaseline {
 const STOPPED = 'git was stopped';
 
 export class GitRepoState {
-  private indexPath: string | null = null;
-  private gitPaths: Promise<{ config: string; hooks: string }> | null = null;
   private places: Promise<GitPlaces | null> | null = null;
   /** What compare() already did about a replaced `.git` link, for restore() to report. */
   private dotGitNotes: string[] = [];
 
-  constructor(private readonly paths: RepoStatePaths) {}
+  constructor(
+    private readonly paths: RepoStatePaths,
+    /** Where git keeps HEAD, the index, config and hooks: read once per session (git-paths.ts). */
+    private readonly gitPaths: GitPathsOnce = new GitPathsOnce(paths.repoRoot),
+  ) {}
 
   /** Records what the turn must leave alone. */
   async take(signal?: AbortSignal): Promise<RepoBaseline> {
@@ -167,26 +170,14 @@ export class GitRepoState {
    * format), and then git is asked for each.
    */
   private gitPlaces(): Promise<GitPlaces | null> {
-    this.places ??= this.must([
-      'rev-parse',
-      '--git-path',
-      'HEAD',
-      '--git-path',
-      'logs/refs/stash',
-      '--git-common-dir',
-      '--path-format=absolute',
-      '--show-toplevel',
-    ]).then(
-      async (out) => {
-        const [head = '', stashLog = '', common = '', top = ''] = out.split('\n');
-        const abs = (p: string): string => path.resolve(this.paths.repoRoot, p);
-        const commonDir = abs(common);
-        if (await exists(path.join(commonDir, 'reftable'))) return null;
-        const main = worktreeList(await this.must(['worktree', 'list', '--porcelain']))[0]?.path ?? top;
+    this.places ??= this.gitPaths.get().then(
+      async (p) => {
+        if (await exists(path.join(p.commonDir, 'reftable'))) return null;
+        const main = worktreeList(await this.must(['worktree', 'list', '--porcelain']))[0]?.path ?? p.toplevel;
         return {
-          head: abs(head),
-          stashLog: abs(stashLog),
-          worktrees: path.join(commonDir, 'worktrees'),
+          head: p.gitPath('HEAD'),
+          stashLog: p.gitPath('logs/refs/stash'),
+          worktrees: path.join(p.commonDir, 'worktrees'),
           main,
         };
       },
@@ -348,20 +339,11 @@ export class GitRepoState {
 
   /** Every guarded file (guarded-files.ts): agent-collab's, and git's config and hooks. */
   private async readFiles(): Promise<Map<string, GuardedFile>> {
-    this.gitPaths ??= this.must(['rev-parse', '--git-path', 'config', '--git-path', 'hooks']).then(
-      (stdout) => {
-        const [config = 'config', hooks = 'hooks'] = stdout.split('\n');
-        return { config: path.resolve(this.paths.repoRoot, config), hooks: path.resolve(this.paths.repoRoot, hooks) };
-      },
-      (err: unknown) => {
-        this.gitPaths = null;
-        throw err;
-      },
-    );
+    const p = await this.gitPaths.get();
     // Hooks are guarded wherever core.hooksPath puts them, the working tree included (e.g. .husky/): agent-collab's
     // own `git commit` runs them outside confinement, so code the agent wrote must never get there. A person who
     // wants a hook changed changes it themselves.
-    return readGuardedFiles(this.paths, await this.gitPaths);
+    return readGuardedFiles(this.paths, { config: p.gitPath('config'), hooks: p.gitPath('hooks') });
   }
 
   private async restoreFiles(before: RepoBaseline, after: RepoBaseline, notes: string[]): Promise<void> {
@@ -388,11 +370,7 @@ export class GitRepoState {
   }
 
   private async indexFile(): Promise<string> {
-    this.indexPath ??= path.resolve(
-      this.paths.repoRoot,
-      (await this.must(['rev-parse', '--git-path', 'index'])).trim(),
-    );
-    return this.indexPath;
+    return (await this.gitPaths.get()).gitPath('index');
   }
 
   private async readIndex(): Promise<Buffer | null> {

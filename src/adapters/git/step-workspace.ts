@@ -27,6 +27,7 @@ import type { LargeChange } from '../../core/types.js';
 import { AgentHunks, indexInfo, parseRawEntries, type EntryChange } from './agent-hunks.js';
 import { catchUpIndex } from './index-catch-up.js';
 import { checkRepoSafety } from './repo-safety.js';
+import { GitPathsOnce } from './git-paths.js';
 import { redactText, type KnownSecret } from '../../core/redact.js';
 import { findSecrets } from './secret-check.js';
 import { plainCommit, type CommitRunner } from './boxed-commit.js';
@@ -71,7 +72,6 @@ export const DEFAULT_LIMITS: WorkspaceLimits = { allowDetached: false, maxFileBy
 
 export class GitStepWorkspace implements StepWorkspace {
   /** The person's index file (`git rev-parse --git-path index`: a linked worktree has its own), found once. */
-  private indexPath: Promise<string> | null = null;
   /** agent-collab's work dir relative to the repo root, or null when it lies outside the repo. */
   private readonly workdir: string | null;
 
@@ -85,6 +85,8 @@ export class GitStepWorkspace implements StepWorkspace {
     private readonly knownSecrets: readonly KnownSecret[] = [],
     /** How the step commit is spawned: boxed and checked afterwards when confinement is on (boxed-commit.ts). */
     private readonly runCommit: CommitRunner = plainCommit,
+    /** Where git keeps the index and the rest: read once per session (git-paths.ts). */
+    private readonly gitPaths: GitPathsOnce = new GitPathsOnce(repoRoot),
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
     const rel = path.relative(repoRoot, path.resolve(repoRoot, workdirRel)).split(path.sep).join('/');
@@ -160,6 +162,7 @@ export class GitStepWorkspace implements StepWorkspace {
       this.repoRoot,
       { allowDetached: this.limits.allowDetached, atStart: false },
       signal,
+      this.gitPaths,
     );
     if (unsafe) return { kind: 'failed', message: `step ${opts.step} was not committed: ${unsafe.message}` };
 
@@ -333,14 +336,7 @@ export class GitStepWorkspace implements StepWorkspace {
    * checkout's absent files from looking deleted. Without an index yet, the temporary one starts empty.
    */
   private async seedFromPersonsIndex(tempIndex: string): Promise<void> {
-    this.indexPath ??= this.must(['rev-parse', '--git-path', 'index'], {}, 'find the index').then(
-      (out) => path.resolve(this.repoRoot, out.trim()),
-      (err: unknown) => {
-        this.indexPath = null; // asked again next time
-        throw err;
-      },
-    );
-    const index = await this.indexPath;
+    const index = (await this.gitPaths.get()).gitPath('index');
     let mtimeMs: number;
     try {
       ({ mtimeMs } = await stat(index));
