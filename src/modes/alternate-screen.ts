@@ -78,6 +78,7 @@ export function alternateScreen(out: NodeJS.WriteStream): AlternateScreen {
       mouseBack();
     },
     mouse: (setting) => {
+      if (setting === mouse && mouseOn) return; // each new run's App asks again: once is enough
       mouseOff();
       mouse = setting;
       mouseBack();

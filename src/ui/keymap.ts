@@ -1,6 +1,6 @@
 // The TUI's keys as named commands, in one table: the help overlay, the status-bar hints, the input router and
 // the tests all read it. An open dialog keeps the keys it declares (the person's choices, from the decisions table:
-// core/decisions.ts, see decision-keys.ts); its other keys only switch tabs and scroll.
+// core/decisions.ts, see decision-keys.ts); its other keys only switch tabs, scroll and search (all only read).
 import type { Key } from 'ink';
 import type { Awaiting, Mode, Phase } from '../core/types.js';
 import { isTerminal } from '../core/transition-rules.js';

@@ -140,9 +140,12 @@ export function useSearch(target: SearchTarget): Search {
       if (key.ctrl && input === 'u') return setPrompt('');
       if (key.ctrl || key.meta || key.tab || key.upArrow || key.downArrow || key.leftArrow || key.rightArrow) return;
       if (key.pageUp || key.pageDown || key.home || key.end) return;
-      const text = Array.from(input.replace(/\r\n?|\n/g, ' '))
+      // Keys that arrive together come as one input (a paste, a fast terminal): a line break in it is the Enter.
+      const [line = '', ...after] = input.split(/\r\n?|\n/);
+      const text = Array.from(line)
         .filter((ch) => ch >= ' ' && ch !== '\u007f')
         .join('');
+      if (after.length > 0) return submit(typed + text);
       if (text) setPrompt(typed + text);
     },
     next: () => go(1),

@@ -82,6 +82,14 @@ describe('/ search in the Conversation tab', () => {
     await waitFor(() => expect(highlighted(r.frame())).toEqual(['  line 40: the Needle is here']));
   });
 
+  it('a query and its Enter arriving in one input (a paste, a fast terminal) search', async () => {
+    const r = await withConversation(60, [40]);
+    await r.press('/');
+    await r.press('needle\r');
+    await waitFor(() => expect(highlighted(r.frame())).toEqual(['  line 40: the Needle is here']));
+    expect(plain(r.frame())).not.toContain('Enter: search');
+  });
+
   it('the match stays visible without colour (NO_COLOR): inverse is a style', async () => {
     const r = await withConversation(60, [40], false);
     await search(r, 'needle');
