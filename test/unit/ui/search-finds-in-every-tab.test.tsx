@@ -6,7 +6,10 @@ import { cleanup } from 'ink-testing-library';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineOutput } from '../../../src/core/events.js';
 import type { CodeReviewState } from '../../../src/core/types.js';
-import { fakeFiles, KEY, renderApp, sleep, waitFor, type Rendered } from './ui-helpers.js';
+import { App } from '../../../src/ui/App.js';
+import { stateIn } from '../../helpers/states.js';
+import { renderSized } from './sized-terminal.js';
+import { FakeEngine, fakeFiles, KEY, renderApp, sleep, waitFor, type Rendered } from './ui-helpers.js';
 
 afterEach(() => cleanup());
 // Styles drawn as on a terminal (chalk is Ink's colour library): the matches are inverse cells.
@@ -224,4 +227,32 @@ describe('a huge conversation', () => {
     const shown = r.frames.slice(from).map(plain);
     expect(shown.some((f) => f.includes('searching…'))).toBe(true);
   }, 60_000);
+});
+
+describe('the layout at 80×24', () => {
+  it('every frame keeps the tab bar first and the status bar on the last two rows, the search line above it', async () => {
+    const engine = new FakeEngine(stateIn('REVIEW', { iteration: 1 }));
+    const r = await renderSized(<App engine={engine} files={fakeFiles()} tickMs={0} />, 80, 24);
+    try {
+      engine.emit(message(60, [30]));
+      await waitFor(() => expect(plain(r.frame())).toContain('line 60: hay'));
+      const from = r.stdout.frames.length;
+      await r.press('/', 'n', 'e', 'e', 'd', 'l', 'e', KEY.enter, 'n', 'N');
+      await waitFor(() => expect(plain(r.frame())).toContain('search wrapped to the end'));
+      const frames = r.stdout.frames
+        .slice(from)
+        .map((f) => plain(f).split('\n'))
+        .filter((l) => l.length > 1);
+      expect(frames.length).toBeGreaterThan(3);
+      for (const rows of frames) {
+        expect(rows.length).toBeLessThanOrEqual(24);
+        expect(rows[0]).toContain('1:Conversation');
+        expect(rows.at(-3)).toMatch(/^\//);
+        expect(rows.at(-2)).toMatch(/^REVIEW\s+iter 1\/5\s+MANUAL/);
+        expect(rows.at(-1)).toContain('Ctrl+C quit');
+      }
+    } finally {
+      r.unmount();
+    }
+  });
 });
