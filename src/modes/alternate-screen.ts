@@ -1,5 +1,8 @@
 // The TUI draws on the terminal's alternate screen, as full-screen tools do (lazygit, k9s, vim): the shell's
 // scrollback stays as it was, and on exit the terminal comes back with one line saying where the run stands.
+// The mouse mode asked for (`[tui] mouse`) is taken back with it, on every way out: a person's shell must never be
+// left printing mouse reports.
+import { mouseSequences, type MouseSetting } from './mouse-mode.js';
 const ENTER = '\u001b[?1049h';
 const LEAVE = '\u001b[?1049l';
 
@@ -15,12 +18,27 @@ export interface AlternateScreen {
   handles(signals: readonly NodeJS.Signals[]): () => void;
   /** A line for the normal screen: written once the TUI has left the alternate screen. */
   afterwards(line: string): void;
+  /** Asks the terminal for this mouse mode (again after `lend`, `reenter` restores it); `leave` takes it back. */
+  mouse(setting: MouseSetting): void;
+  /** Another program (the person's editor) takes the terminal: the mouse mode is taken back until `reenter`. */
+  lend(): void;
 }
 
 export function alternateScreen(out: NodeJS.WriteStream): AlternateScreen {
   const tty = out.isTTY === true;
   const lines: string[] = [];
   let left = false;
+  let mouse: MouseSetting = 'off';
+  let mouseOn = false;
+  const mouseOff = (): void => {
+    if (tty && mouseOn) out.write(mouseSequences(mouse).disable);
+    mouseOn = false;
+  };
+  const mouseBack = (): void => {
+    if (!tty || left || mouseOn || mouse === 'off') return;
+    out.write(mouseSequences(mouse).enable);
+    mouseOn = true;
+  };
   // A crash or process.exit() must not leave the person's terminal on the alternate screen.
   const onExit = (): void => leave();
   function leave(): void {
@@ -28,6 +46,7 @@ export function alternateScreen(out: NodeJS.WriteStream): AlternateScreen {
     left = true;
     process.off('exit', onExit);
     for (const signal of SIGNALS) process.off(signal, onSignal);
+    mouseOff();
     if (tty) out.write(LEAVE);
     for (const line of lines.splice(0)) out.write(`${line}\n`);
   }
@@ -56,7 +75,15 @@ export function alternateScreen(out: NodeJS.WriteStream): AlternateScreen {
     },
     reenter: () => {
       if (tty && !left) out.write(ENTER);
+      mouseBack();
     },
+    mouse: (setting) => {
+      if (setting === mouse && mouseOn) return; // each new run's App asks again: once is enough
+      mouseOff();
+      mouse = setting;
+      mouseBack();
+    },
+    lend: mouseOff,
     leave,
     afterwards: (line) => {
       if (left) out.write(`${line}\n`);

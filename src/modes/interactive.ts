@@ -136,6 +136,7 @@ export function openEditor(file: string, io: Pick<Io, 'stdin'> & { screen?: Alte
   const quoted = `'${file.replace(/'/g, `'\\''`)}'`;
   const raw = io.stdin.isTTY ? io.stdin.isRaw : false;
   if (io.stdin.isTTY) io.stdin.setRawMode(false);
+  io.screen?.lend(); // the editor gets the terminal as the shell had it: no mouse reports it did not ask for
   try {
     // The person's editor is theirs, not agent-collab's: without the owner tag, so that neither the watchdog nor the
     // next start ends it (or an editor server it starts) when agent-collab exits.
@@ -340,6 +341,7 @@ function runApp(
     // it means the same as the key then.
     process.on('SIGINT', signal);
     const released = io.screen.handles(['SIGTERM', 'SIGHUP', 'SIGINT']);
+    io.screen.mouse(session.config.tui.mouse);
     const instance = render(
       createElement(App, {
         engine: redactedEngine(engine, session.redactor),

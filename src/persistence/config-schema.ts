@@ -156,6 +156,12 @@ export const configSchema = z.strictObject({
     /** The longest such wait, in minutes (0 = no limit): a reset further away asks the person. 360 covers a 5-hour window. */
     max_wait_minutes: intIn(0, 43_200, 360),
   }),
+  /** The terminal UI. */
+  tui: table({
+    /** "on": the TUI reads the mouse (the wheel scrolls the tab; text is selected with Shift+drag); "scroll_keys": the
+     * terminal turns the wheel into ↑/↓ and keeps its selection; "off": nothing asked (src/modes/mouse-mode.ts). */
+    mouse: z._default(z.enum(['on', 'scroll_keys', 'off']), 'on'),
+  }),
   fake: table({
     /** JSON script for the fake agents; empty = the built-in demo script. */
     script: z._default(z.string(), ''),

@@ -15,9 +15,21 @@ import { AwaitingDialog } from './dialogs/AwaitingDialog.js';
 import { ConfirmDialog } from './dialogs/ConfirmDialog.js';
 import { HelpOverlay } from './dialogs/HelpOverlay.js';
 import { CommandDialog } from './dialogs/ExecutionDialogs.js';
-import { bindingOf, commandFor, keyMatches, TAB_IDS, type CommandName, type KeyContext, type TabId } from './keymap.js';
+import {
+  bindingOf,
+  commandFor,
+  isSearchCommand,
+  keyMatches,
+  TAB_IDS,
+  type CommandName,
+  type KeyContext,
+  type TabId,
+} from './keymap.js';
 import type { LineSource } from './line-source.js';
-import { FOLLOW, isScroll, scrollViewport, TOP, type Viewport } from './lines.js';
+import { FOLLOW, isScroll, scrollViewport, TOP, wheelViewport, type Viewport } from './lines.js';
+import { mouseFilter } from './mouse.js';
+import { SearchLine } from './SearchLine.js';
+import { useSearch } from './use-search.js';
 import type { EditableFile, EngineLike, FilesReader } from './ports.js';
 import { scrollHint, ScrollView } from './ScrollView.js';
 import { StatusBar } from './StatusBar.js';
@@ -154,18 +166,6 @@ export function App(props: AppProps) {
   // The goal box keeps the keyboard while the planner answers: what is typed then is kept (type-ahead).
   const goalBox = view.phase === 'REFINE_GOAL' && (view.awaiting?.kind === 'goal' || busy);
   const typing = goalBox && !typingOff && !modal && !view.finished && !stopped;
-  const ctx: KeyContext = {
-    phase: view.phase,
-    mode: view.state.mode,
-    pauseRequested: view.state.pauseRequested,
-    busy,
-    agentRound: isAgentRound(view.state.inflight),
-    awaiting: view.awaiting?.kind ?? null,
-    tab,
-    typing,
-    stopped,
-    goalStated: draft.trim() !== '' || view.state.goal.trim() !== '',
-  };
 
   const dispatch = (event: EngineEvent, fromDialog = false): void => {
     if (stopped) return; // nothing reaches the engine of a stopped run
@@ -217,6 +217,26 @@ export function App(props: AppProps) {
         return codeTab(view, width);
     }
   }, [tab, view, texts, width, expanded, now, props.roles, props.budget]);
+  const search = useSearch({
+    lines,
+    tab,
+    viewport: viewports[tab],
+    height: contentHeight,
+    setViewport: (id, update) => setViewports((v) => ({ ...v, [id]: update(v[id]) })),
+  });
+  const ctx: KeyContext = {
+    phase: view.phase,
+    mode: view.state.mode,
+    pauseRequested: view.state.pauseRequested,
+    busy,
+    agentRound: isAgentRound(view.state.inflight),
+    awaiting: view.awaiting?.kind ?? null,
+    tab,
+    typing,
+    stopped,
+    goalStated: draft.trim() !== '' || view.state.goal.trim() !== '',
+    searching: search.query !== null,
+  };
 
   // ---- commands
   const showTab = (id: TabId): void => {
@@ -316,6 +336,14 @@ export function App(props: AppProps) {
         return onQuit?.(false);
       case 'new_run':
         return onNewRun?.();
+      case 'search':
+        return search.open();
+      case 'search_next':
+        return search.next();
+      case 'search_prev':
+        return search.previous();
+      case 'search_clear':
+        return search.clear();
       case 'quit':
         return; // handled below, whatever has the keyboard
     }
@@ -339,11 +367,12 @@ export function App(props: AppProps) {
 
   // The one keyboard listener: Ctrl+C always; then the open dialog, or the keymap, or the goal box.
   const handleKey = (input: string, key: Key): void => {
+    if (search.prompt !== null) return search.onPromptKey(input, key);
     if (modal) {
       if (router.dialog?.(input, key) !== false) return;
-      // A key the dialog does not declare may still switch tabs or scroll (nothing that acts on the run).
+      // A key the dialog does not declare may still switch tabs, scroll or search (nothing that acts on the run).
       const nav = commandFor(input, key, { ...ctx, typing: false });
-      if (nav && (isScroll(nav) || nav.startsWith('tab_'))) run(nav);
+      if (nav && (isScroll(nav) || nav.startsWith('tab_') || isSearchCommand(nav))) run(nav);
       return;
     }
     const cmd = commandFor(input, key, ctx);
@@ -360,7 +389,15 @@ export function App(props: AppProps) {
     handleKey(input, key);
     setKeyTick((n) => n + 1);
   };
+  // Mouse reports (`[tui] mouse = "on"`) are never keys: the wheel scrolls the tab, the rest is dropped.
+  const mouse = useRef(mouseFilter()).current;
   useKeys((input, key) => {
+    const report = mouse.take(input);
+    if (report) {
+      if (report.kind === 'wheel')
+        setViewports((v) => ({ ...v, [tab]: wheelViewport(v[tab], report.direction, lines.length, contentHeight) }));
+      return;
+    }
     if (bindingOf('quit').keys.some((k) => keyMatches(k, input, key))) return quit();
     if (rendering.current) queued.current.push([input, key]);
     else take(input, key);
@@ -442,7 +479,7 @@ export function App(props: AppProps) {
             />
           </Box>
           <Box ref={contentRef} flexDirection="column" flexGrow={1} flexShrink={1} flexBasis={0} overflow="hidden">
-            <ScrollView lines={lines} height={contentHeight} viewport={viewports[tab]} />
+            <ScrollView lines={lines} height={contentHeight} viewport={viewports[tab]} highlight={search.highlight} />
           </Box>
           <Box flexShrink={0}>
             <FlashLine flash={view.flash} columns={width} />
@@ -450,6 +487,7 @@ export function App(props: AppProps) {
           <Box flexShrink={1} flexDirection="column" overflow="hidden">
             {bottom()}
           </Box>
+          <SearchLine search={search} />
           <Box flexShrink={0} flexDirection="column">
             <StatusBar
               view={view}

@@ -1,6 +1,6 @@
 // The TUI's keys as named commands, in one table: the help overlay, the status-bar hints, the input router and
 // the tests all read it. An open dialog keeps the keys it declares (the person's choices, from the decisions table:
-// core/decisions.ts, see decision-keys.ts); its other keys only switch tabs and scroll.
+// core/decisions.ts, see decision-keys.ts); its other keys only switch tabs, scroll and search (all only read).
 import type { Key } from 'ink';
 import type { Awaiting, Mode, Phase } from '../core/types.js';
 import { isTerminal } from '../core/transition-rules.js';
@@ -30,7 +30,16 @@ export type CommandName =
   | 'tab_4'
   | 'tab_5'
   | 'tab_6'
+  | SearchCommand
   | ScrollCommand;
+
+/** `/` search in the tab shown, as in less: it only reads, so it works while a dialog asks too. */
+export const SEARCH_COMMANDS = ['search', 'search_next', 'search_prev', 'search_clear'] as const;
+export type SearchCommand = (typeof SEARCH_COMMANDS)[number];
+
+export function isSearchCommand(c: CommandName): c is SearchCommand {
+  return (SEARCH_COMMANDS as readonly string[]).includes(c);
+}
 
 /** The commands that move the view of a tab (they work whatever has the keyboard, dialogs included). */
 export const SCROLL_COMMANDS = [
@@ -62,6 +71,8 @@ export interface KeyContext {
   stopped?: boolean;
   /** A goal is typed or already stated: Ctrl+G is offered only then (pressed without one, it says what to do). */
   goalStated?: boolean;
+  /** A search is active (its matches are highlighted): n / N go through them, Esc clears it. */
+  searching?: boolean;
 }
 
 type Special = 'return' | 'tab' | 'escape' | 'upArrow' | 'downArrow' | 'pageUp' | 'pageDown' | 'home' | 'end';
@@ -95,6 +106,8 @@ export interface Binding {
 const running = (c: KeyContext): boolean => c.phase !== 'INIT' && !isTerminal(c.phase) && !c.stopped;
 const notTyping = (c: KeyContext): boolean => !c.typing;
 const finished = (c: KeyContext): boolean => c.phase === 'DONE' || c.phase === 'CANCELLED' || c.stopped === true;
+/** Outside the goal box with a search active: n, N and Esc are the search's (as in less). */
+const searchKeys = (c: KeyContext): boolean => !c.typing && c.searching === true;
 
 const key = (label: string, spec: Omit<KeySpec, 'label'>): KeySpec => ({ label, ...spec });
 const tab = (n: 1 | 2 | 3 | 4 | 5 | 6, name: string): Binding => ({
@@ -124,7 +137,8 @@ export const KEYMAP: readonly Binding[] = [
     keys: [key('Esc', { special: 'escape' })],
     description: 'Interrupt the agent’s round: it stops, the phase stays; then run it again, with a message, or stop',
     hint: 'interrupt',
-    when: (c) => c.agentRound === true && !c.stopped,
+    // With a search's highlight on, the first Esc clears it: a key meant for the search never stops an agent.
+    when: (c) => c.agentRound === true && !c.stopped && !searchKeys(c),
   },
   {
     command: 'toggle_input',
@@ -133,7 +147,8 @@ export const KEYMAP: readonly Binding[] = [
     hint: (c) => (c.typing ? 'keys' : 'type'),
     // While the planner answers too: the goal box takes type-ahead then. Esc during an agent's round interrupts it
     // (the binding above), so the box cannot be left then; the interrupt dialog offers stop.
-    when: (c) => (c.awaiting === 'goal' || (c.phase === 'REFINE_GOAL' && c.busy)) && !c.stopped && !c.agentRound,
+    when: (c) =>
+      (c.awaiting === 'goal' || (c.phase === 'REFINE_GOAL' && c.busy)) && !c.stopped && !c.agentRound && !searchKeys(c),
   },
   {
     command: 'auto',
@@ -181,7 +196,7 @@ export const KEYMAP: readonly Binding[] = [
     keys: [key('n', { input: 'n' })],
     description: 'Start a new goal once the run is done or cancelled (the finished run is archived)',
     hint: 'new goal',
-    when: (c) => notTyping(c) && (c.phase === 'DONE' || c.phase === 'CANCELLED') && !c.stopped,
+    when: (c) => notTyping(c) && (c.phase === 'DONE' || c.phase === 'CANCELLED') && !c.stopped && !searchKeys(c),
   },
   {
     command: 'exit',
@@ -263,6 +278,30 @@ export const KEYMAP: readonly Binding[] = [
     description: 'Scroll down half a page',
     when: () => true,
   },
+  {
+    command: 'search',
+    keys: [key('/', { input: '/' })],
+    description: 'Search the tab shown',
+    when: notTyping,
+  },
+  {
+    command: 'search_next',
+    keys: [key('n', { input: 'n', exact: true })],
+    description: 'Next match',
+    when: searchKeys,
+  },
+  {
+    command: 'search_prev',
+    keys: [key('N', { input: 'N', exact: true })],
+    description: 'Previous match',
+    when: searchKeys,
+  },
+  {
+    command: 'search_clear',
+    keys: [key('Esc', { special: 'escape' })],
+    description: 'Clear the search',
+    when: searchKeys,
+  },
 ];
 
 export function bindingOf(command: CommandName): Binding {
@@ -322,13 +361,19 @@ const GROUPS: ReadonlyArray<{ keys: string; description: string; commands: Comma
   },
   {
     keys: '↑ ↓ PgUp PgDn Home End',
-    description: 'Scroll; End follows the stream',
+    description: 'Scroll; End follows the stream; the mouse wheel scrolls too ([tui] mouse)',
     commands: ['scroll_up', 'scroll_down', 'page_up', 'page_down', 'scroll_top', 'scroll_bottom'],
   },
   {
     keys: 'k j Ctrl+U Ctrl+D g G',
     description: 'The same as in less and vim (outside the goal box): a line, half a page, the top, the end',
     commands: ['half_page_up', 'half_page_down'],
+  },
+  {
+    keys: '/ n N Esc',
+    description:
+      'Search the tab (Enter; a capital makes it case-sensitive), next / previous match (it wraps), clear the search',
+    commands: [...SEARCH_COMMANDS],
   },
 ];
 

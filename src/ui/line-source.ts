@@ -8,6 +8,13 @@ import type { ConversationEntry } from './view-model.js';
 export interface LineSource {
   readonly length: number;
   slice(start: number, end: number): Line[];
+  /** The same lines as `slice`, for a one-off read (a search): a lazy source then keeps none of them laid out. */
+  peek?(start: number, end: number): Line[];
+}
+
+/** Lines for a one-off read of any source. */
+export function peekLines(source: LineSource, start: number, end: number): Line[] {
+  return source.peek ? source.peek(start, end) : source.slice(start, end);
 }
 
 /** Rows `text` takes when wrapped to `width` (wrapText's count, without making the rows when it surely fits). */
@@ -67,11 +74,19 @@ function countOf(e: ConversationEntry, width: number, expanded: boolean): number
   return count;
 }
 
-function linesOf(e: ConversationEntry, width: number, expanded: boolean): Line[] {
+// The entry a search read last: a search reads every entry once, a few hundred lines at a time. Keeping them all
+// laid out would hold the whole conversation's lines in memory; keeping none would lay a long entry out again for
+// each of its slices.
+let peeked: (Layout & { entry: ConversationEntry }) | null = null;
+
+function linesOf(e: ConversationEntry, width: number, expanded: boolean, keep: boolean): Line[] {
   const known = layoutOf(e, width, expanded);
   if (known?.lines) return known.lines;
+  if (!keep && peeked?.entry === e && peeked.width === width && peeked.expanded === expanded && peeked.lines)
+    return peeked.lines;
   const lines = entryLines(e, width, expanded);
-  layouts.set(e, { width, expanded, count: lines.length, lines });
+  if (keep) layouts.set(e, { width, expanded, count: lines.length, lines });
+  else peeked = { entry: e, width, expanded, count: lines.length, lines };
   return lines;
 }
 
@@ -89,30 +104,32 @@ export function conversationSource(
     total += countOf(entries[i] as ConversationEntry, width, expanded);
     ends[i] = total;
   }
+  const read = (start: number, end: number, keep: boolean): Line[] => {
+    const from = Math.max(0, start);
+    const to = Math.min(total, end);
+    const out: Line[] = [];
+    for (let n = from; n < Math.min(to, head.length); n++) out.push(head[n] as Line);
+    if (to <= head.length) return out;
+    // The first entry that ends after `from` (binary search), then entries until `to`.
+    let lo = 0;
+    let hi = entries.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((ends[mid] as number) > from) hi = mid;
+      else lo = mid + 1;
+    }
+    for (let i = lo; i < entries.length; i++) {
+      const first = i === 0 ? head.length : (ends[i - 1] as number);
+      if (first >= to) break;
+      const lines = linesOf(entries[i] as ConversationEntry, width, expanded, keep);
+      for (let k = Math.max(0, from - first); k < lines.length && first + k < to; k++) out.push(lines[k] as Line);
+    }
+    return out;
+  };
   return {
     length: total,
-    slice(start: number, end: number): Line[] {
-      const from = Math.max(0, start);
-      const to = Math.min(total, end);
-      const out: Line[] = [];
-      for (let n = from; n < Math.min(to, head.length); n++) out.push(head[n] as Line);
-      if (to <= head.length) return out;
-      // The first entry that ends after `from` (binary search), then entries until `to`.
-      let lo = 0;
-      let hi = entries.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if ((ends[mid] as number) > from) hi = mid;
-        else lo = mid + 1;
-      }
-      for (let i = lo; i < entries.length; i++) {
-        const first = i === 0 ? head.length : (ends[i - 1] as number);
-        if (first >= to) break;
-        const lines = linesOf(entries[i] as ConversationEntry, width, expanded);
-        for (let k = Math.max(0, from - first); k < lines.length && first + k < to; k++) out.push(lines[k] as Line);
-      }
-      return out;
-    },
+    slice: (start, end) => read(start, end, true),
+    peek: (start, end) => read(start, end, false),
   };
 }
 

@@ -216,3 +216,13 @@ export function scrollViewport(vp: Viewport, cmd: ScrollCommand, total: number, 
       return { top: maxTop, follow: true };
   }
 }
+
+/** Lines one notch of the mouse wheel scrolls (as most terminals and pagers do). */
+export const WHEEL_LINES = 3;
+
+export function wheelViewport(vp: Viewport, direction: 1 | -1, total: number, height: number): Viewport {
+  let v = vp;
+  for (let i = 0; i < WHEEL_LINES; i++)
+    v = scrollViewport(v, direction === 1 ? 'scroll_down' : 'scroll_up', total, height);
+  return v;
+}

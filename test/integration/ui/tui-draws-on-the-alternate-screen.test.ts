@@ -8,6 +8,10 @@ import { runTui } from './tui-on-a-fake-terminal.js';
 
 const ENTER_ALT = '\u001b[?1049h';
 const LEAVE_ALT = '\u001b[?1049l';
+const MOUSE_ON = '\u001b[?1000h\u001b[?1006h';
+const MOUSE_OFF = '\u001b[?1006l\u001b[?1000l';
+const WHEEL_KEYS_ON = '\u001b[?1007h';
+const WHEEL_KEYS_OFF = '\u001b[?1007l';
 
 let repo: ReturnType<typeof tempRepo> | null = null;
 afterEach(() => {
@@ -55,5 +59,43 @@ describe('the TUI and the terminal', { timeout: 120_000 }, () => {
     expect(again.writes().join('')).not.toContain('Unfinished session');
     await again.press(KEY.ctrlC);
     await again.exit;
+  });
+
+  it.each([
+    { setting: '', on: MOUSE_ON, off: MOUSE_OFF },
+    { setting: '[tui]\nmouse = "scroll_keys"\n', on: WHEEL_KEYS_ON, off: WHEEL_KEYS_OFF },
+  ])(
+    'asks for the mouse mode of [tui] mouse ($setting) and takes it back before leaving',
+    async ({ setting, on, off }) => {
+      repo = tempRepo(`[safety]\nsandbox = "off"\n${setting}`);
+      const agents = {
+        planner: new FakeAgent('planner', { rules: [] }),
+        reviewer: new FakeAgent('reviewer', { rules: [{ do: { verdict: 'APPROVED' } }] }),
+      };
+      const tui = runTui({ cwd: repo.dir, homeDir: repo.home, agents });
+      await tui.shows('waiting for your goal');
+      await tui.press(KEY.ctrlC);
+      await tui.exit;
+      const writes = tui.writes();
+      const asked = writes.indexOf(on);
+      const left = writes.lastIndexOf(LEAVE_ALT);
+      expect(asked).toBeGreaterThan(0);
+      expect(writes.lastIndexOf(off)).toBe(left - 1); // taken back right before the normal screen comes back
+      expect(writes.filter((w) => w === on)).toHaveLength(1);
+    },
+  );
+
+  it('with [tui] mouse = "off" asks the terminal nothing about the mouse', async () => {
+    repo = tempRepo('[safety]\nsandbox = "off"\n[tui]\nmouse = "off"\n');
+    const agents = {
+      planner: new FakeAgent('planner', { rules: [] }),
+      reviewer: new FakeAgent('reviewer', { rules: [{ do: { verdict: 'APPROVED' } }] }),
+    };
+    const tui = runTui({ cwd: repo.dir, homeDir: repo.home, agents });
+    await tui.shows('waiting for your goal');
+    await tui.press(KEY.ctrlC);
+    await tui.exit;
+    // eslint-disable-next-line no-control-regex
+    expect(tui.writes().join('')).not.toMatch(/\u001b\[\?100[067][hl]/);
   });
 });

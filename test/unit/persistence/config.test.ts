@@ -87,7 +87,7 @@ describe('loadConfig errors', () => {
     ['workflow = 5\n', 'workflow must be a table (got 5)'],
     [
       '[bogus]\n',
-      'unknown key bogus (known: roles, workflow, review, safety, paths, test, agents, timeouts, retry, budget, limits, fake)',
+      'unknown key bogus (known: roles, workflow, review, safety, paths, test, agents, timeouts, retry, budget, limits, tui, fake)',
     ],
     [
       '[roles]\nplanner = "claude"\nplanner_effort = "minimal"\n',
