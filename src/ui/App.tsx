@@ -18,14 +18,15 @@ import { CommandDialog } from './dialogs/ExecutionDialogs.js';
 import { bindingOf, commandFor, keyMatches, TAB_IDS, type CommandName, type KeyContext, type TabId } from './keymap.js';
 import type { LineSource } from './line-source.js';
 import { FOLLOW, isScroll, scrollViewport, TOP, type Viewport } from './lines.js';
-import type { EditableFile, EngineLike, FilesReader } from './ports.js';
+import type { EditableFile, EngineLike, FilesReader, InputHistory } from './ports.js';
+import { inputHistory, InputHistoryContext } from './input-history.js';
 import { scrollHint, ScrollView } from './ScrollView.js';
 import { StatusBar } from './StatusBar.js';
 import { COLLAPSIBLE, cycleTabs, TabBar } from './TabBar.js';
 import { codeTab, commentsTab, conversationTab, logTab, planTab, statusTab } from './tabs/content.js';
 import { useFileTexts } from './use-files.js';
 import { KeyRouterContext, type KeyRouter } from './key-router.js';
-import { useKeys } from './use-keys.js';
+import { useKeys, type KeyInfo } from './use-keys.js';
 import { useTextField } from './use-text-field.js';
 import { useTypeAhead } from './use-type-ahead.js';
 import { withHistoryMarks } from './history-marks.js';
@@ -73,6 +74,8 @@ export interface AppProps {
   /** Status-bar clock tick; 0 disables it (tests). */
   tickMs?: number;
   maxEntries?: number;
+  /** The earlier goals and messages ↑/↓ go through in the text boxes (kept across runs by the TUI). */
+  inputHistory?: InputHistory;
 }
 
 type Overlay = Extract<Modal, 'help' | 'confirm_stop' | 'confirm_enter'>;
@@ -122,6 +125,7 @@ export function App(props: AppProps) {
   const [expanded, setExpanded] = useState(false);
   const [viewports, setViewports] = useState(INITIAL_VIEWPORTS);
   const lastQuit = useRef<number | null>(null);
+  const history = useRef(props.inputHistory ?? inputHistory([])).current;
   const { columns, rows } = useTerminalSize();
   const { texts, reload } = useFileTexts(files, view.state.updatedAt, { debug: tab === 'log' });
 
@@ -321,7 +325,7 @@ export function App(props: AppProps) {
     }
   };
 
-  const goalField = useTextField(draft, setDraft, submitGoal);
+  const goalField = useTextField(draft, setDraft, submitGoal, history);
   const router = useRef<KeyRouter>({ dialog: null }).current;
 
   const quit = (): void => {
@@ -338,32 +342,34 @@ export function App(props: AppProps) {
   };
 
   // The one keyboard listener: Ctrl+C always; then the open dialog, or the keymap, or the goal box.
-  const handleKey = (input: string, key: Key): void => {
+  const handleKey = (input: string, key: Key, info: KeyInfo): void => {
     if (modal) {
-      if (router.dialog?.(input, key) !== false) return;
+      if (router.dialog?.(input, key, info) !== false) return;
       // A key the dialog does not declare may still switch tabs or scroll (nothing that acts on the run).
       const nav = commandFor(input, key, { ...ctx, typing: false });
       if (nav && (isScroll(nav) || nav.startsWith('tab_'))) run(nav);
       return;
     }
+    // The goal box first: its editing keys (↑/↓, Home/End) win over scrolling while it has the keyboard.
+    if (typing && goalField.onKey(input, key, info)) return;
+    if (info.paste) return; // a pasted text is no command
     const cmd = commandFor(input, key, ctx);
     if (cmd) run(cmd);
-    else if (typing) goalField.onKey(input, key);
   };
   // Keys are handled one render apart: a key that opens a dialog or moves a selection is on screen (and in the
   // handlers) before the next key is looked at, however fast keys arrive (paste, key repeat, a busy event loop).
-  const queued = useRef<Array<[string, Key]>>([]);
+  const queued = useRef<Array<[string, Key, KeyInfo]>>([]);
   const rendering = useRef(false);
   const [, setKeyTick] = useState(0);
-  const take = (input: string, key: Key): void => {
+  const take = (input: string, key: Key, info: KeyInfo): void => {
     rendering.current = true;
-    handleKey(input, key);
+    handleKey(input, key, info);
     setKeyTick((n) => n + 1);
   };
-  useKeys((input, key) => {
-    if (bindingOf('quit').keys.some((k) => keyMatches(k, input, key))) return quit();
-    if (rendering.current) queued.current.push([input, key]);
-    else take(input, key);
+  useKeys((input, key, info) => {
+    if (!info.paste && bindingOf('quit').keys.some((k) => keyMatches(k, input, key))) return quit();
+    if (rendering.current) queued.current.push([input, key, info]);
+    else take(input, key, info);
   });
   useLayoutEffect(() => {
     rendering.current = false;
@@ -412,7 +418,16 @@ export function App(props: AppProps) {
           <CommandDialog pending={pending} onChoose={(choice) => dispatch(commandDecideEvent(pending, choice))} />
         ) : null;
       case null:
-        return <Banner view={view} draft={draft} typing={typing} busy={busy} queued={typeAhead.queued} />;
+        return (
+          <Banner
+            view={view}
+            draft={draft}
+            editor={goalField.editor}
+            typing={typing}
+            busy={busy}
+            queued={typeAhead.queued}
+          />
+        );
       default:
         return a ? (
           <AwaitingDialog
@@ -448,7 +463,7 @@ export function App(props: AppProps) {
             <FlashLine flash={view.flash} columns={width} />
           </Box>
           <Box flexShrink={1} flexDirection="column" overflow="hidden">
-            {bottom()}
+            <InputHistoryContext.Provider value={history}>{bottom()}</InputHistoryContext.Provider>
           </Box>
           <Box flexShrink={0} flexDirection="column">
             <StatusBar
