@@ -19,7 +19,7 @@ import { bindingOf, commandFor, keyMatches, TAB_IDS, type CommandName, type KeyC
 import type { LineSource } from './line-source.js';
 import { FOLLOW, isScroll, scrollViewport, TOP, type Viewport } from './lines.js';
 import type { EditableFile, EngineLike, FilesReader, InputHistory } from './ports.js';
-import { inputHistory, InputHistoryContext } from './input-history.js';
+import { inputHistory } from './input-history.js';
 import { scrollHint, ScrollView } from './ScrollView.js';
 import { StatusBar } from './StatusBar.js';
 import { COLLAPSIBLE, cycleTabs, TabBar } from './TabBar.js';
@@ -27,7 +27,7 @@ import { codeTab, commentsTab, conversationTab, logTab, planTab, statusTab } fro
 import { useFileTexts } from './use-files.js';
 import { KeyRouterContext, type KeyRouter } from './key-router.js';
 import { useKeys, type KeyInfo } from './use-keys.js';
-import { useTextField } from './use-text-field.js';
+import { InputHistoryContext, useTextField } from './use-text-field.js';
 import { useTypeAhead } from './use-type-ahead.js';
 import { withHistoryMarks } from './history-marks.js';
 import { useAttentionBell } from './use-attention-bell.js';

@@ -397,6 +397,7 @@ export const EDIT_KEYMAP: ReadonlyArray<{ command: EditCommand; keys: KeySpec[] 
     keys: [
       // Shift+Enter as a terminal reports it: the kitty protocol, xterm's modifyOtherKeys, or Esc+CR (iTerm2, VS Code).
       key('Shift+Enter', { special: 'return', shift: true }),
+      // eslint-disable-next-line no-control-regex
       key('Shift+Enter', { raw: /^\u001b\[27;2;13~$/ }),
       key('Alt+Enter', { special: 'return', meta: true }),
       key('Ctrl+J', { input: '\n' }),
@@ -438,6 +439,7 @@ export const EDIT_KEYMAP: ReadonlyArray<{ command: EditCommand; keys: KeySpec[] 
   {
     // Ink reports Backspace (DEL, 0x7f) as `delete` too: the Delete key is told apart by its bytes.
     command: 'delete_forward',
+    // eslint-disable-next-line no-control-regex
     keys: [key('Delete', { raw: /^\u001b\[3(;\d+)?~$/ }), key('Ctrl+D', { input: 'd', ctrl: true })],
   },
   { command: 'backspace', keys: [key('Backspace', { special: 'backspace' }), key('Backspace', { special: 'delete' })] },

@@ -1,6 +1,5 @@
 import type { Key } from 'ink';
-import { useContext, useRef, useState } from 'react';
-import { InputHistoryContext } from './input-history.js';
+import { createContext, useContext, useRef, useState } from 'react';
 import { editorAtEnd, type Editor } from './line-editor.js';
 import type { KeyInfo } from './paste.js';
 import type { InputHistory } from './ports.js';
@@ -20,6 +19,9 @@ export interface TextField {
 }
 
 const NO_HISTORY: InputHistory = { entries: () => [], add: () => undefined };
+
+/** The history every text box of the App shares (the goal box, a message after an interrupt, an answer). */
+export const InputHistoryContext = createContext<InputHistory | null>(null);
 
 /** `history` (else the App's, from its context): the entries ↑/↓ go through; what is sent is added to it. */
 export function useTextField(

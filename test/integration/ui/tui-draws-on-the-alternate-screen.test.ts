@@ -8,6 +8,8 @@ import { runTui } from './tui-on-a-fake-terminal.js';
 
 const ENTER_ALT = '\u001b[?1049h';
 const LEAVE_ALT = '\u001b[?1049l';
+const PASTE_ON = '\u001b[?2004h';
+const PASTE_OFF = '\u001b[?2004l';
 
 let repo: ReturnType<typeof tempRepo> | null = null;
 afterEach(() => {
@@ -28,8 +30,11 @@ describe('the TUI and the terminal', { timeout: 120_000 }, () => {
 
     const writes = tui.writes();
     expect(writes[0]).toBe(ENTER_ALT);
+    // Bracketed paste on with it (a pasted text's line breaks are text, not Enter), and off again before leaving.
+    expect(writes[1]).toBe(PASTE_ON);
     const left = writes.lastIndexOf(LEAVE_ALT);
     expect(left).toBeGreaterThan(0);
+    expect(writes[left - 1]).toBe(PASTE_OFF);
     // Nothing of the TUI is drawn after it left; what follows is the line for the normal screen, and where the
     // stopped run's report is.
     expect(writes.slice(left + 1)).toEqual([
