@@ -46,6 +46,7 @@ describe('the goal box edits at the cursor', () => {
     await r.type('a --verbose ');
     await waitFor(() => expect(plain(r.frame())).toContain('goal › add a --verbose flag'));
     // The cursor (an inverse cell) is on the `f` it was moved to, not after the text.
+    // eslint-disable-next-line no-control-regex
     expect(r.frame()).toMatch(/verbose \u001b\[7mf\u001b\[27mlag/);
     await r.press(KEY.enter);
     await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'user_message', text: 'add a --verbose flag' }]));
