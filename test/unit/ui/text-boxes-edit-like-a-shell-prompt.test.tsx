@@ -1,5 +1,6 @@
 // Issue 20 (Goal input habit): typed into the real App, the goal box (and the other text boxes) edit at the cursor,
 // take new lines, keep a paste's lines without sending it, and go through earlier goals and messages with ↑/↓.
+/* eslint-disable no-control-regex -- the frames are matched with their escape sequences (the cursor is one) */
 import chalk from 'chalk';
 import { cleanup } from 'ink-testing-library';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -27,7 +28,6 @@ const CTRL_K = '\u000b';
 const CTRL_W = '\u0017';
 const PASTE = (text: string): string => `\u001b[200~${text}\u001b[201~`;
 
-// eslint-disable-next-line no-control-regex
 const plain = (s: string): string => s.replace(/\u001b\[[0-9;]*m/g, '');
 const goalRows = (frame: string): string[] => {
   const lines = plain(frame).split('\n');
@@ -46,7 +46,6 @@ describe('the goal box edits at the cursor', () => {
     await r.type('a --verbose ');
     await waitFor(() => expect(plain(r.frame())).toContain('goal › add a --verbose flag'));
     // The cursor (an inverse cell) is on the `f` it was moved to, not after the text.
-    // eslint-disable-next-line no-control-regex
     expect(r.frame()).toMatch(/verbose \u001b\[7mf\u001b\[27mlag/);
     await r.press(KEY.enter);
     await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'user_message', text: 'add a --verbose flag' }]));
@@ -192,5 +191,31 @@ describe('↑/↓ through earlier goals and messages', () => {
     await waitFor(() => expect(plain(r.frame())).toContain('answer › use npm'));
     await r.press(KEY.enter);
     await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'answer', text: 'use npm' }]));
+  });
+
+  it('the message after an interrupt (Esc, then m) takes new lines and pastes the same way', async () => {
+    const r = await renderApp({
+      phase: 'WRITE_PLAN',
+      awaiting: { kind: 'interrupted', role: 'planner', action: { kind: 'write_plan' } },
+    });
+    await r.press('m');
+    await waitFor(() => expect(plain(r.frame())).toContain('message ›'));
+    await r.type('keep it short');
+    await r.press(CTRL_J);
+    r.stdin.write(PASTE('one step\rper file'));
+    await waitFor(() => expect(plain(r.frame())).toContain('per file'));
+    expect(r.engine.sent).toEqual([]);
+    await r.press(KEY.enter);
+    await waitFor(() => expect(r.engine.sent).toEqual([{ type: 'answer', text: 'keep it short\none step\nper file' }]));
+  });
+});
+
+describe('the cursor with NO_COLOR', () => {
+  it('is still an inverse cell where it is (a style, not a colour)', async () => {
+    const r = await renderApp(REFINING, { colors: false });
+    await r.type('abc');
+    await r.press(LEFT, LEFT);
+    await waitFor(() => expect(r.frame()).toMatch(/goal › a\u001b\[7mb\u001b\[27mc/));
+    expect(r.frame()).not.toMatch(/\u001b\[3[0-9]m/); // no colour anywhere
   });
 });
