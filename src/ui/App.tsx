@@ -176,7 +176,7 @@ export function App(props: AppProps) {
     // A stop or an interruption ends the round the queued message waited for: it goes back into the goal box, unsent.
     if (event.type === 'stop' || event.type === 'interrupt' || (event.type === 'decide' && event.choice === 'stop')) {
       const queued = typeAhead.take();
-      if (queued) setDraft((d) => [d.trim(), queued.replace(/\n/g, ' ')].filter(Boolean).join(' '));
+      if (queued) setDraft((d) => [d.trim(), queued].filter(Boolean).join('\n')); // the box holds lines now
     }
     send({ type: 'sent', event });
     if (fromDialog) setAnswered(view.awaiting);
@@ -300,6 +300,7 @@ export function App(props: AppProps) {
       case 'edit':
         return edit(tab === 'comments' ? 'comments' : 'plan');
       case 'goal_ready':
+        history.add(goalField.value()); // a goal confirmed with Ctrl+G is one ↑ recalls too
         return goalReady(goalField.value().trim() || undefined);
       case 'toggle_input':
         return setTypingOff((x) => !x);

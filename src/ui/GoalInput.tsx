@@ -28,7 +28,7 @@ export function GoalInput({ editor, active, busy, canConfirm = true, queued = nu
         ? 'the planner is answering… type ahead: Enter queues your message · Esc: interrupt the planner'
         : 'the planner is answering…'
     : active
-      ? `Enter: send to the planner · Ctrl+J: new line · ↑: earlier${ready} · Esc: keys`
+      ? `Enter: send to the planner${ready} · Ctrl+J: new line · ↑: earlier ones · Esc: keys`
       : 'Esc: back to typing';
   return (
     <Box flexDirection="column">
