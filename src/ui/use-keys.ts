@@ -33,8 +33,7 @@ export function useKeys(
   const stable = useCallback(
     (input: string, key: Key) => {
       if (!ref.current.active) return;
-      const read = paste.read(raw.current, input, key);
-      if (read) ref.current.handler(read.input, read.key, read.info);
+      for (const k of paste.read(raw.current, input, key)) ref.current.handler(k.input, k.key, k.info);
     },
     [paste],
   );

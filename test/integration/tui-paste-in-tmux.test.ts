@@ -110,4 +110,36 @@ describe.skipIf(!hasTmux)('a multi-line paste into the goal box of the built TUI
     // Bracketed paste was turned off with the alternate screen: the shell gets its own setting back.
     expect(tmux('display-message', '-p', '-t', SESSION, '#{alternate_on}').trim()).toBe('0');
   }, 60_000);
+
+  it('the next run: the terminal’s own keys edit at the cursor, and ↑ recalls what was sent before', async () => {
+    await until('the shell prompt', (s) => /[#$]\s*$/m.test(s));
+    const env = `HOME=${JSON.stringify(repo.home)} XDG_CONFIG_HOME=${JSON.stringify(path.join(repo.home, '.config'))}`;
+    type(`clear; env ${env} node ${JSON.stringify(CLI)}; echo "exit code $?"`);
+    keys('Enter');
+    await shows('Unfinished session found'); // the first test left its run at goal refinement
+    keys('Enter');
+    await shows('Ctrl+G goal ready');
+    // The bytes tmux sends for these keys, as a terminal does: Home ESC[1~, Delete ESC[3~, End ESC[4~, Alt+B ESC b.
+    type('fix the bug');
+    keys('Home', 'DC', 'DC', 'DC', 'DC', 'End', 'M-b', 'C-w');
+    await until('"bug" with the cursor before it', (s) => /goal › bug\s*│/.test(s));
+    type('one ');
+    keys('C-k');
+    type('two');
+    await shows('goal › one two');
+    keys('Enter');
+    await shows('Taking into account: one two', 30_000);
+
+    // ↑: the newest first, then the pasted block of the first run (its last line shows with the cursor on it).
+    keys('Up');
+    await until('the newest entry recalled', (s) => /goal › one two\s*│/.test(s));
+    keys('Up');
+    await until('the pasted block recalled, its six lines the box’s six rows', (s) =>
+      /goal › Add a greeting module\.\s*│\n│\s+It says hello in English and French\.[\s\S]*│\s+Keep it small\.\s*│\n╰/.test(
+        s,
+      ),
+    );
+    keys('C-c');
+    await shows('exit code 130');
+  }, 60_000);
 });

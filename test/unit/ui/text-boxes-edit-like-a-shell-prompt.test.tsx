@@ -73,6 +73,22 @@ describe('the goal box edits at the cursor', () => {
   });
 });
 
+describe('keys faster than Ink reads them', () => {
+  it('control keys in one read with text (Ink splits only at ESC) are each obeyed, Ctrl+C included', async () => {
+    let quit = 0;
+    const r = await renderApp(REFINING, {
+      onQuit: () => {
+        quit++;
+      },
+    });
+    r.stdin.write('fix the bug');
+    r.stdin.write(`${CTRL_W}${CTRL_W}ok`);
+    await waitFor(() => expect(goalRows(r.frame())[0]).toMatch(/goal › fix ok\s*$/));
+    r.stdin.write(`!${'\u0003'}`);
+    await waitFor(() => expect(quit).toBe(1));
+  });
+});
+
 describe('more than one line', () => {
   it('Ctrl+J adds a line, the box grows, and Enter sends both lines as one message', async () => {
     const r = await renderApp(REFINING);

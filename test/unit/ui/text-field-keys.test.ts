@@ -62,29 +62,49 @@ describe('a pasted text', () => {
       reader.read('second line\rthird', 'second line\rthird', k()),
       reader.read('\u001b[201~', '[201~', k()),
     ];
-    expect(out.slice(0, 4)).toEqual([null, null, null, null]);
-    expect(out[4]).toEqual({
-      input: 'first line\rsecond line\rthird',
-      key: NO_KEY,
-      info: { raw: 'first line\rsecond line\rthird', paste: true },
-    });
-    const field = fieldKey(emptyField, out[4]!.input, out[4]!.key, out[4]!.info, []);
+    expect(out.slice(0, 4)).toEqual([[], [], [], []]);
+    expect(out[4]).toEqual([
+      {
+        input: 'first line\rsecond line\rthird',
+        key: NO_KEY,
+        info: { raw: 'first line\rsecond line\rthird', paste: true },
+      },
+    ]);
+    const pasted = out[4]![0]!;
+    const field = fieldKey(emptyField, pasted.input, pasted.key, pasted.info, []);
     expect(field).toMatchObject({ kind: 'change', state: { editor: { value: 'first line\nsecond line\nthird' } } });
     // After it, keys are keys again.
-    expect(reader.read('\r', '', k({ return: true }))?.info.paste).toBe(false);
+    expect(reader.read('\r', '', k({ return: true }))).toEqual([
+      { input: '', key: k({ return: true }), info: { raw: '\r', paste: false } },
+    ]);
   });
 
   it('Ctrl+C still reaches the App in the middle of a paste whose end mark never comes', () => {
     const reader = pasteReader();
     reader.read('\u001b[200~', '[200~', k());
     reader.read('abc', 'abc', k());
-    expect(reader.read('\u0003', 'c', k({ ctrl: true }))).toMatchObject({ input: 'c', info: { paste: false } });
-    expect(reader.read('x', 'x', k())).toMatchObject({ input: 'x', info: { paste: false } });
+    expect(reader.read('\u0003', 'c', k({ ctrl: true }))).toMatchObject([{ input: 'c', info: { paste: false } }]);
+    expect(reader.read('x', 'x', k())).toMatchObject([{ input: 'x', info: { paste: false } }]);
   });
 
   it('a fast burst without marks (one read holding CRs) is text with new lines, not Enter', () => {
+    expect(pasteReader().read('one\rtwo', 'one\rtwo', k())).toEqual([
+      { input: 'one\rtwo', key: k(), info: { raw: 'one\rtwo', paste: false } },
+    ]);
     const r = fieldKey(emptyField, 'one\rtwo', k(), { raw: 'one\rtwo', paste: false }, []);
     expect(r).toMatchObject({ kind: 'change', state: { editor: { value: 'one\ntwo', cursor: 7 } } });
+  });
+
+  it('control keys that came in one read with text (Ink splits only at ESC) are keys again, in order', () => {
+    // "one " then Ctrl+K, then "two", Backspace, Ctrl+C: as tmux send-keys delivers them in one read.
+    const keysOf = pasteReader().read('one \u000btwo\u007f\u0003', 'one \u000btwo\u007f\u0003', k());
+    expect(keysOf.map((e) => [e.input, e.key.ctrl, e.key.delete])).toEqual([
+      ['one ', false, false],
+      ['k', true, false],
+      ['two', false, false],
+      ['', false, true],
+      ['c', true, false],
+    ]);
   });
 });
 
