@@ -419,16 +419,7 @@ export function App(props: AppProps) {
           <CommandDialog pending={pending} onChoose={(choice) => dispatch(commandDecideEvent(pending, choice))} />
         ) : null;
       case null:
-        return (
-          <Banner
-            view={view}
-            draft={draft}
-            editor={goalField.editor}
-            typing={typing}
-            busy={busy}
-            queued={typeAhead.queued}
-          />
-        );
+        return <Banner view={view} editor={goalField.editor} typing={typing} busy={busy} queued={typeAhead.queued} />;
       default:
         return a ? (
           <AwaitingDialog

@@ -37,7 +37,6 @@ export function hintsNow(modal: Modal | null, view: ViewState, ctx: KeyContext):
 
 interface BannerProps {
   view: ViewState;
-  draft: string;
   /** The goal box's text and cursor. */
   editor: Editor;
   typing: boolean;
@@ -47,7 +46,7 @@ interface BannerProps {
 }
 
 /** The non-modal line(s) above the status bar: the goal box, the next round, a failure, the end. */
-export function Banner({ view, draft, editor, typing, busy, queued = null }: BannerProps) {
+export function Banner({ view, editor, typing, busy, queued = null }: BannerProps) {
   const a = view.awaiting;
   const stopKey = bindingOf('stop').keys[0]?.label ?? 's';
   if (view.stopped) {
@@ -81,7 +80,7 @@ export function Banner({ view, draft, editor, typing, busy, queued = null }: Ban
     );
   }
   if (view.phase === 'REFINE_GOAL' && (a?.kind === 'goal' || busy)) {
-    const canConfirm = draft.trim() !== '' || view.state.goal.trim() !== '';
+    const canConfirm = editor.value.trim() !== '' || view.state.goal.trim() !== '';
     return <GoalInput editor={editor} active={typing} busy={busy} canConfirm={canConfirm} queued={queued} />;
   }
   if (a?.kind === 'go' && !busy) {
