@@ -2,9 +2,13 @@
 // scrollback stays as it was, and on exit the terminal comes back with one line saying where the run stands.
 // The mouse mode asked for (`[tui] mouse`) is taken back with it, on every way out: a person's shell must never be
 // left printing mouse reports.
+// Bracketed paste goes with it: while the TUI is up a pasted text comes wrapped in ESC[200~ … ESC[201~, so its line
+// breaks are text, not Enter (ui/paste.ts); the shell gets its own setting back on the way out.
 import { mouseSequences, type MouseSetting } from './mouse-mode.js';
 const ENTER = '\u001b[?1049h';
 const LEAVE = '\u001b[?1049l';
+const PASTE_ON = '\u001b[?2004h';
+const PASTE_OFF = '\u001b[?2004l';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 const SIGNAL_NUMBERS: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 };
@@ -47,7 +51,10 @@ export function alternateScreen(out: NodeJS.WriteStream): AlternateScreen {
     process.off('exit', onExit);
     for (const signal of SIGNALS) process.off(signal, onSignal);
     mouseOff();
-    if (tty) out.write(LEAVE);
+    if (tty) {
+      out.write(PASTE_OFF);
+      out.write(LEAVE);
+    }
     for (const line of lines.splice(0)) out.write(`${line}\n`);
   }
   // A signal nobody else handles (at the resume prompt, while the session closes, a second one during shutdown)
@@ -60,6 +67,7 @@ export function alternateScreen(out: NodeJS.WriteStream): AlternateScreen {
   };
   if (tty) {
     out.write(ENTER);
+    out.write(PASTE_ON);
     process.on('exit', onExit);
     for (const signal of SIGNALS) process.on(signal, onSignal);
   }
@@ -74,7 +82,10 @@ export function alternateScreen(out: NodeJS.WriteStream): AlternateScreen {
       };
     },
     reenter: () => {
-      if (tty && !left) out.write(ENTER);
+      if (tty && !left) {
+        out.write(ENTER);
+        out.write(PASTE_ON); // the editor turned it off on its way out
+      }
       mouseBack();
     },
     mouse: (setting) => {

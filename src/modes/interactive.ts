@@ -11,7 +11,9 @@ import type { DeepPartial } from '../persistence/config.js';
 import { EXIT, UserError } from '../core/errors.js';
 import { attentionSequence } from '../ui/attention.js';
 import { loadUi, type Ui } from '../ui/load-ui.js';
-import type { EditableFile, FilesReader, WatchedFile } from '../ui/ports.js';
+import type { EditableFile, FilesReader, InputHistory, WatchedFile } from '../ui/ports.js';
+import { inputHistory, INPUT_HISTORY_MAX } from '../ui/input-history.js';
+import { inputHistoryPath, readInputHistory, saveInputHistory } from '../persistence/input-history.js';
 import { readTail } from '../ui/read-tail.js';
 import { conversationHistory } from '../ui/conversation-history.js';
 import type { ViewAction } from '../ui/view-model.js';
@@ -150,6 +152,19 @@ export function openEditor(file: string, io: Pick<Io, 'stdin'> & { screen?: Alte
   }
 }
 
+/** The goals and messages sent in earlier runs (↑ in a text box); each one sent is saved, redacted. */
+async function openInputHistory(session: Session): Promise<InputHistory> {
+  const file = inputHistoryPath(session.paths.workdir);
+  const saved = await readInputHistory(file, session.redactor, INPUT_HISTORY_MAX);
+  return inputHistory(saved, {
+    redact: (t) => session.redactor.text(t),
+    save: (entries) =>
+      void saveInputHistory(file, entries, session.redactor).catch((err: unknown) =>
+        session.files.debug('ui', `input history not saved: ${String(err)}`),
+      ),
+  });
+}
+
 /** A bell, plus an OSC 9 notification on terminals known to show it (see ui/attention.ts). */
 function attention(io: Io, what: string): void {
   io.stdout.write(attentionSequence(what));
@@ -236,11 +251,12 @@ async function runTui(opts: InteractiveOptions, io: Io, ui: Ui): Promise<number>
       interactive: true,
     });
     const history = state !== null ? await conversationHistory(session.paths.debugLog, state.createdAt) : [];
+    const inputs = await openInputHistory(session);
     closeOpening();
     let ended = await runApp(
       session,
       engine,
-      { resumed, goal: opts.goal, notice: notices.join(' · ') || undefined, history },
+      { resumed, goal: opts.goal, notice: notices.join(' · ') || undefined, history, inputs },
       io,
       ui,
     );
@@ -258,7 +274,7 @@ async function runTui(opts: InteractiveOptions, io: Io, ui: Ui): Promise<number>
           : undefined;
       // A new goal starts in manual mode, as a fresh start does.
       const next = session.engineFor(session.newRun('', 'manual'), { interactive: true });
-      ended = await runApp(session, next, { resumed: false, notice, history: [] }, io, ui);
+      ended = await runApp(session, next, { resumed: false, notice, history: [], inputs }, io, ui);
     }
     return ended.code;
   } finally {
@@ -279,7 +295,7 @@ const isFinished = (s: WorkflowState): boolean => s.phase === 'DONE' || s.phase 
 function runApp(
   session: Session,
   engine: Engine,
-  o: { resumed: boolean; goal?: string; notice?: string; history: readonly ViewAction[] },
+  o: { resumed: boolean; goal?: string; notice?: string; history: readonly ViewAction[]; inputs: InputHistory },
   io: Io,
   { render, createElement, App }: Ui,
 ): Promise<AppEnd> {
@@ -357,6 +373,7 @@ function runApp(
         budget: budgetCaps(session.config),
         roles: roleSetups(session.config),
         history: o.history,
+        inputHistory: o.inputs,
       }),
       renderOptions(io),
     );

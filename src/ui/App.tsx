@@ -30,15 +30,16 @@ import { FOLLOW, isScroll, scrollViewport, TOP, wheelViewport, type Viewport } f
 import { mouseFilter } from './mouse.js';
 import { SearchLine } from './SearchLine.js';
 import { useSearch } from './use-search.js';
-import type { EditableFile, EngineLike, FilesReader } from './ports.js';
+import type { EditableFile, EngineLike, FilesReader, InputHistory } from './ports.js';
+import { inputHistory } from './input-history.js';
 import { scrollHint, ScrollView } from './ScrollView.js';
 import { StatusBar } from './StatusBar.js';
 import { COLLAPSIBLE, cycleTabs, TabBar } from './TabBar.js';
 import { codeTab, commentsTab, conversationTab, logTab, planTab, statusTab } from './tabs/content.js';
 import { useFileTexts } from './use-files.js';
 import { KeyRouterContext, type KeyRouter } from './key-router.js';
-import { useKeys } from './use-keys.js';
-import { useTextField } from './use-text-field.js';
+import { useKeys, type KeyInfo } from './use-keys.js';
+import { InputHistoryContext, useTextField } from './use-text-field.js';
 import { useTypeAhead } from './use-type-ahead.js';
 import { withHistoryMarks } from './history-marks.js';
 import { useAttentionBell } from './use-attention-bell.js';
@@ -85,6 +86,8 @@ export interface AppProps {
   /** Status-bar clock tick; 0 disables it (tests). */
   tickMs?: number;
   maxEntries?: number;
+  /** The earlier goals and messages ↑/↓ go through in the text boxes (kept across runs by the TUI). */
+  inputHistory?: InputHistory;
 }
 
 type Overlay = Extract<Modal, 'help' | 'confirm_stop' | 'confirm_enter'>;
@@ -134,6 +137,7 @@ export function App(props: AppProps) {
   const [expanded, setExpanded] = useState(false);
   const [viewports, setViewports] = useState(INITIAL_VIEWPORTS);
   const lastQuit = useRef<number | null>(null);
+  const history = useRef(props.inputHistory ?? inputHistory([])).current;
   const { columns, rows } = useTerminalSize();
   const { texts, reload } = useFileTexts(files, view.state.updatedAt, { debug: tab === 'log' });
 
@@ -172,7 +176,7 @@ export function App(props: AppProps) {
     // A stop or an interruption ends the round the queued message waited for: it goes back into the goal box, unsent.
     if (event.type === 'stop' || event.type === 'interrupt' || (event.type === 'decide' && event.choice === 'stop')) {
       const queued = typeAhead.take();
-      if (queued) setDraft((d) => [d.trim(), queued.replace(/\n/g, ' ')].filter(Boolean).join(' '));
+      if (queued) setDraft((d) => [d.trim(), queued].filter(Boolean).join('\n')); // the box holds lines now
     }
     send({ type: 'sent', event });
     if (fromDialog) setAnswered(view.awaiting);
@@ -316,6 +320,7 @@ export function App(props: AppProps) {
       case 'edit':
         return edit(tab === 'comments' ? 'comments' : 'plan');
       case 'goal_ready':
+        history.add(goalField.value()); // a goal confirmed with Ctrl+G is one ↑ recalls too
         return goalReady(goalField.value().trim() || undefined);
       case 'toggle_input':
         return setTypingOff((x) => !x);
@@ -349,7 +354,7 @@ export function App(props: AppProps) {
     }
   };
 
-  const goalField = useTextField(draft, setDraft, submitGoal);
+  const goalField = useTextField(draft, setDraft, submitGoal, history);
   const router = useRef<KeyRouter>({ dialog: null }).current;
 
   const quit = (): void => {
@@ -366,41 +371,43 @@ export function App(props: AppProps) {
   };
 
   // The one keyboard listener: Ctrl+C always; then the open dialog, or the keymap, or the goal box.
-  const handleKey = (input: string, key: Key): void => {
+  const handleKey = (input: string, key: Key, info: KeyInfo): void => {
     if (search.prompt !== null) return search.onPromptKey(input, key);
     if (modal) {
-      if (router.dialog?.(input, key) !== false) return;
+      if (router.dialog?.(input, key, info) !== false) return;
       // A key the dialog does not declare may still switch tabs, scroll or search (nothing that acts on the run).
       const nav = commandFor(input, key, { ...ctx, typing: false });
       if (nav && (isScroll(nav) || nav.startsWith('tab_') || isSearchCommand(nav))) run(nav);
       return;
     }
+    // The goal box first: its editing keys (↑/↓, Home/End) win over scrolling while it has the keyboard.
+    if (typing && goalField.onKey(input, key, info)) return;
+    if (info.paste) return; // a pasted text is no command
     const cmd = commandFor(input, key, ctx);
     if (cmd) run(cmd);
-    else if (typing) goalField.onKey(input, key);
   };
   // Keys are handled one render apart: a key that opens a dialog or moves a selection is on screen (and in the
   // handlers) before the next key is looked at, however fast keys arrive (paste, key repeat, a busy event loop).
-  const queued = useRef<Array<[string, Key]>>([]);
+  const queued = useRef<Array<[string, Key, KeyInfo]>>([]);
   const rendering = useRef(false);
   const [, setKeyTick] = useState(0);
-  const take = (input: string, key: Key): void => {
+  const take = (input: string, key: Key, info: KeyInfo): void => {
     rendering.current = true;
-    handleKey(input, key);
+    handleKey(input, key, info);
     setKeyTick((n) => n + 1);
   };
   // Mouse reports (`[tui] mouse = "on"`) are never keys: the wheel scrolls the tab, the rest is dropped.
   const mouse = useRef(mouseFilter()).current;
-  useKeys((input, key) => {
-    const report = mouse.take(input);
+  useKeys((input, key, info) => {
+    const report = info.paste ? null : mouse.take(input);
     if (report) {
       if (report.kind === 'wheel')
         setViewports((v) => ({ ...v, [tab]: wheelViewport(v[tab], report.direction, lines.length, contentHeight) }));
       return;
     }
-    if (bindingOf('quit').keys.some((k) => keyMatches(k, input, key))) return quit();
-    if (rendering.current) queued.current.push([input, key]);
-    else take(input, key);
+    if (!info.paste && bindingOf('quit').keys.some((k) => keyMatches(k, input, key))) return quit();
+    if (rendering.current) queued.current.push([input, key, info]);
+    else take(input, key, info);
   });
   useLayoutEffect(() => {
     rendering.current = false;
@@ -449,7 +456,7 @@ export function App(props: AppProps) {
           <CommandDialog pending={pending} onChoose={(choice) => dispatch(commandDecideEvent(pending, choice))} />
         ) : null;
       case null:
-        return <Banner view={view} draft={draft} typing={typing} busy={busy} queued={typeAhead.queued} />;
+        return <Banner view={view} editor={goalField.editor} typing={typing} busy={busy} queued={typeAhead.queued} />;
       default:
         return a ? (
           <AwaitingDialog
@@ -485,7 +492,7 @@ export function App(props: AppProps) {
             <FlashLine flash={view.flash} columns={width} />
           </Box>
           <Box flexShrink={1} flexDirection="column" overflow="hidden">
-            {bottom()}
+            <InputHistoryContext.Provider value={history}>{bottom()}</InputHistoryContext.Provider>
           </Box>
           <SearchLine search={search} />
           <Box flexShrink={0} flexDirection="column">

@@ -4,6 +4,7 @@ import type { DialogKind } from './decision-keys.js';
 import { choiceHints, keyOf, tuiChoices } from './decision-keys.js';
 import { describeReport } from '../core/run-report.js';
 import { GoalInput } from './GoalInput.js';
+import type { Editor } from './line-editor.js';
 import { bindingOf, hintsFor, type Hint, type KeyContext } from './keymap.js';
 import { Box, Text } from './styled.js';
 import { describeAction, whoRuns, type ViewState } from './view-model.js';
@@ -36,7 +37,8 @@ export function hintsNow(modal: Modal | null, view: ViewState, ctx: KeyContext):
 
 interface BannerProps {
   view: ViewState;
-  draft: string;
+  /** The goal box's text and cursor. */
+  editor: Editor;
   typing: boolean;
   busy: boolean;
   /** Messages typed while the planner answered, sent once it waits again. */
@@ -44,7 +46,7 @@ interface BannerProps {
 }
 
 /** The non-modal line(s) above the status bar: the goal box, the next round, a failure, the end. */
-export function Banner({ view, draft, typing, busy, queued = null }: BannerProps) {
+export function Banner({ view, editor, typing, busy, queued = null }: BannerProps) {
   const a = view.awaiting;
   const stopKey = bindingOf('stop').keys[0]?.label ?? 's';
   if (view.stopped) {
@@ -78,8 +80,8 @@ export function Banner({ view, draft, typing, busy, queued = null }: BannerProps
     );
   }
   if (view.phase === 'REFINE_GOAL' && (a?.kind === 'goal' || busy)) {
-    const canConfirm = draft.trim() !== '' || view.state.goal.trim() !== '';
-    return <GoalInput value={draft} active={typing} busy={busy} canConfirm={canConfirm} queued={queued} />;
+    const canConfirm = editor.value.trim() !== '' || view.state.goal.trim() !== '';
+    return <GoalInput editor={editor} active={typing} busy={busy} canConfirm={canConfirm} queued={queued} />;
   }
   if (a?.kind === 'go' && !busy) {
     return (

@@ -1,7 +1,10 @@
+import { EditorBox } from './EditorBox.js';
+import type { Editor } from './line-editor.js';
 import { Box, Text } from './styled.js';
 
 export interface GoalInputProps {
-  value: string;
+  /** The text and its cursor. */
+  editor: Editor;
   /** The box has the keyboard (Esc toggles). */
   active: boolean;
   /** The planner is answering: nothing can be sent yet. */
@@ -16,7 +19,7 @@ export interface GoalInputProps {
  * The goal box of goal refinement: Enter sends a message to the planner; `/ready` (or Ctrl+G) confirms the goal.
  * Its keys are routed by the App (one always-mounted listener), so nothing typed right after it appears is lost.
  */
-export function GoalInput({ value, active, busy, canConfirm = true, queued = null }: GoalInputProps) {
+export function GoalInput({ editor, active, busy, canConfirm = true, queued = null }: GoalInputProps) {
   const ready = canConfirm ? ' · Ctrl+G or /ready: the goal is ready, write the plan' : '';
   const hint = busy
     ? queued !== null
@@ -25,23 +28,14 @@ export function GoalInput({ value, active, busy, canConfirm = true, queued = nul
         ? 'the planner is answering… type ahead: Enter queues your message · Esc: interrupt the planner'
         : 'the planner is answering…'
     : active
-      ? `Enter: send to the planner${ready} · Esc: keys`
+      ? `Enter: send to the planner${ready} · Ctrl+J: new line · ↑: earlier ones · Esc: keys`
       : 'Esc: back to typing';
   return (
     <Box flexDirection="column">
       <Box borderStyle="round" borderColor={active && !busy ? 'green' : 'gray'} paddingX={1}>
-        {/* Only the text gives way to a long goal, cut at its start: the end and the cursor stay in sight. */}
-        <Box flexShrink={0}>
-          <Text color="green">goal › </Text>
-        </Box>
-        <Box flexShrink={1} minWidth={0}>
-          <Text wrap="truncate-start">{value}</Text>
-        </Box>
-        {active ? (
-          <Box flexShrink={0}>
-            <Text inverse> </Text>
-          </Box>
-        ) : null}
+        {/* A long line scrolls so the cursor stays in sight (the end, when the cursor is there); more lines grow
+            the box up to a few rows. Border and padding take 4 columns. */}
+        <EditorBox label="goal › " editor={editor} active={active} inset={4} />
       </Box>
       <Text dimColor wrap="truncate">
         {hint}

@@ -2,13 +2,13 @@
 // renders (not in an effect), so a key pressed right after it appears already reaches it.
 import type { Key } from 'ink';
 import { createContext, useContext, useEffect } from 'react';
-import { useKeys } from './use-keys.js';
+import { useKeys, type KeyInfo } from './use-keys.js';
 
 /**
  * A dialog's key handler. It returns false for a key the dialog does not declare: the App then lets that key switch
  * tabs or scroll, so what the person decides on can be read first. Any other return keeps the key in the dialog.
  */
-export type KeyHandler = (input: string, key: Key) => boolean | void;
+export type KeyHandler = (input: string, key: Key, info?: KeyInfo) => boolean | void;
 
 export interface KeyRouter {
   dialog: KeyHandler | null;

@@ -16,7 +16,7 @@ const WIDE =
   /[\u1100-\u115F\u2E80-\u303E\u3041-\u33FF\u3400-\u4DBF\u4E00-\u9FFF\uA000-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6]/;
 
 /** Terminal columns of one character (wide CJK and astral symbols take two). */
-function charWidth(ch: string): number {
+export function charWidth(ch: string): number {
   const cp = ch.codePointAt(0) ?? 0;
   if (cp < 32 || (cp >= 0x7f && cp < 0xa0)) return 0;
   if (cp > 0xffff) return 2;

@@ -23,3 +23,9 @@ export interface FilesReader {
 }
 
 export type EditableFile = 'plan' | 'comments';
+
+/** The earlier goals and messages, newest first, that ↑/↓ go through in a text box; `add` keeps a sent one. */
+export interface InputHistory {
+  entries(): readonly string[];
+  add(text: string): void;
+}

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { chmod, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { INPUT_HISTORY_FILE } from '../../persistence/input-history.js';
 
 export interface GuardedFile {
   data: Buffer;
@@ -77,7 +78,7 @@ async function readOne(abs: string): Promise<GuardedFile | null> {
   }
 }
 
-/** agent-collab's own writes while a turn runs: the state, diagnostics, the run's records, the lock. */
+/** agent-collab's own writes while a turn runs: the state, diagnostics, the run's records, the lock, the input history. */
 function writtenDuringTurn(p: GuardedPaths, abs: string): boolean {
   const base = path.basename(abs);
   const inWorkdir = path.dirname(abs) === p.workdir;
@@ -89,7 +90,8 @@ function writtenDuringTurn(p: GuardedPaths, abs: string): boolean {
     abs === p.debugLog ||
     (abs.startsWith(`${p.debugLog}.`) && /^\d+$/.test(abs.slice(p.debugLog.length + 1))) ||
     ATOMIC_TEMP.test(base) ||
-    (inWorkdir && (base === 'agent-collab.lock' || base === 'agent-collab.pid'))
+    // The text boxes' history: the TUI saves a message typed ahead while an agent's turn runs.
+    (inWorkdir && (base === 'agent-collab.lock' || base === 'agent-collab.pid' || base === INPUT_HISTORY_FILE))
   );
 }
 

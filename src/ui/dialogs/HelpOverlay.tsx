@@ -52,7 +52,8 @@ export function HelpOverlay({
 }) {
   const textWidth = Math.max(10, columns - FRAME_X - KEYS_WIDTH - 1);
   const lines: HelpLine[] = helpRows().flatMap((r) => {
-    const active = r.commands.some((c) => bindingOf(c).when(ctx));
+    // The text boxes' keys (no command of their own) apply whenever a text box has the keyboard.
+    const active = r.commands.length === 0 || r.commands.some((c) => bindingOf(c).when(ctx));
     return wrapWords(r.description, textWidth).map((text, i) => ({ keys: i === 0 ? r.keys : '', text, active }));
   });
   const height = Math.max(1, Math.min(lines.length, maxLines - FRAME_Y));

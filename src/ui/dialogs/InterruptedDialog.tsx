@@ -45,13 +45,13 @@ function MessageBox({ title, onSend, onBack }: { title: string; onSend: (t: stri
   const field = useTextField(text, setText, (v) => {
     if (v.trim()) onSend(v.trim());
   });
-  useDialogKeys((input, key) => {
+  useDialogKeys((input, key, info) => {
     if (key.escape) return onBack();
-    void field.onKey(input, key);
+    void field.onKey(input, key, info);
   });
   return (
     <Frame title={title} keys="Enter: send it and run the round again · Esc: back">
-      <AnswerBox label="message" text={text} />
+      <AnswerBox label="message" editor={field.editor} />
     </Frame>
   );
 }

@@ -1,4 +1,6 @@
 import { Box, Text } from '../styled.js';
+import { EditorBox } from '../EditorBox.js';
+import type { Editor } from '../line-editor.js';
 import { useDialogKeys } from '../key-router.js';
 import { useState } from 'react';
 import type { Role } from '../../core/types.js';
@@ -22,7 +24,7 @@ export function QuestionDialog({
   const field = useTextField(answer, setAnswer, (v) => {
     if (v.trim()) onAnswer(v.trim());
   });
-  useDialogKeys((input, key) => void field.onKey(input, key));
+  useDialogKeys((input, key, info) => void field.onKey(input, key, info));
   const lines = text.split(/\r?\n/);
   const shown =
     lines.length > MAX_QUESTION_LINES
@@ -34,18 +36,17 @@ export function QuestionDialog({
   return (
     <Frame title={`The ${role} asks:`} keys={keyOf('question', 'answer')}>
       <Text>{shown.join('\n')}</Text>
-      <AnswerBox label="answer" text={answer} />
+      <AnswerBox label="answer" editor={field.editor} />
     </Frame>
   );
 }
 
-/** A one-line box the person types into (the end of a long text stays in sight), with its cursor. */
-export function AnswerBox({ label, text }: { label: string; text: string }) {
+/** The box the person types into, with its cursor: the line editor's keys, lines and history (EditorBox). */
+export function AnswerBox({ label, editor }: { label: string; editor: Editor }) {
+  // The dialog's frame and this box: two borders and two paddings each side.
   return (
     <Box borderStyle="round" borderColor="green" paddingX={1}>
-      <Text color="green">{label} › </Text>
-      <Text wrap="truncate-start">{text}</Text>
-      <Text inverse> </Text>
+      <EditorBox label={`${label} › `} editor={editor} active inset={8} />
     </Box>
   );
 }

@@ -12,6 +12,8 @@ const MOUSE_ON = '\u001b[?1000h\u001b[?1006h';
 const MOUSE_OFF = '\u001b[?1006l\u001b[?1000l';
 const WHEEL_KEYS_ON = '\u001b[?1007h';
 const WHEEL_KEYS_OFF = '\u001b[?1007l';
+const PASTE_ON = '\u001b[?2004h';
+const PASTE_OFF = '\u001b[?2004l';
 
 let repo: ReturnType<typeof tempRepo> | null = null;
 afterEach(() => {
@@ -32,8 +34,11 @@ describe('the TUI and the terminal', { timeout: 120_000 }, () => {
 
     const writes = tui.writes();
     expect(writes[0]).toBe(ENTER_ALT);
+    // Bracketed paste on with it (a pasted text's line breaks are text, not Enter), and off again before leaving.
+    expect(writes[1]).toBe(PASTE_ON);
     const left = writes.lastIndexOf(LEAVE_ALT);
     expect(left).toBeGreaterThan(0);
+    expect(writes[left - 1]).toBe(PASTE_OFF);
     // Nothing of the TUI is drawn after it left; what follows is the line for the normal screen, and where the
     // stopped run's report is.
     expect(writes.slice(left + 1)).toEqual([
@@ -80,7 +85,9 @@ describe('the TUI and the terminal', { timeout: 120_000 }, () => {
       const asked = writes.indexOf(on);
       const left = writes.lastIndexOf(LEAVE_ALT);
       expect(asked).toBeGreaterThan(0);
-      expect(writes.lastIndexOf(off)).toBe(left - 1); // taken back right before the normal screen comes back
+      // taken back right before the normal screen comes back (bracketed paste goes off between them)
+      expect(writes.lastIndexOf(off)).toBe(left - 2);
+      expect(writes[left - 1]).toBe(PASTE_OFF);
       expect(writes.filter((w) => w === on)).toHaveLength(1);
     },
   );

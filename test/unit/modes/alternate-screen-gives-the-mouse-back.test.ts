@@ -7,6 +7,9 @@ const ENTER = '\u001b[?1049h';
 const LEAVE = '\u001b[?1049l';
 const MOUSE_ON = '\u001b[?1000h\u001b[?1006h';
 const MOUSE_OFF = '\u001b[?1006l\u001b[?1000l';
+// Bracketed paste goes on and off with the alternate screen (and on again after the editor).
+const PASTE_ON = '\u001b[?2004h';
+const PASTE_OFF = '\u001b[?2004l';
 
 function terminal(isTTY = true): NodeJS.WriteStream & { writes: string[] } {
   const writes: string[] = [];
@@ -28,7 +31,19 @@ describe('the alternate screen and the mouse', () => {
     screen.afterwards('agent-collab: bye');
     screen.leave();
     screen.leave();
-    expect(out.writes).toEqual([ENTER, MOUSE_ON, MOUSE_OFF, ENTER, MOUSE_ON, MOUSE_OFF, LEAVE, 'agent-collab: bye\n']);
+    expect(out.writes).toEqual([
+      ENTER,
+      PASTE_ON,
+      MOUSE_ON,
+      MOUSE_OFF,
+      ENTER,
+      PASTE_ON,
+      MOUSE_ON,
+      MOUSE_OFF,
+      PASTE_OFF,
+      LEAVE,
+      'agent-collab: bye\n',
+    ]);
   });
 
   it('scroll_keys asks for alternate scroll and gives it back; off asks nothing', () => {
@@ -36,14 +51,14 @@ describe('the alternate screen and the mouse', () => {
     const a = alternateScreen(keys);
     a.mouse('scroll_keys');
     a.leave();
-    expect(keys.writes).toEqual([ENTER, '\u001b[?1007h', '\u001b[?1007l', LEAVE]);
+    expect(keys.writes).toEqual([ENTER, PASTE_ON, '\u001b[?1007h', '\u001b[?1007l', PASTE_OFF, LEAVE]);
     const off = terminal();
     const b = alternateScreen(off);
     b.mouse('off');
     b.lend();
     b.reenter();
     b.leave();
-    expect(off.writes).toEqual([ENTER, ENTER, LEAVE]);
+    expect(off.writes).toEqual([ENTER, PASTE_ON, ENTER, PASTE_ON, PASTE_OFF, LEAVE]);
   });
 
   it('asks nothing of a stream that is not a terminal', () => {
