@@ -15,7 +15,8 @@ import type { EditableFile, FilesReader, WatchedFile } from '../ui/ports.js';
 import { readTail } from '../ui/read-tail.js';
 import { conversationHistory } from '../ui/conversation-history.js';
 import type { ViewAction } from '../ui/view-model.js';
-import { budgetCaps, roleSetups, type Session } from './session.js';
+import { budgetCaps, roleSetups, workdirExcluded, type Session } from './session.js';
+import { commitDiff } from '../adapters/git/commit-diff.js';
 import type { ResumeChoice } from '../core/decisions.js';
 import { alternateScreen, type AlternateScreen } from './alternate-screen.js';
 import { tuiExitLine } from './tui-exit-line.js';
@@ -104,6 +105,9 @@ export function filesReader(session: Session): FilesReader {
     readComments: () => session.files.readComments(),
     readLog: () => readFile(paths.log, 'utf8').catch(() => null),
     readDebugTail: () => readTail(paths.debugLog, DEBUG_TAIL_LINES),
+    // The Diff tab: git is read here (adapters), never by the UI; a commit gone from the repo reads as null.
+    readCommitDiff: (commit) =>
+      commitDiff(session.repoRoot, commit, workdirExcluded(session.repoRoot, paths.workdir)).catch(() => null),
     watch: (onChange) => {
       // chokidar is loaded here, after the first frame (the App starts watching in an effect), not with the TUI.
       let closed = false;

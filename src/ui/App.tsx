@@ -22,7 +22,9 @@ import type { EditableFile, EngineLike, FilesReader } from './ports.js';
 import { scrollHint, ScrollView } from './ScrollView.js';
 import { StatusBar } from './StatusBar.js';
 import { COLLAPSIBLE, cycleTabs, TabBar } from './TabBar.js';
-import { codeTab, commentsTab, conversationTab, logTab, planTab, statusTab } from './tabs/content.js';
+import { codeTab, commentsTab, conversationTab, planTab, statusTab } from './tabs/content.js';
+import { useDiffView } from './use-diff-view.js';
+import { useLogView } from './use-log-view.js';
 import { useFileTexts } from './use-files.js';
 import { KeyRouterContext, type KeyRouter } from './key-router.js';
 import { useKeys } from './use-keys.js';
@@ -84,6 +86,7 @@ const INITIAL_VIEWPORTS: Record<TabId, Viewport> = {
   log: FOLLOW,
   status: TOP,
   code: TOP,
+  diff: TOP,
 };
 const QUIT_WINDOW_MS = 2000;
 
@@ -198,6 +201,8 @@ export function App(props: AppProps) {
   });
 
   const width = Math.max(20, columns);
+  const logView = useLogView(texts, width, contentHeight, tab === 'log');
+  const diffView = useDiffView(view.state, files, width, tab === 'diff');
   const lines: LineSource = useMemo(() => {
     switch (tab) {
       case 'conversation':
@@ -207,7 +212,7 @@ export function App(props: AppProps) {
       case 'comments':
         return commentsTab(view, texts, width);
       case 'log':
-        return logTab(texts, width);
+        return logView.lines;
       case 'status':
         return statusTab(view, width, now(), {
           ...(props.roles && { roles: props.roles }),
@@ -215,8 +220,12 @@ export function App(props: AppProps) {
         });
       case 'code':
         return codeTab(view, width);
+      case 'diff':
+        return diffView.lines;
     }
-  }, [tab, view, texts, width, expanded, now, props.roles, props.budget]);
+  }, [tab, view, texts, width, expanded, now, props.roles, props.budget, logView.lines, diffView.lines]);
+  // The Log tab's window follows its selected event; the others keep where the person scrolled.
+  const viewport = tab === 'log' ? logView.viewport : viewports[tab];
 
   // ---- commands
   const showTab = (id: TabId): void => {
@@ -274,6 +283,7 @@ export function App(props: AppProps) {
   const typeAhead = useTypeAhead(view.awaiting?.kind === 'goal' && !busy && !stopped && !modal, submitGoal);
 
   const run = (cmd: CommandName): void => {
+    if (isScroll(cmd) && tab === 'log') return logView.move(cmd);
     if (isScroll(cmd)) {
       setViewports((v) => ({ ...v, [tab]: scrollViewport(v[tab], cmd, lines.length, contentHeight) }));
       return;
@@ -300,7 +310,11 @@ export function App(props: AppProps) {
       case 'toggle_input':
         return setTypingOff((x) => !x);
       case 'toggle_details':
-        return setExpanded((x) => !x);
+        return tab === 'log' ? logView.toggle() : setExpanded((x) => !x);
+      case 'diff_prev':
+      case 'diff_next':
+        if (diffView.step(cmd === 'diff_next' ? 1 : -1)) setViewports((v) => ({ ...v, diff: TOP }));
+        return;
       case 'tab_next':
         return cycle(1);
       case 'tab_prev':
@@ -311,6 +325,7 @@ export function App(props: AppProps) {
       case 'tab_4':
       case 'tab_5':
       case 'tab_6':
+      case 'tab_7':
         return showTab(TAB_IDS[Number(cmd.slice(4)) - 1] ?? 'conversation');
       case 'exit':
         return onQuit?.(false);
@@ -438,11 +453,11 @@ export function App(props: AppProps) {
               tab={tab}
               opened={opened}
               columns={width}
-              right={scrollHint(lines.length, contentHeight, viewports[tab])}
+              right={scrollHint(lines.length, contentHeight, viewport)}
             />
           </Box>
           <Box ref={contentRef} flexDirection="column" flexGrow={1} flexShrink={1} flexBasis={0} overflow="hidden">
-            <ScrollView lines={lines} height={contentHeight} viewport={viewports[tab]} />
+            <ScrollView lines={lines} height={contentHeight} viewport={viewport} />
           </Box>
           <Box flexShrink={0}>
             <FlashLine flash={view.flash} columns={width} />

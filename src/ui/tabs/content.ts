@@ -18,6 +18,7 @@ export const TAB_TITLES: Record<TabId, string> = {
   log: 'Log',
   status: 'Status',
   code: 'Code',
+  diff: 'Diff',
 };
 
 function placeholder(text: string): Line[] {
@@ -142,24 +143,6 @@ export function commentsTab(view: ViewState, texts: FileTexts, width: number): L
     { key: 'gap', text: '' },
     ...fileLines(texts.comments, width, 'c'),
   ];
-}
-
-export function logTab(texts: FileTexts, width: number): Line[] {
-  const out: Line[] = [{ key: 'l-head', text: '── log.md ──', dim: true }];
-  out.push(
-    ...(texts.log === null || texts.log.trim() === ''
-      ? placeholder('log.md is empty.')
-      : fileLines(texts.log, width, 'l')),
-  );
-  const debug = texts.debug?.split('\n') ?? [];
-  out.push(
-    { key: 'd-gap', text: '' },
-    { key: 'd-head', text: `── debug.log (last ${debug.length} line(s)) ──`, dim: true },
-  );
-  if (debug.length === 0) out.push({ key: 'd-empty', text: 'debug.log is empty.', dim: true });
-  // One screen line per debug line (cut, not wrapped): raw JSON events are long.
-  debug.forEach((t, i) => out.push({ key: `d${i}`, text: truncate(t, width), dim: true }));
-  return out;
 }
 
 /** The recent rounds, newest last: role, action, outcome, duration, tokens, cost. */
