@@ -95,7 +95,10 @@ export function fileListLines(files: readonly ChangedFile[], width: number): Lin
   shown.forEach((f, i) =>
     out.push({
       key: `df${i}`,
-      text: truncate(`  ${LETTER[f.change]} ${f.path.padEnd(pathWidth)}  +${count(f.added)} -${count(f.removed)}`, width),
+      text: truncate(
+        `  ${LETTER[f.change]} ${f.path.padEnd(pathWidth)}  +${count(f.added)} -${count(f.removed)}`,
+        width,
+      ),
       color: f.change === 'added' ? 'green' : f.change === 'deleted' ? 'red' : undefined,
     }),
   );
