@@ -170,6 +170,8 @@ export const KEYMAP: readonly Binding[] = [
     command: 'toggle_details',
     keys: [key('x', { input: 'x' })],
     description: 'Expand / collapse tool calls (Conversation) or the selected event (Log)',
+    // Shown in the Log tab only: there the expansion is what the selection is for.
+    hint: (c) => (c.tab === 'log' ? 'expand' : ''),
     when: (c) => notTyping(c) && (c.tab === 'conversation' || c.tab === 'log'),
   },
   {

@@ -5,6 +5,7 @@ import type { Verdict, WorkflowState } from '../../core/types.js';
 import type { TabId } from '../keymap.js';
 import { fileLines, truncate, type Line } from '../lines.js';
 import { conversationSource, type LineSource } from '../line-source.js';
+import { patchLines } from './diff-tab.js';
 import { toArray } from '../entry-list.js';
 import type { FileTexts } from '../use-files.js';
 import { formatCost, formatElapsed, formatTokens } from '../format.js';
@@ -281,7 +282,14 @@ export function codeTab(view: ViewState, width: number): Line[] {
       ]
     : [];
   const diff: Line[] = cr.diff
-    ? [{ key: 'cr-d-head', text: '── the diff under review ──', dim: true }, ...fileLines(cr.diff, width, 'crd')]
+    ? [
+        {
+          key: 'cr-d-head',
+          text: truncate('── the diff under review (7: the Diff tab, with its file list) ──', width),
+          dim: true,
+        },
+        ...patchLines(cr.diff, width, 'crd'),
+      ]
     : placeholder('No diff reviewed yet: the reviewer reads it once the code is ready.');
   return [...head, ...comments, ...diff];
 }

@@ -78,6 +78,16 @@ function parsed(patch: string): ParsedPatch {
   return lastParsed;
 }
 
+/** A bounded diff's lines, styled as in the Diff tab (the Code tab's diff under review), cut at the edge. */
+export function patchLines(patch: string, width: number, prefix: string): Line[] {
+  const p = parsed(patch);
+  return p.lines.map((l, i) => ({
+    key: `${prefix}${i}`,
+    text: truncate(l.replace(/\t/g, '  '), width),
+    ...KIND_STYLE[p.kinds[i] ?? 'context'],
+  }));
+}
+
 const LETTER: Record<ChangedFile['change'], string> = { added: 'A', modified: 'M', deleted: 'D' };
 
 function count(n: number | null): string {
