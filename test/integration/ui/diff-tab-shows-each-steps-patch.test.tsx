@@ -15,6 +15,10 @@ import { redactedFiles } from '../../../src/ui/redacted-engine.js';
 import { stateIn } from '../../helpers/states.js';
 import { FakeEngine, listening, sleep, waitFor } from '../../unit/ui/ui-helpers.js';
 import { closeFakeSessions, openFakeSession } from './fake-session.js';
+import { FakeAgent } from '../../../src/adapters/fake/fake-agent.js';
+import { openSession } from '../../../src/modes/session.js';
+import { runAutoHeadless } from '../../helpers/headless-run.js';
+import { readWork, tempRepo } from '../../helpers/repo.js';
 
 afterEach(async () => {
   cleanup();
@@ -170,6 +174,54 @@ describe('the Diff tab', { timeout: 60_000 }, () => {
     await waitFor(() => expect(t.frame()).toContain('Step 2 ·'));
     await t.press(']');
     await waitFor(() => expect(t.frame()).toContain('Code review:'));
+  });
+});
+
+describe('the Diff tab after a real run', { timeout: 120_000 }, () => {
+  it("lists both steps' files from the commits the engine made, each step in turn", async () => {
+    const repo = tempRepo('[roles]\nplanner = "fake"\nreviewer = "fake"\n');
+    onTestFinished(repo.cleanup);
+    const test = `node -e "process.exit(0)"`;
+    writeFileSync(path.join(repo.dir, 'package.json'), JSON.stringify({ name: 'x', private: true, scripts: { test } }));
+    git(repo.dir, 'add', '-A');
+    git(repo.dir, 'commit', '-q', '-m', 'tests');
+    const planner = new FakeAgent('planner', {
+      rules: [
+        {
+          when: { kind: 'write_plan' },
+          do: { text: '# Task\n\n## Steps\n1. [ ] Add greeting\n2. [ ] Add farewell\n' },
+        },
+        { when: { step: 1 }, do: { writeFiles: { 'greeting.txt': 'hello\n' }, text: 'Summary: add greeting.txt' } },
+        { when: { step: 2 }, do: { writeFiles: { 'farewell.txt': 'bye\nfor now\n' }, text: 'Summary: add farewell' } },
+      ],
+    });
+    const reviewer = new FakeAgent('reviewer', {
+      rules: [{ do: { verdict: 'APPROVED' as const, text: '## Comments\n1. Fine.' } }],
+    });
+    const { code } = await runAutoHeadless(repo, { planner, reviewer }, { goal: 'greet and say bye' });
+    expect(code).toBe(0);
+    const state = JSON.parse(readWork(repo.dir, 'state.json')) as WorkflowState;
+    expect(state.steps.map((s) => typeof s.commit)).toEqual(['string', 'string']);
+    const session = await openSession({ cwd: repo.dir, homeDir: repo.home, agents: { planner, reviewer } });
+    onTestFinished(() => session.close());
+    const r = render(
+      <App engine={new FakeEngine(state)} files={redactedFiles(filesReader(session), session.redactor)} tickMs={0} />,
+    );
+    await listening(r.stdin);
+    r.stdin.write('7');
+    const frame = (): string => r.lastFrame() ?? '';
+    // The code review (final, the default) read the run's whole diff: shown first, both files in it.
+    await waitFor(() => expect(frame()).toContain('Code review: the run'), 20_000);
+    expect(frame()).toMatch(/A farewell\.txt +\+2 -0\n +A greeting\.txt +\+1 -0/);
+    r.stdin.write('[');
+    await waitFor(() => expect(frame()).toContain('Step 2 ·'));
+    await waitFor(() => expect(frame()).toMatch(/A farewell\.txt +\+2 -0/));
+    expect(frame()).toContain('+for now');
+    expect(frame()).not.toContain('greeting.txt');
+    r.stdin.write('[');
+    await waitFor(() => expect(frame()).toMatch(/A greeting\.txt +\+1 -0/));
+    expect(frame()).toContain('+hello');
+    expect(frame()).not.toContain('farewell.txt');
   });
 });
 
