@@ -10,7 +10,7 @@ export interface LogEvent {
   who: string;
   kind: string;
   summary: string;
-  /** The whole event, pretty-printed (JSON indented, log.md's bullet lines). */
+  /** The whole event, pretty-printed (prettyEvent; log.md's bullet lines). */
   detail: string;
 }
 
@@ -60,6 +60,20 @@ function agentSummary(e: Json): string {
   }
 }
 
+/**
+ * An event's fields one per line (`key: value`), nested values as indented JSON, and a text with line breaks (an
+ * agent's message, a command's output) as its own indented lines: read as written, not as one "\n"-studded string.
+ */
+export function prettyEvent(e: Json): string {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(e)) {
+    if (typeof v === 'string' && v.includes('\n')) out.push(`${k}:`, ...v.split('\n').map((l) => `  ${l}`));
+    else if (typeof v === 'string') out.push(`${k}: ${v}`);
+    else out.push(`${k}: ${JSON.stringify(v, null, 2) ?? String(v)}`);
+  }
+  return out.join('\n');
+}
+
 /** One debug.log line as an event; a line without the head (a cut first line) is kept as plain text. */
 export function debugEvent(line: string, key: string): LogEvent {
   const m = DEBUG_LINE.exec(line);
@@ -70,7 +84,7 @@ export function debugEvent(line: string, key: string): LogEvent {
       const json: unknown = JSON.parse(rest);
       if (isObject(json)) {
         const kind = typeof json.type === 'string' ? json.type : 'json';
-        return { key, at, who, kind, summary: oneLine(agentSummary(json)), detail: JSON.stringify(json, null, 2) };
+        return { key, at, who, kind, summary: oneLine(agentSummary(json)), detail: prettyEvent(json) };
       }
     } catch {
       // Not JSON after all (a cut line): shown as text below.
