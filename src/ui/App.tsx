@@ -15,7 +15,16 @@ import { AwaitingDialog } from './dialogs/AwaitingDialog.js';
 import { ConfirmDialog } from './dialogs/ConfirmDialog.js';
 import { HelpOverlay } from './dialogs/HelpOverlay.js';
 import { CommandDialog } from './dialogs/ExecutionDialogs.js';
-import { bindingOf, commandFor, keyMatches, TAB_IDS, type CommandName, type KeyContext, type TabId } from './keymap.js';
+import {
+  bindingOf,
+  commandFor,
+  isViewCommand,
+  keyMatches,
+  TAB_IDS,
+  type CommandName,
+  type KeyContext,
+  type TabId,
+} from './keymap.js';
 import type { LineSource } from './line-source.js';
 import { FOLLOW, isScroll, scrollViewport, TOP, type Viewport } from './lines.js';
 import type { EditableFile, EngineLike, FilesReader } from './ports.js';
@@ -356,9 +365,9 @@ export function App(props: AppProps) {
   const handleKey = (input: string, key: Key): void => {
     if (modal) {
       if (router.dialog?.(input, key) !== false) return;
-      // A key the dialog does not declare may still switch tabs or scroll (nothing that acts on the run).
+      // A key the dialog does not declare may still change the view (nothing that acts on the run).
       const nav = commandFor(input, key, { ...ctx, typing: false });
-      if (nav && (isScroll(nav) || nav.startsWith('tab_'))) run(nav);
+      if (nav && isViewCommand(nav)) run(nav);
       return;
     }
     const cmd = commandFor(input, key, ctx);

@@ -48,6 +48,20 @@ export const SCROLL_COMMANDS = [
 ] as const;
 export type ScrollCommand = (typeof SCROLL_COMMANDS)[number];
 
+/**
+ * The commands that only change what is shown (a tab, its window, which patch, an expanded event): while a dialog is
+ * open, a key it does not declare may still do these, so what the person decides on can be read first.
+ */
+export function isViewCommand(c: CommandName): boolean {
+  return (
+    (SCROLL_COMMANDS as readonly string[]).includes(c) ||
+    c.startsWith('tab_') ||
+    c === 'diff_prev' ||
+    c === 'diff_next' ||
+    c === 'toggle_details'
+  );
+}
+
 /** What the keys depend on. */
 export interface KeyContext {
   phase: Phase;
