@@ -2,6 +2,7 @@
 // real Engine over fake agents, or a fake.
 import type { EngineEvent, EngineOutput } from '../core/events.js';
 import type { CommitDiff } from '../core/commit-diff.js';
+import type { ReportCommit } from '../core/run-report.js';
 import type { WorkflowState } from '../core/types.js';
 
 export interface EngineLike {
@@ -21,6 +22,8 @@ export interface FilesReader {
   readDebugTail?(): Promise<string | null>;
   /** A step commit's files and patch (read from git, up to a cap) for the Diff tab; null when it cannot be read. */
   readCommitDiff?(commit: string): Promise<CommitDiff | null>;
+  /** The run's `[Step N]` commits in git (oldest first, found by its trailer), or null when git cannot say. */
+  readRunCommits?(runId: string): Promise<ReportCommit[] | null>;
   /** Calls `onChange` when a workflow file changes on disk (e.g. chokidar); returns the unsubscribe. */
   watch?(onChange: (file: WatchedFile) => void): () => void;
 }

@@ -18,7 +18,7 @@ export function redactedFiles(files: FilesReader, redactor: Redactor): FilesRead
     const text = await read();
     return text === null ? null : redactor.text(text);
   };
-  const { readDebugTail, readCommitDiff } = files;
+  const { readDebugTail, readCommitDiff, readRunCommits } = files;
   return {
     readPlan: clean(() => files.readPlan()),
     readComments: clean(() => files.readComments()),
@@ -30,6 +30,15 @@ export function redactedFiles(files: FilesReader, redactor: Redactor): FilesRead
           readCommitDiff: async (commit: string) => {
             const diff = await readCommitDiff.call(files, commit);
             return diff === null ? null : redactor.deep(diff);
+          },
+        }
+      : {}),
+    ...(readRunCommits
+      ? {
+          readRunCommits: async (runId: string) => {
+            const commits = await readRunCommits.call(files, runId);
+            // The hashes are read back to git: kept verbatim (they are hex, nothing to hide).
+            return commits === null ? null : commits.map((c) => ({ hash: c.hash, subject: redactor.text(c.subject) }));
           },
         }
       : {}),

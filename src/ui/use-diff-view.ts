@@ -2,6 +2,7 @@
 // port (git is read in adapters) only while the tab is shown, a few kept: a commit's patch never changes.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { CommitDiff } from '../core/commit-diff.js';
+import type { ReportCommit } from '../core/run-report.js';
 import type { WorkflowState } from '../core/types.js';
 import type { LineSource } from './line-source.js';
 import type { FilesReader } from './ports.js';
@@ -29,7 +30,24 @@ export function useDiffView(state: WorkflowState, files: FilesReader, width: num
   const [loaded, setLoaded] = useState(0);
   const cache = useRef(new Map<string, CommitDiff | null>());
   const reading = useRef(new Set<string>());
-  const choices = useMemo(() => diffChoices(state), [state]);
+  const [runCommits, setRunCommits] = useState<readonly ReportCommit[]>([]);
+  // Read again when a step is committed (or another run starts): git then has one more of the run's commits.
+  const committed = `${state.runId} ${state.steps.map((s) => s.commit ?? '').join(' ')}`;
+  useEffect(() => {
+    if (!active || !files.readRunCommits) return undefined;
+    let current = true;
+    void files
+      .readRunCommits(state.runId)
+      .catch(() => null)
+      .then((commits) => {
+        if (current) setRunCommits(commits ?? []);
+      });
+    return () => {
+      current = false;
+    };
+    // `committed` says when the run's commits may have changed; the state's other changes do not matter here.
+  }, [active, files, committed, state.runId]);
+  const choices = useMemo(() => diffChoices(state, runCommits), [state, runCommits]);
   const at = chosen(choices, picked);
   const commit = choices[at]?.commit ?? null;
 

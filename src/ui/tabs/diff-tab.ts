@@ -2,7 +2,7 @@
 // (`[` / `]` choose). A file list (path, lines added and removed), then the hunks: added lines green, removed red,
 // hunk headers cyan, file headers bold. Without colours the +/- prefixes say it. Only the window is laid out.
 import { diffFileStats, diffLineKind, type CommitDiff, type DiffLineKind } from '../../core/commit-diff.js';
-import type { ChangedFile } from '../../core/run-report.js';
+import type { ChangedFile, ReportCommit } from '../../core/run-report.js';
 import type { WorkflowState } from '../../core/types.js';
 import type { LineSource } from '../line-source.js';
 import { truncate, type Line } from '../lines.js';
@@ -19,11 +19,23 @@ export interface DiffChoice {
 /** Files listed above the patch at most (a commit of 10 000 files still draws a short list). */
 export const MAX_LISTED_FILES = 200;
 
-/** The run's committed steps in order, then the code review's last diff when there is one. */
-export function diffChoices(state: WorkflowState): DiffChoice[] {
-  const out: DiffChoice[] = state.steps
-    .filter((s) => typeof s.commit === 'string' && s.commit !== '')
-    .map((s) => ({ key: `step-${s.n}`, label: `step ${s.n}`, commit: s.commit as string, title: s.title }));
+const STEP_SUBJECT = /^\[Step (\d+)\]\s*(.*)$/;
+
+/**
+ * The run's step commits in order, then the code review's last diff when there is one. `runCommits` (oldest first,
+ * found in git by the run's trailer) also holds the steps of a plan the run was stopped on and then left; the
+ * state's own steps come after any it does not list.
+ */
+export function diffChoices(state: WorkflowState, runCommits: readonly ReportCommit[] = []): DiffChoice[] {
+  const fromGit: DiffChoice[] = runCommits.map((c) => {
+    const m = STEP_SUBJECT.exec(c.subject);
+    return { key: c.hash, label: `step ${m?.[1] ?? '?'}`, commit: c.hash, title: m?.[2] ?? c.subject };
+  });
+  const known = new Set(fromGit.map((c) => c.key));
+  const fromState: DiffChoice[] = state.steps
+    .filter((s) => typeof s.commit === 'string' && s.commit !== '' && !known.has(s.commit))
+    .map((s) => ({ key: s.commit as string, label: `step ${s.n}`, commit: s.commit as string, title: s.title }));
+  const out = [...fromGit, ...fromState];
   const cr = state.codeReview;
   if (cr?.diff)
     out.push({

@@ -72,7 +72,7 @@ async function twoStepRun(opts: { colors: boolean; state?: Partial<WorkflowState
       await sleep(5);
     }
   };
-  return { r, press, frame: () => r.lastFrame() ?? '', first, second, dir };
+  return { r, engine, press, frame: () => r.lastFrame() ?? '', first, second, dir };
 }
 
 const line = (frame: string, text: string): string => frame.split('\n').find((l) => l.includes(text)) ?? '';
@@ -174,6 +174,20 @@ describe('the Diff tab', { timeout: 60_000 }, () => {
     await waitFor(() => expect(t.frame()).toContain('Step 2 ·'));
     await t.press(']');
     await waitFor(() => expect(t.frame()).toContain('Code review:'));
+  });
+});
+
+describe('the Diff tab and a plan the run left', { timeout: 60_000 }, () => {
+  it("still shows the step commits of a plan the run was stopped on (found in git by the run's trailer)", async () => {
+    // The state knows only the second commit's step; git also has the first, by the same run's trailer.
+    const t = await twoStepRun({ colors: false, state: { steps: [] } });
+    t.engine.set({ steps: [{ n: 2, title: 'Say hello', done: true, commit: t.second }] });
+    await t.press('7');
+    await waitFor(() => expect(t.frame()).toContain('[ / ] choose: step 1  [step 2]'), 20_000);
+    expect(t.frame()).toContain(`Step 2 · ${t.second.slice(0, 7)} · Say hello`);
+    await t.press('[');
+    await waitFor(() => expect(t.frame()).toContain(`Step 1 · ${t.first.slice(0, 7)} · Add greet()`));
+    await waitFor(() => expect(t.frame()).toMatch(/A docs\/greet\.md +\+1 -0/));
   });
 });
 
