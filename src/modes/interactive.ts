@@ -17,7 +17,9 @@ import { inputHistoryPath, readInputHistory, saveInputHistory } from '../persist
 import { readTail } from '../ui/read-tail.js';
 import { conversationHistory } from '../ui/conversation-history.js';
 import type { ViewAction } from '../ui/view-model.js';
-import { budgetCaps, roleSetups, type Session } from './session.js';
+import { budgetCaps, roleSetups, workdirExcluded, type Session } from './session.js';
+import { commitDiff } from '../adapters/git/commit-diff.js';
+import { runCommits } from '../adapters/git/run-commits.js';
 import type { ResumeChoice } from '../core/decisions.js';
 import { alternateScreen, type AlternateScreen } from './alternate-screen.js';
 import { tuiExitLine } from './tui-exit-line.js';
@@ -106,6 +108,10 @@ export function filesReader(session: Session): FilesReader {
     readComments: () => session.files.readComments(),
     readLog: () => readFile(paths.log, 'utf8').catch(() => null),
     readDebugTail: () => readTail(paths.debugLog, DEBUG_TAIL_LINES),
+    // The Diff tab: git is read here (adapters), never by the UI; a commit gone from the repo reads as null.
+    readCommitDiff: (commit) =>
+      commitDiff(session.repoRoot, commit, workdirExcluded(session.repoRoot, paths.workdir)).catch(() => null),
+    readRunCommits: (runId) => runCommits(session.repoRoot, runId).catch(() => null),
     watch: (onChange) => {
       // chokidar is loaded here, after the first frame (the App starts watching in an effect), not with the TUI.
       let closed = false;

@@ -297,7 +297,7 @@ function orphanedStepError(step: number, count: number): UserError {
 }
 
 /** Everything in the repo but agent-collab's work dir, as a git pathspec (the run report's files changed). */
-function workdirExcluded(repoRoot: string, workdir: string): string[] {
+export function workdirExcluded(repoRoot: string, workdir: string): string[] {
   const rel = path.relative(repoRoot, workdir).split(path.sep).join('/');
   return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? ['.', `:(top,exclude,literal)${rel}`] : ['.'];
 }

@@ -19,6 +19,7 @@ import {
   bindingOf,
   commandFor,
   isSearchCommand,
+  isViewCommand,
   keyMatches,
   TAB_IDS,
   type CommandName,
@@ -35,7 +36,9 @@ import { inputHistory } from './input-history.js';
 import { scrollHint, ScrollView } from './ScrollView.js';
 import { StatusBar } from './StatusBar.js';
 import { COLLAPSIBLE, cycleTabs, TabBar } from './TabBar.js';
-import { codeTab, commentsTab, conversationTab, logTab, planTab, statusTab } from './tabs/content.js';
+import { codeTab, commentsTab, conversationTab, planTab, statusTab } from './tabs/content.js';
+import { useDiffView } from './use-diff-view.js';
+import { useLogView } from './use-log-view.js';
 import { useFileTexts } from './use-files.js';
 import { KeyRouterContext, type KeyRouter } from './key-router.js';
 import { useKeys, type KeyInfo } from './use-keys.js';
@@ -99,6 +102,7 @@ const INITIAL_VIEWPORTS: Record<TabId, Viewport> = {
   log: FOLLOW,
   status: TOP,
   code: TOP,
+  diff: TOP,
 };
 const QUIT_WINDOW_MS = 2000;
 
@@ -202,6 +206,8 @@ export function App(props: AppProps) {
   });
 
   const width = Math.max(20, columns);
+  const logView = useLogView(texts, width, contentHeight, tab === 'log');
+  const diffView = useDiffView(view.state, files, width, tab === 'diff');
   const lines: LineSource = useMemo(() => {
     switch (tab) {
       case 'conversation':
@@ -211,7 +217,7 @@ export function App(props: AppProps) {
       case 'comments':
         return commentsTab(view, texts, width);
       case 'log':
-        return logTab(texts, width);
+        return logView.lines;
       case 'status':
         return statusTab(view, width, now(), {
           ...(props.roles && { roles: props.roles }),
@@ -219,14 +225,20 @@ export function App(props: AppProps) {
         });
       case 'code':
         return codeTab(view, width);
+      case 'diff':
+        return diffView.lines;
     }
-  }, [tab, view, texts, width, expanded, now, props.roles, props.budget]);
+  }, [tab, view, texts, width, expanded, now, props.roles, props.budget, logView.lines, diffView.lines]);
+  // The Log tab's window follows its selected event; the others keep where the person scrolled.
+  const viewport = tab === 'log' ? logView.viewport : viewports[tab];
   const search = useSearch({
     lines,
     tab,
-    viewport: viewports[tab],
+    viewport,
     height: contentHeight,
-    setViewport: (id, update) => setViewports((v) => ({ ...v, [id]: update(v[id]) })),
+    // The Log tab's window follows its selected event: a match there selects its event.
+    setViewport: (id, update, line) =>
+      id === 'log' ? logView.selectLine(line) : setViewports((v) => ({ ...v, [id]: update(v[id]) })),
   });
   const ctx: KeyContext = {
     phase: view.phase,
@@ -298,6 +310,7 @@ export function App(props: AppProps) {
   const typeAhead = useTypeAhead(view.awaiting?.kind === 'goal' && !busy && !stopped && !modal, submitGoal);
 
   const run = (cmd: CommandName): void => {
+    if (isScroll(cmd) && tab === 'log') return logView.move(cmd);
     if (isScroll(cmd)) {
       setViewports((v) => ({ ...v, [tab]: scrollViewport(v[tab], cmd, lines.length, contentHeight) }));
       return;
@@ -325,7 +338,11 @@ export function App(props: AppProps) {
       case 'toggle_input':
         return setTypingOff((x) => !x);
       case 'toggle_details':
-        return setExpanded((x) => !x);
+        return tab === 'log' ? logView.toggle() : setExpanded((x) => !x);
+      case 'diff_prev':
+      case 'diff_next':
+        if (diffView.step(cmd === 'diff_next' ? 1 : -1)) setViewports((v) => ({ ...v, diff: TOP }));
+        return;
       case 'tab_next':
         return cycle(1);
       case 'tab_prev':
@@ -336,6 +353,7 @@ export function App(props: AppProps) {
       case 'tab_4':
       case 'tab_5':
       case 'tab_6':
+      case 'tab_7':
         return showTab(TAB_IDS[Number(cmd.slice(4)) - 1] ?? 'conversation');
       case 'exit':
         return onQuit?.(false);
@@ -375,9 +393,9 @@ export function App(props: AppProps) {
     if (search.prompt !== null) return search.onPromptKey(input, key);
     if (modal) {
       if (router.dialog?.(input, key, info) !== false) return;
-      // A key the dialog does not declare may still switch tabs, scroll or search (nothing that acts on the run).
+      // A key the dialog does not declare may still change the view or search (nothing that acts on the run).
       const nav = commandFor(input, key, { ...ctx, typing: false });
-      if (nav && (isScroll(nav) || nav.startsWith('tab_') || isSearchCommand(nav))) run(nav);
+      if (nav && (isViewCommand(nav) || isSearchCommand(nav))) run(nav);
       return;
     }
     // The goal box first: its editing keys (↑/↓, Home/End) win over scrolling while it has the keyboard.
@@ -401,7 +419,9 @@ export function App(props: AppProps) {
   useKeys((input, key, info) => {
     const report = info.paste ? null : mouse.take(input);
     if (report) {
-      if (report.kind === 'wheel')
+      // The Log tab's window follows its selection: the wheel moves that.
+      if (report.kind === 'wheel' && tab === 'log') logView.move(report.direction < 0 ? 'scroll_up' : 'scroll_down');
+      else if (report.kind === 'wheel')
         setViewports((v) => ({ ...v, [tab]: wheelViewport(v[tab], report.direction, lines.length, contentHeight) }));
       return;
     }
@@ -482,11 +502,11 @@ export function App(props: AppProps) {
               tab={tab}
               opened={opened}
               columns={width}
-              right={scrollHint(lines.length, contentHeight, viewports[tab])}
+              right={scrollHint(lines.length, contentHeight, viewport)}
             />
           </Box>
           <Box ref={contentRef} flexDirection="column" flexGrow={1} flexShrink={1} flexBasis={0} overflow="hidden">
-            <ScrollView lines={lines} height={contentHeight} viewport={viewports[tab]} highlight={search.highlight} />
+            <ScrollView lines={lines} height={contentHeight} viewport={viewport} highlight={search.highlight} />
           </Box>
           <Box flexShrink={0}>
             <FlashLine flash={view.flash} columns={width} />

@@ -47,7 +47,7 @@ export function ScrollView({
     // Never squeezed: for a frame the window may hold more rows than its box, whose overflow is cut instead.
     <Box flexDirection="column" flexGrow={1} flexShrink={0}>
       {lines.slice(start, end).map((l: Line, row) => (
-        <Text key={row} color={l.color} dimColor={l.dim} bold={l.bold} wrap="truncate">
+        <Text key={row} color={l.color} dimColor={l.dim} bold={l.bold} inverse={l.inverse} wrap="truncate">
           {highlight ? (
             <Marked text={l.text} highlight={highlight} current={highlight.current === start + row} />
           ) : (

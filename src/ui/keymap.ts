@@ -5,7 +5,7 @@ import type { Key } from 'ink';
 import type { Awaiting, Mode, Phase } from '../core/types.js';
 import { isTerminal } from '../core/transition-rules.js';
 
-export const TAB_IDS = ['conversation', 'plan', 'comments', 'log', 'status', 'code'] as const;
+export const TAB_IDS = ['conversation', 'plan', 'comments', 'log', 'status', 'code', 'diff'] as const;
 export type TabId = (typeof TAB_IDS)[number];
 
 export type CommandName =
@@ -30,6 +30,9 @@ export type CommandName =
   | 'tab_4'
   | 'tab_5'
   | 'tab_6'
+  | 'tab_7'
+  | 'diff_prev'
+  | 'diff_next'
   | SearchCommand
   | ScrollCommand;
 
@@ -53,6 +56,20 @@ export const SCROLL_COMMANDS = [
   'half_page_down',
 ] as const;
 export type ScrollCommand = (typeof SCROLL_COMMANDS)[number];
+
+/**
+ * The commands that only change what is shown (a tab, its window, which patch, an expanded event): while a dialog is
+ * open, a key it does not declare may still do these, so what the person decides on can be read first.
+ */
+export function isViewCommand(c: CommandName): boolean {
+  return (
+    (SCROLL_COMMANDS as readonly string[]).includes(c) ||
+    c.startsWith('tab_') ||
+    c === 'diff_prev' ||
+    c === 'diff_next' ||
+    c === 'toggle_details'
+  );
+}
 
 /** What the keys depend on. */
 export interface KeyContext {
@@ -127,7 +144,7 @@ const finished = (c: KeyContext): boolean => c.phase === 'DONE' || c.phase === '
 const searchKeys = (c: KeyContext): boolean => !c.typing && c.searching === true;
 
 const key = (label: string, spec: Omit<KeySpec, 'label'>): KeySpec => ({ label, ...spec });
-const tab = (n: 1 | 2 | 3 | 4 | 5 | 6, name: string): Binding => ({
+const tab = (n: 1 | 2 | 3 | 4 | 5 | 6 | 7, name: string): Binding => ({
   command: `tab_${n}`,
   keys: [key(String(n), { input: String(n) })],
   description: `Show the ${name} tab`,
@@ -198,8 +215,10 @@ export const KEYMAP: readonly Binding[] = [
   {
     command: 'toggle_details',
     keys: [key('x', { input: 'x' })],
-    description: 'Expand / collapse tool calls and commands in the conversation',
-    when: (c) => notTyping(c) && c.tab === 'conversation',
+    description: 'Expand / collapse tool calls (Conversation) or the selected event (Log)',
+    // Shown in the Log tab only: there the expansion is what the selection is for.
+    hint: (c) => (c.tab === 'log' ? 'expand' : ''),
+    when: (c) => notTyping(c) && (c.tab === 'conversation' || c.tab === 'log'),
   },
   {
     command: 'help',
@@ -247,6 +266,19 @@ export const KEYMAP: readonly Binding[] = [
   tab(4, 'Log'),
   tab(5, 'Status'),
   tab(6, 'Code review'),
+  tab(7, 'Diff'),
+  {
+    command: 'diff_prev',
+    keys: [key('[', { input: '[' })],
+    description: 'Diff tab: the previous step’s patch',
+    when: (c) => notTyping(c) && c.tab === 'diff',
+  },
+  {
+    command: 'diff_next',
+    keys: [key(']', { input: ']' })],
+    description: 'Diff tab: the next step’s patch (the last is the code review’s diff)',
+    when: (c) => notTyping(c) && c.tab === 'diff',
+  },
   {
     command: 'scroll_up',
     keys: [key('↑', { special: 'upArrow' }), key('k', { input: 'k', outsideInput: true })],
@@ -374,13 +406,18 @@ export interface HelpRow {
 
 const GROUPS: ReadonlyArray<{ keys: string; description: string; commands: CommandName[] }> = [
   {
-    keys: '1-6',
+    keys: '1-7',
     description: 'Show a tab (Log and Status open on demand; press again to close)',
-    commands: ['tab_1', 'tab_2', 'tab_3', 'tab_4', 'tab_5', 'tab_6'],
+    commands: ['tab_1', 'tab_2', 'tab_3', 'tab_4', 'tab_5', 'tab_6', 'tab_7'],
+  },
+  {
+    keys: '[ ]',
+    description: 'Diff tab: the previous / next step’s patch (the last is the code review’s diff)',
+    commands: ['diff_prev', 'diff_next'],
   },
   {
     keys: '↑ ↓ PgUp PgDn Home End',
-    description: 'Scroll; End follows the stream; the mouse wheel scrolls too ([tui] mouse)',
+    description: 'Scroll; End follows the stream; the wheel too ([tui] mouse); Log tab: move the selection',
     commands: ['scroll_up', 'scroll_down', 'page_up', 'page_down', 'scroll_top', 'scroll_bottom'],
   },
   {

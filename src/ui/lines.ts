@@ -10,6 +10,8 @@ export interface Line {
   color?: string;
   dim?: boolean;
   bold?: boolean;
+  /** A selected line (the Log tab's event): drawn inverse, which NO_COLOR keeps. */
+  inverse?: boolean;
 }
 
 const WIDE =

@@ -1,6 +1,8 @@
 // What the TUI needs from the outside: an engine-like object and a reader of the workflow files. Tests pass a
 // real Engine over fake agents, or a fake.
 import type { EngineEvent, EngineOutput } from '../core/events.js';
+import type { CommitDiff } from '../core/commit-diff.js';
+import type { ReportCommit } from '../core/run-report.js';
 import type { WorkflowState } from '../core/types.js';
 
 export interface EngineLike {
@@ -18,6 +20,10 @@ export interface FilesReader {
   readLog(): Promise<string | null>;
   /** The last lines of debug.log (bounded, read from the end of the file), or null when there is none. */
   readDebugTail?(): Promise<string | null>;
+  /** A step commit's files and patch (read from git, up to a cap) for the Diff tab; null when it cannot be read. */
+  readCommitDiff?(commit: string): Promise<CommitDiff | null>;
+  /** The run's `[Step N]` commits in git (oldest first, found by its trailer), or null when git cannot say. */
+  readRunCommits?(runId: string): Promise<ReportCommit[] | null>;
   /** Calls `onChange` when a workflow file changes on disk (e.g. chokidar); returns the unsubscribe. */
   watch?(onChange: (file: WatchedFile) => void): () => void;
 }

@@ -18,12 +18,30 @@ export function redactedFiles(files: FilesReader, redactor: Redactor): FilesRead
     const text = await read();
     return text === null ? null : redactor.text(text);
   };
-  const { readDebugTail } = files;
+  const { readDebugTail, readCommitDiff, readRunCommits } = files;
   return {
     readPlan: clean(() => files.readPlan()),
     readComments: clean(() => files.readComments()),
     readLog: clean(() => files.readLog()),
     ...(readDebugTail ? { readDebugTail: clean(() => readDebugTail.call(files)) } : {}),
+    // A step's patch holds whatever the agent wrote: its text and file names are redacted like every other sink.
+    ...(readCommitDiff
+      ? {
+          readCommitDiff: async (commit: string) => {
+            const diff = await readCommitDiff.call(files, commit);
+            return diff === null ? null : redactor.deep(diff);
+          },
+        }
+      : {}),
+    ...(readRunCommits
+      ? {
+          readRunCommits: async (runId: string) => {
+            const commits = await readRunCommits.call(files, runId);
+            // The hashes are read back to git: kept verbatim (they are hex, nothing to hide).
+            return commits === null ? null : commits.map((c) => ({ hash: c.hash, subject: redactor.text(c.subject) }));
+          },
+        }
+      : {}),
     ...(files.watch ? { watch: files.watch.bind(files) } : {}),
   };
 }

@@ -39,8 +39,8 @@ export interface SearchTarget {
   tab: TabId;
   viewport: Viewport;
   height: number;
-  /** Moves the tab's view (the search scrolls a match into sight). */
-  setViewport(tab: TabId, update: (vp: Viewport) => Viewport): void;
+  /** Moves the tab's view (the search scrolls a match into sight); `line` is the match's line. */
+  setViewport(tab: TabId, update: (vp: Viewport) => Viewport, line: number): void;
 }
 
 /** Lines looked at per slice of a scan, and how long one tick's slices may take before the next frame. */
@@ -91,11 +91,15 @@ export function useSearch(target: SearchTarget): Search {
           setNote(
             r.wrapped ? { text: `search wrapped to the ${direction === 1 ? 'top' : 'end'}`, tone: 'warn' } : null,
           );
-          latest.current.setViewport(tab, (vp) => {
-            const { lines, height } = latest.current;
-            const { start } = visibleRange(lines.length, height, vp);
-            return { top: revealLine(r.line, start, lines.length, height), follow: false };
-          });
+          latest.current.setViewport(
+            tab,
+            (vp) => {
+              const { lines, height } = latest.current;
+              const { start } = visibleRange(lines.length, height, vp);
+              return { top: revealLine(r.line, start, lines.length, height), follow: false };
+            },
+            r.line,
+          );
           return;
         }
         scan = r.scan;

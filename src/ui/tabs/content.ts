@@ -5,6 +5,7 @@ import type { Verdict, WorkflowState } from '../../core/types.js';
 import type { TabId } from '../keymap.js';
 import { fileLines, truncate, type Line } from '../lines.js';
 import { conversationSource, type LineSource } from '../line-source.js';
+import { patchLines } from './diff-tab.js';
 import { toArray } from '../entry-list.js';
 import type { FileTexts } from '../use-files.js';
 import { formatCost, formatElapsed, formatTokens } from '../format.js';
@@ -18,6 +19,7 @@ export const TAB_TITLES: Record<TabId, string> = {
   log: 'Log',
   status: 'Status',
   code: 'Code',
+  diff: 'Diff',
 };
 
 function placeholder(text: string): Line[] {
@@ -142,24 +144,6 @@ export function commentsTab(view: ViewState, texts: FileTexts, width: number): L
     { key: 'gap', text: '' },
     ...fileLines(texts.comments, width, 'c'),
   ];
-}
-
-export function logTab(texts: FileTexts, width: number): Line[] {
-  const out: Line[] = [{ key: 'l-head', text: '── log.md ──', dim: true }];
-  out.push(
-    ...(texts.log === null || texts.log.trim() === ''
-      ? placeholder('log.md is empty.')
-      : fileLines(texts.log, width, 'l')),
-  );
-  const debug = texts.debug?.split('\n') ?? [];
-  out.push(
-    { key: 'd-gap', text: '' },
-    { key: 'd-head', text: `── debug.log (last ${debug.length} line(s)) ──`, dim: true },
-  );
-  if (debug.length === 0) out.push({ key: 'd-empty', text: 'debug.log is empty.', dim: true });
-  // One screen line per debug line (cut, not wrapped): raw JSON events are long.
-  debug.forEach((t, i) => out.push({ key: `d${i}`, text: truncate(t, width), dim: true }));
-  return out;
 }
 
 /** The recent rounds, newest last: role, action, outcome, duration, tokens, cost. */
@@ -298,7 +282,14 @@ export function codeTab(view: ViewState, width: number): Line[] {
       ]
     : [];
   const diff: Line[] = cr.diff
-    ? [{ key: 'cr-d-head', text: '── the diff under review ──', dim: true }, ...fileLines(cr.diff, width, 'crd')]
+    ? [
+        {
+          key: 'cr-d-head',
+          text: truncate('── the diff under review (7: the Diff tab, with its file list) ──', width),
+          dim: true,
+        },
+        ...patchLines(cr.diff, width, 'crd'),
+      ]
     : placeholder('No diff reviewed yet: the reviewer reads it once the code is ready.');
   return [...head, ...comments, ...diff];
 }

@@ -50,11 +50,12 @@ describe('live refresh', { timeout: 4 * LIMIT_MS }, () => {
   it('log.md and debug.log appended from outside show in the Log tab', async () => {
     const t = await start();
     t.r.stdin.write('4');
-    await waitFor(() => expect(t.frame()).toContain('── log.md ──'));
+    await waitFor(() => expect(t.frame()).toContain('[4:Log]'));
+    // log.md's entry and debug.log's line show as events (issue 20: parsed, one line each).
     await firstShown(
       () => writeFileSync(t.session.paths.log, '# Run log\n\n## Written from outside\n'),
       t.frame,
-      '## Written from outside',
+      'entry       Written from outside',
     );
     writeFileSync(t.session.paths.debugLog, '2026-01-01T00:00:00Z [test] appended from outside\n', { flag: 'a' });
     await waitFor(() => expect(t.frame()).toContain('appended from outside'), LIMIT_MS);

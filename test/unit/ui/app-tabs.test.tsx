@@ -136,7 +136,7 @@ describe('tabs', () => {
     expect(r.frame()).toContain('4:Log ▸');
     expect(r.frame()).toContain('5:Status ▸');
     await r.press('4');
-    await waitFor(() => expect(r.frame()).toContain('## Run started'));
+    await waitFor(() => expect(r.frame()).toMatch(/log\.md +entry +Run started/));
     expect(r.frame()).not.toContain('4:Log ▸');
     await r.press('5');
     await waitFor(() => expect(r.frame()).toContain('sess-p1'));
@@ -157,9 +157,11 @@ describe('tabs', () => {
     await r.press(KEY.tab); // Log / Status are closed: on to the code review
     await waitFor(() => expect(r.frame()).toContain('The code is not reviewed in this run'));
     await r.press(KEY.tab);
+    await waitFor(() => expect(r.frame()).toContain('No step committed yet'));
+    await r.press(KEY.tab);
     await waitFor(() => expect(r.frame()).toContain('Nothing yet.'));
     await r.press(KEY.shiftTab);
-    await waitFor(() => expect(r.frame()).toContain('The code is not reviewed in this run'));
+    await waitFor(() => expect(r.frame()).toContain('No step committed yet'));
   });
 
   it('renders only the lines that fit, follows the stream, and scrolls with PgUp / Home / End', async () => {

@@ -3,7 +3,8 @@ import { appendFileSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from
 import os from 'node:os';
 import path from 'node:path';
 import { cleanup } from 'ink-testing-library';
-import { afterEach, describe, expect, it } from 'vitest';
+import chalk from 'chalk';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { readTail } from '../../../src/ui/read-tail.js';
 import { fakeFiles, KEY, renderApp, waitFor } from './ui-helpers.js';
 
@@ -46,26 +47,83 @@ describe('readTail', () => {
   });
 });
 
-describe('Log tab', () => {
-  it('shows log.md and then the tail of debug.log', async () => {
-    const debug = Array.from({ length: 200 }, (_, i) => `2026-01-01T00:00:00Z [engine] event ${i}`).join('\n');
-    const files = fakeFiles({ log: '# Run log\n\n## Plan written\n', debug });
-    const r = await renderApp({ phase: 'REVIEW' }, { files });
+describe('Log tab: parsed events', () => {
+  const at = (s: number): string => `2026-01-01T12:00:${String(s).padStart(2, '0')}.000Z`;
+  const debugLines = [
+    `${at(1)} [planner] {"type":"command","id":"c1","command":"npm test","status":"completed","exitCode":0,"output":"ok\\nall 12 passed"}`,
+    `${at(2)} [engine] rejected go: not now`,
+    `${at(3)} [reviewer] {"type":"text","text":"Looks good.\\nOne nit."}`,
+  ].join('\n');
+  const log = `# agent-collab log\n\n## ${at(0)} — Plan approved\n\n- iteration 2\n`;
+
+  it('shows one line per event (time, who, kind, summary), not raw JSON', async () => {
+    const r = await renderApp({ phase: 'REVIEW' }, { files: fakeFiles({ log, debug: debugLines }) });
     await r.press('4');
-    // The Log tab follows the end: the newest debug lines are on screen (log.md may already be scrolled past).
-    await waitFor(() => expect(r.frame()).toContain('[engine] event 199'));
-    await r.press('\u001b[H'); // Home
-    await waitFor(() => expect(r.frame()).toContain('── log.md ──'));
-    expect(r.frame()).toContain('## Plan written');
-    await r.press('\u001b[F'); // End
-    await waitFor(() => expect(r.frame()).toContain('[engine] event 199'));
-    expect(r.frame()).not.toContain('event 0\n');
+    await waitFor(() => expect(r.frame()).toMatch(/12:00:03 reviewer +text +Looks good\. One nit\./));
+    const f = r.frame();
+    expect(f).toMatch(/12:00:00 log\.md +entry +Plan approved/);
+    expect(f).toMatch(/12:00:01 planner +command +completed \(exit 0\): \$ npm test/);
+    expect(f).toMatch(/12:00:02 engine +text +rejected go: not now/);
+    expect(f).not.toContain('{"type"');
+    // In time order: log.md's entry among debug.log's lines.
+    expect(f.indexOf('Plan approved')).toBeLessThan(f.indexOf('npm test'));
   });
 
-  it('says so when debug.log is empty', async () => {
-    const r = await renderApp({ phase: 'REVIEW' }, { files: fakeFiles({ log: '# Run log\n' }) });
+  it('k / ↑ move the selection, x expands the selected event pretty-printed and collapses it again', async () => {
+    const r = await renderApp({ phase: 'REVIEW' }, { files: fakeFiles({ log, debug: debugLines }) });
     await r.press('4');
-    await waitFor(() => expect(r.frame()).toContain('debug.log is empty.'));
+    await waitFor(() => expect(r.frame()).toContain('Looks good.'));
+    await r.press('k', KEY.up); // from the newest (the reviewer's text) up two: the planner's command
+    await r.press('x');
+    await waitFor(() => expect(r.frame()).toContain('command: npm test'));
+    const f = r.frame();
+    expect(f).toContain('▾ 12:00:01 planner');
+    expect(f).toContain('exitCode: 0');
+    // A multi-line output reads as its lines.
+    expect(f).toMatch(/output:\n {6}ok\n {6}all 12 passed/);
+    // Only the selected event opened.
+    expect(f).toContain('▸ 12:00:03 reviewer');
+    await r.press('x');
+    await waitFor(() => expect(r.frame()).not.toContain('command: npm test'));
+    await r.press('j', 'x'); // down one: the engine's line, shown whole
+    await waitFor(() => expect(r.frame()).toContain('▾ 12:00:02 engine'));
+    expect(r.frame()).toMatch(/\n {4}rejected go: not now/);
+  });
+
+  it('the selected event is drawn inverse (kept without colours)', async () => {
+    // chalk is Ink's colour library: its level on, as on a terminal, so the styles reach the frame.
+    const level = chalk.level;
+    chalk.level = 1;
+    onTestFinished(() => {
+      chalk.level = level;
+    });
+    const r = await renderApp({ phase: 'REVIEW' }, { files: fakeFiles({ log, debug: debugLines }), colors: false });
+    await r.press('4');
+    await waitFor(() => expect(r.frame()).toContain('Looks good.'));
+    const inverse = (f: string): string[] => f.split('\n').filter((l) => l.includes('\u001b[7m'));
+    await waitFor(() => expect(inverse(r.frame()).join('\n')).toContain('12:00:03 reviewer'));
+    await r.press('k');
+    await waitFor(() => expect(inverse(r.frame()).join('\n')).toContain('12:00:02 engine'));
+  });
+
+  it('follows the newest of 200 events; Home selects the first, End the newest again', async () => {
+    const debug = Array.from({ length: 200 }, (_, i) => `${at(5)} [engine] event ${i}`).join('\n');
+    const files = fakeFiles({ log: `# agent-collab log\n\n## ${at(0)} — Plan written\n`, debug });
+    const r = await renderApp({ phase: 'REVIEW' }, { files });
+    await r.press('4');
+    await waitFor(() => expect(r.frame()).toContain('event 199'));
+    await r.press(KEY.home);
+    await waitFor(() => expect(r.frame()).toContain('Plan written'));
+    expect(r.frame()).not.toContain('event 199');
+    await r.press(KEY.end);
+    await waitFor(() => expect(r.frame()).toContain('event 199'));
+    expect(r.frame()).not.toContain('Plan written');
+  });
+
+  it('says so when there are no events yet', async () => {
+    const r = await renderApp({ phase: 'REVIEW' }, { files: fakeFiles({ log: '# agent-collab log\n' }) });
+    await r.press('4');
+    await waitFor(() => expect(r.frame()).toContain('No events yet'));
   });
 });
 
