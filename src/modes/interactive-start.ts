@@ -1,6 +1,6 @@
 // `agent-collab` on a terminal: loads Ink and draws the TUI's first frame (tab bar, "opening the session…"), and only
 // then loads the session, the engine and the agents (./interactive.js). Nothing here may import them statically:
-// esbuild would load their ~1 MB of chunks (execa, zod, the engine) before the first frame (measured: ~150 ms).
+// esbuild would load their ~1 MB of chunks (execa, zod, the engine) before the first frame (measured: ~170 ms of CPU on a busy 2-core machine).
 import { loadUi } from '../ui/load-ui.js';
 import { alternateScreen } from './alternate-screen.js';
 import { renderOptions, type InteractiveOptions, type Io } from './tui-io.js';

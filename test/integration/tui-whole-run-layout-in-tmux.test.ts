@@ -24,15 +24,15 @@ const SCRIPT = {
 const CONFIG = '[safety]\nsandbox = "off"\n[review]\ncode = "off"\n[test]\ndefault_command = "true"\n';
 
 const RUNS = [
-  { columns: 80, rows: 24, colour: true },
-  { columns: 80, rows: 24, colour: false },
-  { columns: 200, rows: 50, colour: true },
-  { columns: 200, rows: 50, colour: false },
+  { columns: 80, rows: 24, colour: true, name: 'in colour' },
+  { columns: 80, rows: 24, colour: false, name: 'with NO_COLOR' },
+  { columns: 200, rows: 50, colour: true, name: 'in colour' },
+  { columns: 200, rows: 50, colour: false, name: 'with NO_COLOR' },
 ];
 
 describe.skipIf(!hasTmux)('a whole run by keyboard in tmux', () => {
   it.concurrent.each(RUNS)(
-    'at $columns×$rows, colour $colour: the layout holds from the goal box to DONE',
+    'at $columns×$rows $name: the layout holds from the goal box to DONE, colour as asked',
     async ({ columns, rows, colour }) => {
       const repo = tempRepoWithFakeScript(SCRIPT);
       appendFileSync(path.join(repo.dir, '.agent-collab', 'config.toml'), CONFIG);
