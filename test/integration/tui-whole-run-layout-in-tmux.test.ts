@@ -16,7 +16,7 @@ const SCRIPT = {
   rules: [
     {
       when: { kind: 'execute_step', step: 1 },
-      do: { stream: { lines: 400, perChunk: 4, text: 'compiling module {n}' }, delayMs: 1500 },
+      do: { stream: { lines: 400, perChunk: 4, text: 'compiling module {n}' }, delayMs: 2500 },
     },
   ],
 };
