@@ -7,6 +7,7 @@ import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
+import { inkStyleRuns, reactProductionOnly } from './bundle-plugins.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const src = path.join(root, 'src');
@@ -39,6 +40,7 @@ await build({
   // Ink's React DevTools module imports it (Ink loads that only with DEV=true, which src/ui/load-ui.ts hides); it
   // is not a dependency.
   external: ['react-devtools-core'],
+  plugins: [reactProductionOnly, inkStyleRuns(root)],
   logLevel: 'warning',
 }).catch(() => process.exit(1)); // esbuild has printed the errors
 

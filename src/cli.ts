@@ -98,7 +98,7 @@ async function main(argv: string[]): Promise<number> {
   // and keeps bold, dim, inverse and underline, so its cursor and selection stay visible.
   const detachedUi = command === '--allow-detached' && rest.length === 0;
   if ((command === undefined || detachedUi) && process.stdin.isTTY && process.stdout.isTTY) {
-    const { runInteractive } = await import('./modes/interactive.js');
+    const { runInteractive } = await import('./modes/interactive-start.js');
     return runInteractive({ cwd: process.cwd(), allowDetached: detachedUi });
   }
   if (detachedUi)

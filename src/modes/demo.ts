@@ -70,7 +70,7 @@ export async function runDemo(opts: { json: boolean; keep: boolean; tui?: boolea
 async function runTuiDemo(keep: boolean): Promise<number> {
   const dir = await makeDemoRepo();
   try {
-    const { runInteractive } = await import('./interactive.js');
+    const { runInteractive } = await import('./interactive-start.js');
     const code = await runInteractive({
       cwd: dir,
       goal: DEMO_GOAL,

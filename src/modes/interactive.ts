@@ -1,16 +1,15 @@
-// Interactive mode: the Ink TUI over the same session and engine as headless mode.
+// Interactive mode: the Ink TUI over the same session and engine as headless mode. interactive-start.ts has drawn
+// the first frame before this module (and the session, engine and agents it loads) is loaded.
 import { spawnSync } from 'node:child_process';
 import { withoutOwnerTag } from '../adapters/owned-processes.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Engine } from '../engine/runner.js';
 import { redactedEngine, redactedFiles } from '../ui/redacted-engine.js';
-import type { Agent, Mode, Role, WorkflowState } from '../core/types.js';
-import type { Config } from '../persistence/config-schema.js';
-import type { DeepPartial } from '../persistence/config.js';
+import type { WorkflowState } from '../core/types.js';
 import { EXIT, UserError } from '../core/errors.js';
 import { attentionSequence } from '../ui/attention.js';
-import { loadUi, type Ui } from '../ui/load-ui.js';
+import type { Ui } from '../ui/load-ui.js';
 import type { EditableFile, FilesReader, InputHistory, WatchedFile } from '../ui/ports.js';
 import { inputHistory, INPUT_HISTORY_MAX } from '../ui/input-history.js';
 import { inputHistoryPath, readInputHistory, saveInputHistory } from '../persistence/input-history.js';
@@ -21,40 +20,9 @@ import { budgetCaps, roleSetups, workdirExcluded, type Session } from './session
 import { commitDiff } from '../adapters/git/commit-diff.js';
 import { runCommits } from '../adapters/git/run-commits.js';
 import type { ResumeChoice } from '../core/decisions.js';
-import { alternateScreen, type AlternateScreen } from './alternate-screen.js';
+import type { AlternateScreen } from './alternate-screen.js';
 import { tuiExitLine } from './tui-exit-line.js';
-
-export interface InteractiveOptions {
-  cwd: string;
-  /** Start a new run with this goal already confirmed (the demo); otherwise the person states it in the TUI. */
-  goal?: string;
-  mode?: Mode;
-  agents?: Partial<Record<Role, Agent>>;
-  overrides?: DeepPartial<Config>;
-  homeDir?: string;
-  /** `--allow-detached`: steps may be committed onto a detached HEAD. */
-  allowDetached?: boolean;
-  stdin?: NodeJS.ReadStream;
-  stdout?: NodeJS.WriteStream;
-}
-
-interface Io {
-  stdin: NodeJS.ReadStream;
-  stdout: NodeJS.WriteStream;
-  screen: AlternateScreen;
-}
-
-/** Frames per second Ink may draw at most. The App paces a stream's frames itself, so Ink's limit only delays the
- * frame of a key pressed right after a stream's frame: a high limit keeps keys answered at once. */
-export const TUI_MAX_FPS = 120;
-
-const renderOptions = (io: Io) => ({
-  stdin: io.stdin,
-  stdout: io.stdout,
-  exitOnCtrlC: false,
-  patchConsole: true,
-  maxFps: TUI_MAX_FPS,
-});
+import { renderOptions, type InteractiveOptions, type Io } from './tui-io.js';
 
 /** The question for an unfinished run (decisions table: RESUME_PROMPT); null when the person pressed Ctrl+C. */
 async function askResume(
@@ -176,28 +144,8 @@ function attention(io: Io, what: string): void {
   io.stdout.write(attentionSequence(what));
 }
 
-export async function runInteractive(opts: InteractiveOptions): Promise<number> {
-  const stdout = opts.stdout ?? process.stdout;
-  const ui = await loadUi();
-  const io: Io = { stdin: opts.stdin ?? process.stdin, stdout, screen: alternateScreen(stdout) };
-  try {
-    return await runTui(opts, io, ui);
-  } finally {
-    io.screen.leave();
-  }
-}
-
-async function runTui(opts: InteractiveOptions, io: Io, ui: Ui): Promise<number> {
-  // The first frame comes before the session (and the modules only it needs) is opened: the person sees the TUI
-  // at once, not a blank terminal while the repo, lock, hook server and agents get ready.
-  const opening = ui.render(ui.createElement(ui.OpeningScreen), renderOptions(io));
-  let openingShown = true;
-  const closeOpening = (): void => {
-    if (!openingShown) return;
-    openingShown = false;
-    opening.clear();
-    opening.unmount();
-  };
+/** After the first frame (the opening screen, which `closeOpening` takes away): the session, then the App. */
+export async function runTui(opts: InteractiveOptions, io: Io, ui: Ui, closeOpening: () => void): Promise<number> {
   let session: Session;
   try {
     const { openSession } = await import('./session.js');
@@ -215,13 +163,17 @@ async function runTui(opts: InteractiveOptions, io: Io, ui: Ui): Promise<number>
   try {
     const notices: string[] = [];
     const { refuseUnsafeRepo } = await import('../adapters/git/repo-safety.js');
+    const { confinementAtStart } = await import('./session.js');
+    // Both checks wait on processes (git; the confinement probe): they run at once (measured: the goal box ~80 ms
+    // sooner), and the repo's answer is taken first, as before.
+    const confinementCheck = confinementAtStart(session.config).catch((err: unknown) => ({ failed: err }));
     const unsafe = await refuseUnsafeRepo(session.repoRoot, opts.allowDetached === true).catch((err: unknown) => err);
     if (unsafe) {
       closeOpening();
       throw unsafe;
     }
-    const { confinementAtStart } = await import('./session.js');
-    const confinement = await confinementAtStart(session.config);
+    const confinement = await confinementCheck;
+    if (confinement && 'failed' in confinement) throw confinement.failed;
     if (confinement && 'error' in confinement) {
       closeOpening();
       throw new UserError(confinement.error);

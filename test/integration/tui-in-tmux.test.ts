@@ -1,18 +1,13 @@
 // The built CLI's TUI in a real terminal (tmux), on the fake agents: start, type a goal, Enter through the
 // rounds to approval (auto mode and a pause on the way), stop (confirmed), Ctrl+C, restart → the resume prompt.
 // Outside a git repo, the first frame goes and one line says why.
-// (A Python pty hangs when Ink exits; tmux gives a real terminal we can read back.)
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI } from '../helpers/cli.js';
 import { tempRepoWithFakeScript } from '../helpers/repo.js';
-
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
-const SOCKET = `ac-tui-${process.pid}-${Date.now()}`;
-const SESSION = 'tui';
+import { cliCommand, hasTmux, TmuxPane } from '../helpers/tmux.js';
 
 const SCRIPT = {
   rules: [
@@ -22,62 +17,29 @@ const SCRIPT = {
   ],
 };
 
-function tmux(...args: string[]): string {
-  return execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
-}
-
-const screens: string[] = [];
-function screen(): string {
-  const s = tmux('capture-pane', '-p', '-t', SESSION);
-  if (screens.at(-1) !== s) screens.push(s);
-  if (screens.length > 40) screens.shift();
-  return s;
-}
-
-function dump(): string {
-  return screens
-    .slice(-4)
-    .map((s, i, all) => `\n──── screen ${screens.length - all.length + i + 1} ────\n${s}`)
-    .join('');
-}
-
-/** Polls the pane until `match` holds; fails with the last captured screens. */
-async function until(what: string, match: (s: string) => boolean, timeoutMs = 15_000): Promise<string> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const s = screen();
-    if (match(s)) return s;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; last screens:${dump()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-const shows = (text: string, timeoutMs?: number): Promise<string> =>
-  until(JSON.stringify(text), (s) => s.includes(text), timeoutMs);
-const keys = (...k: string[]): void => void tmux('send-keys', '-t', SESSION, ...k);
-const type = (text: string): void => void tmux('send-keys', '-t', SESSION, '-l', text);
+const pane = new TmuxPane('tui');
+const until = pane.until.bind(pane);
+const shows = pane.shows.bind(pane);
+const keys = pane.keys.bind(pane);
+const type = pane.type.bind(pane);
+const dump = pane.dump.bind(pane);
 
 describe.skipIf(!hasTmux)('the built TUI in tmux', () => {
   let repo: ReturnType<typeof tempRepoWithFakeScript>;
-  let socketPath = '';
 
   beforeAll(() => {
-    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
     repo = tempRepoWithFakeScript(SCRIPT);
-    tmux('new-session', '-d', '-x', '100', '-y', '30', '-s', SESSION, '-c', repo.dir, 'bash --norc --noprofile');
-    socketPath = tmux('display-message', '-p', '#{socket_path}').trim();
+    pane.open(repo.dir, 100, 30);
   });
 
   afterAll(() => {
-    if (!hasTmux) return;
-    spawnSync('tmux', ['-L', SOCKET, 'kill-server']);
-    if (socketPath) rmSync(socketPath, { force: true }); // the server leaves its socket file behind
+    pane.close();
     repo?.cleanup();
   });
 
   it('goal → Enter through rounds (auto, pause on the way) → approval → stop → Ctrl+C → resume prompt', async () => {
-    await until('the shell prompt', (s) => /[#$]\s*$/m.test(s));
-    const env = `HOME=${JSON.stringify(repo.home)} XDG_CONFIG_HOME=${JSON.stringify(path.join(repo.home, '.config'))} EDITOR=true`;
-    const run = `env ${env} node ${JSON.stringify(CLI)}; echo "exit code $?"`;
+    await pane.prompt();
+    const run = `${cliCommand(repo.home, 'EDITOR=true')}; echo "exit code $?"`;
     type(`echo before-the-tui; ${run}`);
     keys('Enter');
 
@@ -161,26 +123,23 @@ describe.skipIf(!hasTmux)('the built TUI in tmux', () => {
   }, 120_000);
 
   it('a SIGTERM at the resume prompt gives the terminal back: off the alternate screen, exit 143', async () => {
-    await until('the shell prompt', (s) => /[#$]\s*$/m.test(s));
-    const env = `HOME=${JSON.stringify(repo.home)} XDG_CONFIG_HOME=${JSON.stringify(path.join(repo.home, '.config'))}`;
-    type(`clear; env ${env} node ${JSON.stringify(CLI)}; echo "exit code $?"`);
+    await pane.prompt();
+    type(`clear; ${cliCommand(repo.home)}; echo "exit code $?"`);
     keys('Enter');
     await shows('Unfinished session found'); // the first test left its run unfinished
-    expect(tmux('display-message', '-p', '-t', SESSION, '#{alternate_on}').trim()).toBe('1');
-    const shell = tmux('display-message', '-p', '-t', SESSION, '#{pane_pid}').trim();
+    expect(pane.display('#{alternate_on}')).toBe('1');
+    const shell = pane.display('#{pane_pid}');
     const node = execFileSync('pgrep', ['-P', shell, 'node'], { encoding: 'utf8' }).trim().split('\n')[0] ?? '';
     process.kill(Number(node), 'SIGTERM');
     await shows('exit code 143');
-    expect(tmux('display-message', '-p', '-t', SESSION, '#{alternate_on}').trim(), dump()).toBe('0');
+    expect(pane.display('#{alternate_on}'), dump()).toBe('0');
   }, 30_000);
 
   it('outside a git repo the TUI ends with one line saying so and exit 2, its first frame erased', async () => {
     const outside = mkdtempSync(path.join(os.tmpdir(), 'ac-no-repo-'));
     try {
-      await until('the shell prompt', (s) => /[#$]\s*$/m.test(s));
-      type(
-        `clear; cd ${JSON.stringify(outside)} && env HOME=${JSON.stringify(repo.home)} node ${JSON.stringify(CLI)}; echo "exit code $?"`,
-      );
+      await pane.prompt();
+      type(`clear; cd ${JSON.stringify(outside)} && ${cliCommand(repo.home)}; echo "exit code $?"`);
       keys('Enter');
       const s = await shows('exit code 2');
       expect(s, dump()).toContain(`agent-collab: ${outside} is not inside a git repository`);

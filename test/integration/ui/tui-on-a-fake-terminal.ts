@@ -4,7 +4,7 @@ import { Console } from 'node:console';
 import { EventEmitter } from 'node:events';
 import { stripVTControlCharacters } from 'node:util';
 import type { Agent, Mode, Role } from '../../../src/core/types.js';
-import { runInteractive } from '../../../src/modes/interactive.js';
+import { runInteractive } from '../../../src/modes/interactive-start.js';
 import { afterEach } from 'vitest';
 import { tempRepo } from '../../helpers/repo.js';
 import { KEY, sleep, waitFor } from '../../unit/ui/ui-helpers.js';
