@@ -92,15 +92,15 @@ describe('run() with decide', () => {
     await expect(first).rejects.toThrow(
       /^decide returned "retry", which is not a choice where the run waits \(arbitration\); return one of approve \| continue:N \| edit \| cancel, or nothing to stop there/,
     );
-    const err = await first.catch((e: unknown) => e as Error);
+    const err = (await first.catch((e: unknown) => e)) as Error;
     expect(err.message).not.toContain('\n');
     expect(savedState(repo.dir)).toMatchObject({ awaiting: { kind: 'arbitration' } });
     expect(existsSync(path.join(repo.dir, '.agent-collab', 'agent-collab.pid'))).toBe(false);
 
     // Not even a --decide spelling: the same kind of line.
-    await expect(
-      run({ cwd: repo.dir, resume: true, config: repo.config, decide: () => 'make it so' }),
-    ).rejects.toThrow(/^decide returned "make it so", which is not a choice where the run waits \(arbitration\)/);
+    await expect(run({ cwd: repo.dir, resume: true, config: repo.config, decide: () => 'make it so' })).rejects.toThrow(
+      /^decide returned "make it so", which is not a choice where the run waits \(arbitration\)/,
+    );
 
     const resumed = await run({
       cwd: repo.dir,

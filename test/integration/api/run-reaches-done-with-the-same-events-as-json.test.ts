@@ -80,9 +80,7 @@ describe('run() of the library API', () => {
       'APPROVED',
     ]);
     expect(result.usage.total.calls).toBe(rounds('planner') + rounds('reviewer'));
-    expect(result.usage.total.inputTokens).toBe(
-      result.usage.planner.inputTokens + result.usage.reviewer.inputTokens,
-    );
+    expect(result.usage.total.inputTokens).toBe(result.usage.planner.inputTokens + result.usage.reviewer.inputTokens);
 
     // The same events, in the same order, as the CLI's NDJSON lines (times, hashes and ids masked).
     const lines = printed.stdout
