@@ -62,6 +62,29 @@ describe('run() with an AbortSignal', () => {
     expect(resumed).toMatchObject({ exitCode: 0, phase: 'DONE' });
   });
 
+  it('an onEvent that throws stops the run the same way; run() rejects with one line saying so', async () => {
+    repo = apiRepo({ rules: [{ when: { kind: 'write_plan', resumed: false }, do: { run: MARKER } }] });
+    const err = await run({
+      cwd: repo.dir,
+      goal: 'g',
+      auto: true,
+      config: repo.config,
+      onEvent: (e) => {
+        if (e.event === 'agent' && e.type === 'command' && e.status === 'started') throw new Error('disk full\nat …');
+      },
+    }).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    expect(err?.message).toBe('onEvent threw (disk full); the run was stopped and saved: resume it with resume: true');
+    expect(await processesWith(MARKER)).toEqual([]);
+    const state = JSON.parse(readFileSync(path.join(repo.dir, '.agent-collab', 'state.json'), 'utf8')) as {
+      inflight: { kind: string } | null;
+    };
+    expect(state.inflight).toEqual({ kind: 'write_plan' });
+    expect(existsSync(path.join(repo.dir, '.agent-collab', 'agent-collab.pid'))).toBe(false);
+  });
+
   it('a signal aborted before the start rejects with one line and starts nothing', async () => {
     repo = apiRepo({ rules: [] });
     const controller = new AbortController();

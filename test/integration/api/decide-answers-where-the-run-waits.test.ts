@@ -102,6 +102,18 @@ describe('run() with decide', () => {
       /^decide returned "make it so", which is not a choice where the run waits \(arbitration\)/,
     );
 
+    // A decide that fails: run() rejects with its error, the run still saved where it waits.
+    const failure = new Error('nobody on duty');
+    await expect(
+      run({
+        cwd: repo.dir,
+        resume: true,
+        config: repo.config,
+        decide: () => Promise.reject(failure),
+      }),
+    ).rejects.toBe(failure);
+    expect(savedState(repo.dir)).toMatchObject({ awaiting: { kind: 'arbitration' } });
+
     const resumed = await run({
       cwd: repo.dir,
       resume: true,
