@@ -251,9 +251,13 @@ async function drive(
   let retries = state.awaiting?.kind === 'failure' && opts.resume === 'resume' ? 1 : 0;
   let decided = false;
   let goalGiven = false;
-  let settle!: (code: number) => void;
+  let resolveOutcome!: (code: number) => void;
+  const outcome = new Promise<number>((resolve) => (resolveOutcome = resolve));
   let settled = false;
-  const outcome = new Promise<number>((resolve) => (settle = resolve)).finally(() => (settled = true));
+  const settle = (code: number): void => {
+    settled = true;
+    resolveOutcome(code);
+  };
   // A failure of the `decide` hook: the run stops there (saved) and runHeadless rejects with it.
   let hookFailure: unknown = null;
 
@@ -289,8 +293,13 @@ async function drive(
     opts.decide(w).then(
       (event) => {
         if (settled) return;
-        if (event) void engine.dispatch(event);
-        else settle(exitCodeFor(w));
+        if (!event) return settle(exitCodeFor(w));
+        // An answer the engine refuses there (a `rejected` event) would leave the run waiting on nothing: it ends.
+        void engine.dispatch(event).then((applied) => {
+          if (applied || settled) return;
+          hookFailure ??= new UserError(`the answer to ${w.kind} was refused where the run waits; the run is saved`);
+          settle(exitCodeFor(w));
+        });
       },
       (err: unknown) => {
         hookFailure ??= err;
