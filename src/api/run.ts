@@ -35,6 +35,8 @@ function checkOptions(o: RunOptions): void {
   }
   if (!isDir) throw new UserError(`cwd ${path.resolve(o.cwd)} is not a directory; pass a directory`);
   if (o.goal !== undefined && typeof o.goal !== 'string') throw new UserError('goal must be a string');
+  if (!o.goal?.trim() && !o.resume)
+    throw new UserError('run() needs a goal to start a run, or resume: true to go on with an unfinished one');
   const m = o.maxIterations;
   if (m !== undefined && !(Number.isInteger(m) && m >= 1 && m <= 100))
     throw new UserError(`maxIterations must be a whole number from 1 to 100 (got ${String(m)})`);

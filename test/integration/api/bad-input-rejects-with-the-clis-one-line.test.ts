@@ -81,9 +81,8 @@ describe('run() with bad input', () => {
     expect((await rejection({ cwd: repo.dir, goal: 'g', decide: 'approve' } as unknown as RunOptions)).message).toBe(
       'decide must be a function',
     );
-    // Not a run to resume, nor a goal: the CLI's line for it.
     expect((await rejection({ cwd: repo.dir, config: repo.config })).message).toBe(
-      '--goal is required to start a run, e.g. agent-collab run --goal "add a --verbose flag"',
+      'run() needs a goal to start a run, or resume: true to go on with an unfinished one',
     );
   });
 });
