@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm run build`: esbuild bundles agent-collab into dist/ — dist/cli.js (the CLI) and dist/chunks/ for the modules
-// loaded later with import() (the TUI, the run modes). One bundle loads far faster than the ~300 files of src/ and
+// `npm run build`: esbuild bundles agent-collab into dist/ — dist/cli.js (the CLI), dist/index.js (the library API,
+// `import { run } from 'agent-collab'`; its types are `npm run build:types`) and dist/chunks/ for the modules
+// they share or load later with import() (the TUI, the run modes). One bundle loads far faster than the ~300 files of src/ and
 // node_modules one by one. Non-TypeScript files of src/ (the bash hook client) are copied next to their module.
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
@@ -16,7 +17,7 @@ const dist = path.join(root, 'dist');
 rmSync(dist, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
-  entryPoints: ['src/cli.ts'],
+  entryPoints: ['src/cli.ts', 'src/index.ts'],
   outbase: 'src',
   outdir: 'dist',
   chunkNames: 'chunks/[name]-[hash]',

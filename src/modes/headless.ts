@@ -2,6 +2,10 @@
 // anything else that needs a person ends the process with exit code 3 and says how to continue.
 import { BUDGET_KEYS, describeBudget } from '../core/budget.js';
 import type { Writable } from 'node:stream';
+import type { EngineEvent } from '../core/events.js';
+import type { Config } from '../persistence/config-schema.js';
+import { deepMerge, type DeepPartial } from '../persistence/deep-merge.js';
+import type { RunEvent } from './run-events.js';
 import type { Agent, Awaiting, Role, WorkflowState } from '../core/types.js';
 import { EXIT, UserError } from '../core/errors.js';
 import { flagsFor } from '../core/decisions.js';
@@ -11,7 +15,8 @@ import { describeFsError } from '../persistence/fs-errors.js';
 import { askYesNo } from './ask.js';
 import { decisionEvent, type Decision } from './decisions.js';
 import { createPrinter } from './printer.js';
-import { confinementAtStart, openSession, type Session } from './session.js';
+import { confinementAtStart, openSession, roleSetups, type Session } from './session.js';
+import type { RoleSetup } from '../core/run-report.js';
 
 export interface HeadlessOptions {
   cwd: string;
@@ -35,21 +40,46 @@ export interface HeadlessOptions {
   allowCmd?: readonly string[];
   /** `--allow-detached`: steps may be committed onto a detached HEAD. */
   allowDetached?: boolean;
-  /** Answer to the "Resume? [Y/n]" question when stdin is a terminal; tests inject it. */
-  ask?: (question: string) => Promise<boolean>;
+  /** Answer to the "Resume? [Y/n]" question when stdin is a terminal; tests inject it; null: nobody to ask. */
+  ask?: ((question: string) => Promise<boolean>) | null;
+  /** Config overrides below the flags' (the library API's `config`, validated by the caller). */
+  config?: DeepPartial<Config>;
+  /** JSON mode: each event goes to this function instead of a line on stdout (the library API). */
+  onEvent?: (event: RunEvent) => void;
+  /**
+   * Asked where the run would wait for a person (after the `needs_human` event): the event that carries out the
+   * person's choice, or null to end the run there as without it. A rejection ends the run with that error.
+   */
+  decide?: (w: Awaiting) => Promise<EngineEvent | null>;
+  /** Aborting it stops the run and saves it as SIGINT does (exit 130). */
+  signal?: AbortSignal;
+  /** Told where the run stopped, before the `done` event: the final state and who played each role. */
+  onEnd?: (end: { state: WorkflowState; roles: Record<Role, RoleSetup> }) => void;
 }
 
 export async function runHeadless(opts: HeadlessOptions): Promise<number> {
   const stdout = opts.stdout ?? process.stdout;
   const stderr = opts.stderr ?? process.stderr;
+  // Bound to the printer once it exists (it needs the session's redactor): a lost lock is one more notice.
+  let lockLost = (_message: string): void => undefined;
   const session = await openSession({
     cwd: opts.cwd,
     homeDir: opts.homeDir,
     agents: opts.agents,
-    overrides: { workflow: { max_iterations: opts.maxIterations, auto_approve: opts.autoApprove } },
+    overrides: deepMerge(opts.config ?? {}, {
+      workflow: { max_iterations: opts.maxIterations, auto_approve: opts.autoApprove },
+    }) as DeepPartial<Config>,
     allowDetached: opts.allowDetached,
+    onLockLost: (message) => lockLost(message),
   });
-  const print = createPrinter({ json: opts.json, out: stdout, err: stderr, redactor: session.redactor });
+  const print = createPrinter({
+    json: opts.json,
+    out: stdout,
+    err: stderr,
+    redactor: session.redactor,
+    onEvent: opts.onEvent,
+  });
+  lockLost = (message) => print.notice(`warning: ${message}`);
   let code: number;
   try {
     if (session.corrupt) {
@@ -112,7 +142,7 @@ async function chooseState(
     let resume = opts.resume === 'resume';
     if (opts.resume === 'ask') {
       const question = `Unfinished session found (phase ${s.phase}, iteration ${s.iteration}). Resume? [Y/n]`;
-      const ask = opts.ask ?? (process.stdin.isTTY ? askYesNo : null);
+      const ask = opts.ask === undefined ? (process.stdin.isTTY ? askYesNo : null) : opts.ask;
       if (!ask) {
         notice(
           `${question.replace(' Resume? [Y/n]', '')}: rerun with --resume to continue it, or --fresh to archive it and start over`,
@@ -221,8 +251,15 @@ async function drive(
   let retries = state.awaiting?.kind === 'failure' && opts.resume === 'resume' ? 1 : 0;
   let decided = false;
   let goalGiven = false;
-  let settle!: (code: number) => void;
-  const outcome = new Promise<number>((resolve) => (settle = resolve));
+  let resolveOutcome!: (code: number) => void;
+  const outcome = new Promise<number>((resolve) => (resolveOutcome = resolve));
+  let settled = false;
+  const settle = (code: number): void => {
+    settled = true;
+    resolveOutcome(code);
+  };
+  // A failure of the `decide` hook: the run stops there (saved) and runHeadless rejects with it.
+  let hookFailure: unknown = null;
 
   const onAwaiting = (w: Awaiting): void => {
     if (w.kind === 'go' && goes > 0) {
@@ -252,7 +289,23 @@ async function drive(
       return;
     }
     print.needsHuman(w, engine.state.phase, hintFor(w));
-    settle(exitCodeFor(w));
+    if (!opts.decide) return settle(exitCodeFor(w));
+    opts.decide(w).then(
+      (event) => {
+        if (settled) return;
+        if (!event) return settle(exitCodeFor(w));
+        // An answer the engine refuses there (a `rejected` event) would leave the run waiting on nothing: it ends.
+        void engine.dispatch(event).then((applied) => {
+          if (applied || settled) return;
+          hookFailure ??= new UserError(`the answer to ${w.kind} was refused where the run waits; the run is saved`);
+          settle(exitCodeFor(w));
+        });
+      },
+      (err: unknown) => {
+        hookFailure ??= err;
+        settle(exitCodeFor(w));
+      },
+    );
   };
 
   engine.subscribe((out) => {
@@ -263,6 +316,7 @@ async function drive(
   });
 
   const stopSignals = opts.handleSignals ? onSignals(() => settle(EXIT.interrupted)) : () => undefined;
+  const stopAbort = onAbort(opts.signal, () => settle(EXIT.interrupted));
   // If nothing is left to run but no outcome was reached, the engine has stalled: say so instead of exiting 0.
   const onStall = (): void => {
     print.notice('internal error: the run stopped making progress (state saved; rerun with --resume)');
@@ -285,14 +339,17 @@ async function drive(
     if (engine.state.phase === 'DONE' || engine.state.phase === 'CANCELLED') settle(EXIT.done);
     const code = await outcome;
     await engine.close();
+    if (hookFailure !== null) throw hookFailure;
     // Interrupted (SIGINT/SIGTERM) or failed (exit 4): the run is saved to be resumed, and its report says where it
     // stands. A run that waits for a person's decision (exit 3) is not over: it goes on with --resume --decide.
     if (code === EXIT.interrupted) await engine.reportInterrupted();
     else if (code === EXIT.agentFailure) await engine.reportInterrupted('failed');
+    opts.onEnd?.({ state: engine.state, roles: roleSetups(session.config) });
     print.done(engine.state, code);
     return code;
   } finally {
     stopSignals();
+    stopAbort();
     process.off('beforeExit', onStall);
   }
 }
@@ -305,4 +362,14 @@ function onSignals(handler: () => void): () => void {
     process.off('SIGINT', h);
     process.off('SIGTERM', h);
   };
+}
+
+function onAbort(signal: AbortSignal | undefined, handler: () => void): () => void {
+  if (!signal) return () => undefined;
+  if (signal.aborted) {
+    handler();
+    return () => undefined;
+  }
+  signal.addEventListener('abort', handler, { once: true });
+  return () => signal.removeEventListener('abort', handler);
 }

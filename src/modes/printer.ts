@@ -3,12 +3,19 @@
 // instead of passing them to the terminal; NDJSON carries them JSON-escaped.
 import type { Writable } from 'node:stream';
 import type { EngineOutput } from '../core/events.js';
-import { CANCEL, choicesFor } from '../core/decisions.js';
 import { noticeText } from '../core/notice-text.js';
 import { escapeJsonControls, neutralizeControls } from '../core/terminal-text.js';
 import { REFUSAL_ID } from '../adapters/confinement/refusals.js';
 import type { AgentEvent, Awaiting, Phase, WorkflowState } from '../core/types.js';
 import { patternRedactor, type Redactor } from '../core/redact.js';
+import {
+  doneEvent,
+  needsHumanEvent,
+  runEventOf,
+  waitingEvent,
+  type RunEvent,
+  type RunEventBody,
+} from './run-events.js';
 
 export interface Printer {
   output(out: EngineOutput): void;
@@ -38,13 +45,6 @@ function drainOf(out: Writable): Promise<void> | undefined {
 }
 
 const MAX_LINE = 200;
-
-/** The choices `needs_human` lists: the decisions table's for this question, and `--decide cancel`. */
-function headlessChoices(w: Awaiting): Array<{ id: string; flag: string; description: string }> {
-  const offered = choicesFor(w).filter((c) => c.flag !== null);
-  const all = offered.some((c) => c.id === CANCEL.id) ? offered : [...offered, CANCEL];
-  return all.map((c) => ({ id: c.id, flag: c.flag ?? '', description: c.description }));
-}
 
 function clip(text: string, max = MAX_LINE): string {
   const one = text.replace(/\s+/g, ' ').trim();
@@ -80,11 +80,17 @@ function formatUsage(u: { inputTokens: number; outputTokens: number; costUsd: nu
   return `${u.inputTokens} in / ${u.outputTokens} out tokens${cost}, ${(u.durationMs / 1000).toFixed(1)} s`;
 }
 
-export function createPrinter(opts: { json: boolean; out: Writable; err: Writable; redactor?: Redactor }): Printer {
+export interface PrinterOptions {
+  json: boolean;
+  out: Writable;
+  err: Writable;
+  redactor?: Redactor;
+  /** JSON mode: each event goes here instead of a line on `out` (the library API). */
+  onEvent?: (event: RunEvent) => void;
+}
+
+export function createPrinter(opts: PrinterOptions): Printer {
   const redactor = opts.redactor ?? patternRedactor;
-  const line = (obj: Record<string, unknown>): void => {
-    opts.out.write(`${escapeJsonControls(JSON.stringify(redactor.deep({ ts: new Date().toISOString(), ...obj })))}\n`);
-  };
   const say = (text: string): void => {
     opts.out.write(`${neutralizeControls(redactor.text(text))}\n`);
   };
@@ -93,100 +99,23 @@ export function createPrinter(opts: { json: boolean; out: Writable; err: Writabl
   };
   const drained = (): Promise<void> | undefined => drainOf(opts.out);
   if (opts.json) {
+    // Stamped, redacted and serialized once: the CLI writes the line, the library API hands `onEvent` the line's
+    // object (a copy: no undefined fields, nothing shared with the engine's state).
+    const emit = (body: RunEventBody): void => {
+      const text = JSON.stringify(redactor.deep({ ts: new Date().toISOString(), ...body }));
+      if (opts.onEvent) opts.onEvent(JSON.parse(text) as RunEvent);
+      else opts.out.write(`${escapeJsonControls(text)}\n`);
+    };
     return {
       drained,
       output(out) {
-        switch (out.type) {
-          case 'phase':
-            return line({ event: 'phase', from: out.from, to: out.to, iteration: out.iteration });
-          case 'agent_event':
-            return line({ event: 'agent', role: out.role, ...out.event });
-          case 'notice': {
-            const n = out.notice;
-            if (n.kind === 'verdict')
-              return line({ event: 'verdict', iteration: n.iteration, verdict: n.verdict, marker: n.marker });
-            if (n.kind === 'round')
-              return line({ event: 'round', role: n.role, action: n.action, outcome: n.outcome, usage: n.usage });
-            if (n.kind === 'command')
-              return line({
-                event: 'command',
-                role: n.role,
-                command: n.command,
-                decision: n.decision,
-                rule: n.rule,
-                reason: n.reason,
-              });
-            if (n.kind === 'code_verdict')
-              return line({
-                event: 'code_review',
-                round: n.round,
-                step: n.step,
-                verdict: n.verdict,
-                marker: n.marker,
-              });
-            if (n.kind === 'budget')
-              return line({
-                event: 'budget',
-                budget: n.budget,
-                spent: n.spent,
-                cap: n.cap,
-                reached: n.reached,
-                message: n.message,
-              });
-            if (n.kind === 'tests')
-              return line({
-                event: 'tests',
-                step: n.step,
-                attempt: n.attempt,
-                command: n.command,
-                passed: n.passed,
-                duration_ms: n.durationMs,
-              });
-            return line({ event: 'notice', message: n.message });
-          }
-          case 'rejected':
-            return line({ event: 'rejected', command: out.event, message: out.message });
-          case 'error':
-            return line({ event: 'error', message: out.message });
-          case 'report':
-            return line({
-              event: 'report',
-              status: out.status,
-              ending: out.ending,
-              path: out.path,
-              steps_done: out.stepsDone,
-              steps_total: out.stepsTotal,
-              commits: out.commits,
-              files_changed: out.filesChanged,
-              tokens: out.tokens,
-              cost_usd: out.costUsd,
-              agent_minutes: out.agentMinutes,
-            });
-          default:
-            return;
-        }
+        const body = runEventOf(out);
+        if (body) emit(body);
       },
-      notice: (message) => line({ event: 'notice', message }),
-      needsHuman: (w, phase, hint) => line({ event: 'needs_human', phase, ...w, hint, choices: headlessChoices(w) }),
-      waiting: (w) =>
-        line({
-          event: 'waiting',
-          reason: 'usage_limit',
-          until: w.until,
-          reset_at: w.resetAt,
-          role: w.role,
-          action: w.action.kind,
-          message: w.message,
-        }),
-      done: (state, exitCode) =>
-        line({
-          event: 'done',
-          phase: state.phase,
-          iteration: state.iteration,
-          exit_code: exitCode,
-          steps: state.steps,
-          usage: state.usage,
-        }),
+      notice: (message) => emit({ event: 'notice', message }),
+      needsHuman: (w, phase, hint) => emit(needsHumanEvent(w, phase, hint)),
+      waiting: (w) => emit(waitingEvent(w)),
+      done: (state, exitCode) => emit(doneEvent(state, exitCode)),
     };
   }
   return {

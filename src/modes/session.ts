@@ -45,6 +45,8 @@ export interface OpenOptions {
   homeDir?: string;
   /** `--allow-detached`: step commits may go onto a detached HEAD. */
   allowDetached?: boolean;
+  /** Told if the instance lock is lost while held; default: a warning on stderr. */
+  onLockLost?: (message: string) => void;
 }
 
 export type SavedRun =
@@ -91,7 +93,7 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
   checkPathsStayInRepo(paths, config);
   const repoRoot = repo.root;
   await mkdir(paths.workdir, { recursive: true });
-  const release = await acquireInstanceLock(paths.workdir);
+  const release = await acquireInstanceLock(paths.workdir, opts.onLockLost ? { onCompromised: opts.onLockLost } : {});
   let commandHooks: CommandHookServer | null = null;
   try {
     await excludeWorkdir(repo.excludeFile, relativeWorkdir(config));

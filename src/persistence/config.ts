@@ -44,15 +44,15 @@ export function loadConfig(opts: LoadConfigOptions): { config: Config; sources: 
   for (const file of files) {
     const layer = readLayer(file);
     if (layer === null) continue;
-    validate(layer, file);
+    validateConfigLayer(layer, file);
     merged = deepMerge(merged, layer);
     sources.push(file);
   }
   if (opts.overrides) {
-    validate(opts.overrides, 'command-line options');
+    validateConfigLayer(opts.overrides, 'command-line options');
     merged = deepMerge(merged, opts.overrides as Record<string, unknown>);
   }
-  return { config: validate(merged, 'the merged configuration'), sources };
+  return { config: validateConfigLayer(merged, 'the merged configuration'), sources };
 }
 
 function readLayer(file: string): Record<string, unknown> | null {
@@ -78,7 +78,8 @@ function readLayer(file: string): Record<string, unknown> | null {
   }
 }
 
-function validate(raw: unknown, label: string): Config {
+/** Validates one config layer (a file, the flags, the library API's `config`): one-line UserError naming `label`. */
+export function validateConfigLayer(raw: unknown, label: string): Config {
   const result = configSchema.safeParse(isPlainObject(raw) ? raw : {});
   if (result.success) return result.data;
   const issue = result.error.issues[0];

@@ -4,10 +4,14 @@ import { execa } from 'execa';
 import type { AgentEvent } from '../../core/types.js';
 import type { HookEndpoint } from '../command-hook/endpoint.js';
 import { runHook } from '../command-hook/run-hook.js';
+import { adoptGroup } from '../owned-processes.js';
+import { terminateGroup } from '../process-group.js';
 import { TOOL_OUTPUT_MAX_BYTES, truncateMiddle } from '../truncate.js';
 
 /** A scripted command may run this long. */
 const COMMAND_TIMEOUT_MS = 5 * 60_000;
+/** How long a stopped command may take to end after SIGTERM before SIGKILL. */
+const KILL_GRACE_MS = 2_000;
 
 export async function* runScriptedCommands(
   commands: readonly string[],
@@ -52,14 +56,28 @@ export async function* runScriptedCommands(
       continue;
     }
     yield { type: 'command', id, command, status: 'started' };
-    const r = await execa('sh', ['-c', command], {
+    // In a process group of its own, as the real CLIs are run (process-runner.ts): stopping the turn ends the whole
+    // command (`sh` and what it started), not only `sh`, whose children would keep the output pipe open.
+    const child = execa('sh', ['-c', command], {
       cwd: ctx.cwd,
       stdin: 'ignore',
       all: true,
       reject: false,
       timeout: COMMAND_TIMEOUT_MS,
-      cancelSignal: ctx.signal,
+      detached: true,
     });
+    const pgid = child.pid;
+    const release = pgid === undefined ? () => undefined : adoptGroup(pgid, 0);
+    const stop = (): void => void (pgid === undefined ? undefined : terminateGroup(pgid, KILL_GRACE_MS));
+    ctx.signal.addEventListener('abort', stop, { once: true });
+    let r: Awaited<typeof child>;
+    try {
+      r = await child;
+    } finally {
+      ctx.signal.removeEventListener('abort', stop);
+      if (pgid !== undefined) await terminateGroup(pgid, KILL_GRACE_MS); // what it left in the background
+      release();
+    }
     const exitCode = r.exitCode ?? null;
     yield {
       type: 'command',
