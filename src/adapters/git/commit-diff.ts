@@ -3,18 +3,10 @@
 import type { CommitDiff } from '../../core/commit-diff.js';
 import { filesChangedBy } from './run-commits.js';
 import { firstLine, runGit } from './git.js';
+import { REVIEW_DIFF_FLAGS } from './review-diff.js';
 
 /** The patch of one commit is read up to this much; the Diff tab says where it was cut. */
 export const MAX_COMMIT_DIFF_BYTES = 1024 * 1024;
-/** Fixed diff shape whatever the person's config says (as the code review's diff): no external diff or textconv. */
-const DIFF_FLAGS = [
-  '--no-ext-diff',
-  '--no-textconv',
-  '--no-color',
-  '--no-renames',
-  '--src-prefix=a/',
-  '--dst-prefix=b/',
-];
 const COMMIT_ID = /^[0-9a-f]{7,64}$/;
 
 /** What `commit` changed outside agent-collab's work dir (`pathspec`). */
@@ -29,7 +21,7 @@ export async function commitDiff(
   const files = await filesChangedBy(repoRoot, [{ hash: commit, subject: '' }], pathspec);
   const r = await runGit(
     repoRoot,
-    ['diff-tree', '-p', '-r', '--root', '--no-commit-id', ...DIFF_FLAGS, commit, '--', ...pathspec],
+    ['diff-tree', '-p', '-r', '--root', '--no-commit-id', ...REVIEW_DIFF_FLAGS, commit, '--', ...pathspec],
     { maxStdoutBytes: maxBytes },
   );
   if (r.exitCode !== 0) throw new Error(`could not read commit ${commit.slice(0, 7)}: ${firstLine(r.stderr)}`);

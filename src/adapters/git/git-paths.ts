@@ -5,6 +5,17 @@
 import path from 'node:path';
 import { firstLine, runGit } from './git.js';
 
+/** What git leaves in the git dir while a rebase, merge, … is under way (repo-safety.ts). */
+export const OPERATION_MARKERS = [
+  'rebase-merge',
+  'rebase-apply',
+  'rebase-apply/applying',
+  'MERGE_HEAD',
+  'CHERRY_PICK_HEAD',
+  'REVERT_HEAD',
+  'BISECT_LOG',
+] as const;
+
 /** The names `gitPath()` answers for (`git rev-parse --git-path <name>`). */
 export const GIT_PATH_NAMES = [
   'index',
@@ -13,13 +24,7 @@ export const GIT_PATH_NAMES = [
   'config',
   'config.worktree',
   'hooks',
-  'rebase-merge',
-  'rebase-apply',
-  'rebase-apply/applying',
-  'MERGE_HEAD',
-  'CHERRY_PICK_HEAD',
-  'REVERT_HEAD',
-  'BISECT_LOG',
+  ...OPERATION_MARKERS,
 ] as const;
 export type GitPathName = (typeof GIT_PATH_NAMES)[number];
 

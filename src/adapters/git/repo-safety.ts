@@ -4,17 +4,9 @@ import { access } from 'node:fs/promises';
 import { UserError } from '../../core/errors.js';
 import { unsafeRepoState, type RepoFacts, type SafetyOptions, type Unsafe } from '../../core/repo-safety.js';
 import { runGit } from './git.js';
-import { GitPathsOnce, type GitPathName } from './git-paths.js';
+import { GitPathsOnce, OPERATION_MARKERS, type GitPathName } from './git-paths.js';
 
-const MARKERS: readonly GitPathName[] = [
-  'rebase-merge',
-  'rebase-apply',
-  'rebase-apply/applying',
-  'MERGE_HEAD',
-  'CHERRY_PICK_HEAD',
-  'REVERT_HEAD',
-  'BISECT_LOG',
-];
+const MARKERS: readonly GitPathName[] = OPERATION_MARKERS;
 
 async function exists(file: string): Promise<boolean> {
   return access(file).then(

@@ -3,8 +3,11 @@
 import { firstLine, runGit, RUN_TRAILER, type GitCallOptions } from './git.js';
 import type { ReviewChanges } from '../../core/ports.js';
 
-/** Fixed diff shape whatever the person's config says; no --binary: a reviewer reads text. */
-const REVIEW_DIFF_FLAGS = [
+/**
+ * Fixed diff shape whatever the person's config says; no --binary: a reviewer reads text. The Diff tab's patches
+ * (commit-diff.ts) have the same shape.
+ */
+export const REVIEW_DIFF_FLAGS = [
   '--no-ext-diff',
   '--no-textconv',
   '--no-color',
