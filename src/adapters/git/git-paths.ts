@@ -55,10 +55,10 @@ export class GitPathsOnce {
 }
 
 async function readGitPaths(repoRoot: string): Promise<GitPaths> {
-  // --path-format=absolute (git ≥ 2.31) applies to every path option after it.
+  // No --path-format=absolute: git before 2.31 does not know it and echoes it back as a line of output (exit 0),
+  // which would shift every path by one. Relative answers are relative to the repo root (git's cwd here).
   const args = [
     'rev-parse',
-    '--path-format=absolute',
     '--absolute-git-dir',
     '--git-common-dir',
     '--show-toplevel',
@@ -66,8 +66,10 @@ async function readGitPaths(repoRoot: string): Promise<GitPaths> {
   ];
   const r = await runGit(repoRoot, args);
   const lines = r.stdout.split('\n');
-  if (r.exitCode !== 0 || lines.length < 3 + GIT_PATH_NAMES.length)
-    throw new Error(`could not find the repository's git dir (git rev-parse): ${firstLine(r.stderr)}`);
+  if (r.exitCode !== 0 || lines.length < 3 + GIT_PATH_NAMES.length || !path.isAbsolute(lines[0] ?? ''))
+    throw new Error(
+      `could not find the repository's git dir (git rev-parse): ${firstLine(r.stderr) || firstLine(r.stdout)}`,
+    );
   const abs = (l: string | undefined): string => path.resolve(repoRoot, l ?? '');
   const byName = new Map(GIT_PATH_NAMES.map((n, i) => [n, abs(lines[3 + i])]));
   return {

@@ -2,7 +2,7 @@
 // in the main checkout and in a linked worktree (whose index and HEAD are its own, its config the common one), and a
 // second ask starts no git process.
 import { execFileSync } from 'node:child_process';
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as git from '../../../src/adapters/git/git.js';
@@ -41,6 +41,34 @@ describe('git paths read once per session', () => {
     const inLinked = await new GitPathsOnce(linked).get();
     expect(real(inLinked.gitPath('index'))).not.toBe(real(path.join(repo.dir, '.git', 'index')));
     expect(real(inLinked.gitPath('config'))).toBe(real(path.join(repo.dir, '.git', 'config')));
+  });
+
+  it('read the same with a git older than 2.31, which echoes --path-format back as output', async () => {
+    const repo = tempRepo();
+    repos.push(repo);
+    // A stand-in for git 2.26–2.30: an option it does not know is printed back as a line, with exit 0.
+    const bin = path.join(repo.home, 'old-git');
+    mkdirSync(bin);
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    writeFileSync(
+      path.join(bin, 'git'),
+      [
+        '#!/bin/sh',
+        'echoed=',
+        'for a in "$@"; do shift; case "$a" in --path-format=*) echoed="$a";; *) set -- "$@" "$a";; esac; done',
+        '[ -n "$echoed" ] && printf \'%s\\n\' "$echoed"',
+        `exec ${realGit} "$@"`,
+      ].join('\n'),
+      { mode: 0o755 },
+    );
+    const pathBefore = process.env.PATH;
+    process.env.PATH = `${bin}:${pathBefore}`;
+    try {
+      const p = await new GitPathsOnce(repo.dir).get();
+      for (const name of GIT_PATH_NAMES) expect(real(p.gitPath(name)), name).toBe(gitPathOf(repo.dir, name));
+    } finally {
+      process.env.PATH = pathBefore;
+    }
   });
 
   it('a second ask starts no git process; a failed read is asked again', async () => {
