@@ -391,6 +391,13 @@ export function App(props: AppProps) {
   // The one keyboard listener: Ctrl+C always; then the open dialog, or the keymap, or the goal box.
   const handleKey = (input: string, key: Key, info: KeyInfo): void => {
     if (search.prompt !== null) return search.onPromptKey(input, key);
+    // Keys that came faster than Ink read them (key repeat, a busy loop) arrive as one text: outside the goal box
+    // each is a key of its own, one render apart (line breaks stay text: a paste without bracketed paste).
+    const keys = typing ? [] : burstKeys(input, key, info);
+    if (keys.length > 1) {
+      queued.current.unshift(...keys.slice(1));
+      return handleKey(...keys[0]!);
+    }
     if (modal) {
       if (router.dialog?.(input, key, info) !== false) return;
       // A key the dialog does not declare may still change the view or search (nothing that acts on the run).
@@ -529,4 +536,12 @@ export function App(props: AppProps) {
       </KeyRouterContext.Provider>
     </ColorContext.Provider>
   );
+}
+
+/** A text of several plain characters (no paste, no control key, no line break) as one key per character. */
+function burstKeys(input: string, key: Key, info: KeyInfo): Array<[string, Key, KeyInfo]> {
+  const chars = [...input];
+  const plain = !key.ctrl && !key.meta && !key.escape && !key.return && !key.tab && !key.backspace && !key.delete;
+  if (info.paste || !plain || chars.length < 2 || /[\r\n]/.test(input)) return [];
+  return chars.map((ch) => [ch, key, { ...info, raw: ch }]);
 }
