@@ -13,7 +13,12 @@ const KEPT = 4;
 
 const NONE: LineSource = [];
 
-function loadOf(cache: ReadonlyMap<string, CommitDiff | null>, commit: string | null): DiffLoad {
+function loadOf(
+  cache: ReadonlyMap<string, CommitDiff | null>,
+  failed: ReadonlySet<string>,
+  commit: string | null,
+): DiffLoad {
+  if (commit !== null && failed.has(commit)) return { status: 'missing' };
   if (commit === null || !cache.has(commit)) return { status: commit === null ? 'missing' : 'loading' };
   const diff = cache.get(commit);
   return diff ? { status: 'loaded', diff } : { status: 'missing' };
@@ -30,6 +35,10 @@ export function useDiffView(state: WorkflowState, files: FilesReader, width: num
   const [loaded, setLoaded] = useState(0);
   const cache = useRef(new Map<string, CommitDiff | null>());
   const reading = useRef(new Set<string>());
+  /** Reads that failed: shown as missing, read again when the person comes back to them. */
+  const failed = useRef(new Set<string>());
+  /** The patch on screen now: never the one evicted, whatever order the reads finish in. */
+  const shown = useRef<string | null>(null);
   const [runCommits, setRunCommits] = useState<readonly ReportCommit[]>([]);
   // Read again when a step is committed (or another run starts): git then has one more of the run's commits.
   const committed = `${state.runId} ${state.steps.map((s) => s.commit ?? '').join(' ')}`;
@@ -51,7 +60,9 @@ export function useDiffView(state: WorkflowState, files: FilesReader, width: num
   const at = chosen(choices, picked);
   const commit = choices[at]?.commit ?? null;
 
+  shown.current = commit;
   useEffect(() => {
+    if (commit !== null) failed.current.delete(commit);
     if (!active || commit === null || cache.current.has(commit) || reading.current.has(commit)) return;
     if (!files.readCommitDiff) {
       cache.current.set(commit, null);
@@ -61,20 +72,27 @@ export function useDiffView(state: WorkflowState, files: FilesReader, width: num
     reading.current.add(commit);
     void files
       .readCommitDiff(commit)
-      .catch(() => null)
-      .then((diff) => {
+      .then(
+        (diff) => {
+          const kept = cache.current;
+          kept.set(commit, diff);
+          // The oldest read goes first once more than KEPT are held, but never the one on screen.
+          for (const old of [...kept.keys()]) {
+            if (kept.size <= KEPT) break;
+            if (old !== shown.current) kept.delete(old);
+          }
+        },
+        () => failed.current.add(commit),
+      )
+      .finally(() => {
         reading.current.delete(commit);
-        const kept = cache.current;
-        kept.set(commit, diff);
-        // The oldest read goes first once more than KEPT are held.
-        while (kept.size > KEPT) kept.delete(kept.keys().next().value as string);
         setLoaded((n) => n + 1);
       });
   }, [active, commit, files]);
 
   // Laid out again only when what it shows changed (`loaded` counts the reads that finished).
   const lines = useMemo(
-    () => (active ? diffTab(state, choices, at, loadOf(cache.current, commit), width) : NONE),
+    () => (active ? diffTab(state, choices, at, loadOf(cache.current, failed.current, commit), width) : NONE),
     [active, state, choices, at, commit, width, loaded],
   );
   return {
