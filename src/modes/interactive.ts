@@ -127,8 +127,8 @@ export function openEditor(file: string, io: Pick<Io, 'stdin'> & { screen?: Alte
 }
 
 /** The goals and messages sent in earlier runs (↑ in a text box); each one sent is saved, redacted. */
-async function openInputHistory(session: Session): Promise<InputHistory> {
-  const file = inputHistoryPath(session.paths.workdir);
+async function openInputHistory(session: Session, homeDir: string | undefined): Promise<InputHistory> {
+  const file = inputHistoryPath(session.repoRoot, homeDir);
   const saved = await readInputHistory(file, session.redactor, INPUT_HISTORY_MAX);
   return inputHistory(saved, {
     redact: (t) => session.redactor.text(t),
@@ -209,7 +209,7 @@ export async function runTui(opts: InteractiveOptions, io: Io, ui: Ui, closeOpen
       interactive: true,
     });
     const history = state !== null ? await conversationHistory(session.paths.debugLog, state.createdAt) : [];
-    const inputs = await openInputHistory(session);
+    const inputs = await openInputHistory(session, opts.homeDir);
     closeOpening();
     let ended = await runApp(
       session,

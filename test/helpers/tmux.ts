@@ -91,6 +91,6 @@ export class TmuxPane {
 
 /** The shell command that runs the built CLI with the temp repo's own HOME (and `env`, e.g. `NO_COLOR=1`). */
 export function cliCommand(home: string, env = ''): string {
-  const vars = `${env} HOME=${JSON.stringify(home)} XDG_CONFIG_HOME=${JSON.stringify(path.join(home, '.config'))}`;
+  const vars = `${env} HOME=${JSON.stringify(home)} XDG_CONFIG_HOME=${JSON.stringify(path.join(home, '.config'))} XDG_STATE_HOME=`;
   return `env ${vars.trim()} node ${JSON.stringify(CLI)}`;
 }

@@ -1,10 +1,11 @@
 // Issue 20 (Goal input habit), in a real terminal: the built TUI turns bracketed paste on, so a multi-line block
 // pasted into the goal box (tmux paste-buffer -p: its line breaks arrive as CRs, as a terminal sends them) stays
 // in the box as text; Ctrl+J adds a line; Enter sends the whole as ONE message, and the planner gets it intact.
-// What was sent is kept, redacted, in .agent-collab/input-history.json for ↑ in the next run.
+// What was sent is kept, redacted, in the person's state dir (input-history/<repo>.json) for ↑ in the next run.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { inputHistoryPath } from '../../src/persistence/input-history.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI } from '../helpers/cli.js';
 import { tempRepoWithFakeScript } from '../helpers/repo.js';
@@ -63,7 +64,7 @@ describe.skipIf(!hasTmux)('a multi-line paste into the goal box of the built TUI
 
   it('stays in the box, and Enter sends it whole as one message the planner gets intact', async () => {
     await until('the shell prompt', (s) => /[#$]\s*$/m.test(s));
-    const env = `HOME=${JSON.stringify(repo.home)} XDG_CONFIG_HOME=${JSON.stringify(path.join(repo.home, '.config'))}`;
+    const env = `HOME=${JSON.stringify(repo.home)} XDG_CONFIG_HOME=${JSON.stringify(path.join(repo.home, '.config'))} XDG_STATE_HOME=`;
     type(`env ${env} node ${JSON.stringify(CLI)}; echo "exit code $?"`);
     keys('Enter');
     await shows('waiting for your goal');
@@ -99,7 +100,7 @@ describe.skipIf(!hasTmux)('a multi-line paste into the goal box of the built TUI
     expect(answered.split('## Refined goal').length - 1, dump()).toBe(1);
 
     // Kept for ↑ in the next run, without the secret.
-    const saved = readFileSync(path.join(repo.dir, '.agent-collab', 'input-history.json'), 'utf8');
+    const saved = readFileSync(inputHistoryPath(realpathSync(repo.dir), repo.home, {}), 'utf8');
     expect(saved).not.toContain(GH);
     expect((JSON.parse(saved) as { entries: string[] }).entries).toEqual([
       [...BLOCK, 'key [REDACTED:github-token]', 'Keep it small.'].join('\n'),
@@ -113,7 +114,7 @@ describe.skipIf(!hasTmux)('a multi-line paste into the goal box of the built TUI
 
   it('the next run: the terminal’s own keys edit at the cursor, and ↑ recalls what was sent before', async () => {
     await until('the shell prompt', (s) => /[#$]\s*$/m.test(s));
-    const env = `HOME=${JSON.stringify(repo.home)} XDG_CONFIG_HOME=${JSON.stringify(path.join(repo.home, '.config'))}`;
+    const env = `HOME=${JSON.stringify(repo.home)} XDG_CONFIG_HOME=${JSON.stringify(path.join(repo.home, '.config'))} XDG_STATE_HOME=`;
     type(`clear; env ${env} node ${JSON.stringify(CLI)}; echo "exit code $?"`);
     keys('Enter');
     await shows('Unfinished session found'); // the first test left its run at goal refinement

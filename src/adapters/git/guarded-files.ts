@@ -4,7 +4,6 @@
 import { createHash } from 'node:crypto';
 import { chmod, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { INPUT_HISTORY_FILE } from '../../persistence/input-history.js';
 
 export interface GuardedFile {
   data: Buffer;
@@ -90,8 +89,7 @@ function writtenDuringTurn(p: GuardedPaths, abs: string): boolean {
     abs === p.debugLog ||
     (abs.startsWith(`${p.debugLog}.`) && /^\d+$/.test(abs.slice(p.debugLog.length + 1))) ||
     ATOMIC_TEMP.test(base) ||
-    // The text boxes' history: the TUI saves a message typed ahead while an agent's turn runs.
-    (inWorkdir && (base === 'agent-collab.lock' || base === 'agent-collab.pid' || base === INPUT_HISTORY_FILE))
+    (inWorkdir && (base === 'agent-collab.lock' || base === 'agent-collab.pid'))
   );
 }
 

@@ -1,6 +1,6 @@
-// The TUI saves the input history while an agent's turn runs (a message typed ahead goes to it at once). The turn's
-// guard over agent-collab's files must not take that write for the agent's: the file is not among the guarded ones,
-// while any other file next to it still is.
+// The input history lives in the person's state dir, not in .agent-collab/: a file of that name an agent writes
+// into .agent-collab/ during its turn is guarded like any other (a hostile review found the old exemption let an
+// agent plant "earlier goals" or a link that agent-collab would write through).
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,11 +9,11 @@ import { inputHistoryPath } from '../../../src/persistence/input-history.js';
 import { tempDir } from './tmp-dir.js';
 
 describe('the guard over agent-collab’s files during a turn', () => {
-  it('leaves out input-history.json (agent-collab writes it then) and keeps a file beside it', async () => {
+  it('guards an input-history.json in .agent-collab/ like the file beside it', async () => {
     const root = await tempDir();
     const workdir = path.join(root, '.agent-collab');
     await mkdir(workdir, { recursive: true });
-    await writeFile(inputHistoryPath(workdir), '{"version":1,"entries":["hello"]}\n');
+    await writeFile(path.join(workdir, 'input-history.json'), '{"version":1,"entries":["hello"]}\n');
     await writeFile(path.join(workdir, 'notes.json'), '{}\n');
     const guarded = await readGuardedFiles(
       {
@@ -26,6 +26,7 @@ describe('the guard over agent-collab’s files during a turn', () => {
       },
       { config: path.join(root, '.git', 'config'), hooks: null },
     );
-    expect([...guarded.keys()].map((p) => path.basename(p))).toEqual(['notes.json']);
+    expect([...guarded.keys()].map((p) => path.basename(p)).sort()).toEqual(['input-history.json', 'notes.json']);
+    expect(inputHistoryPath(root, root, {}).startsWith(workdir)).toBe(false);
   });
 });
