@@ -81,7 +81,11 @@ export function writeAgentCollabConfig(repo: string, c: AgentCollabConfig): void
   writeFileSync(path.join(repo, '.agent-collab', 'config.toml'), agentCollabConfigToml(c));
 }
 
-/** Starts `node dist/cli.js <args>` in `repo` with the per-test env (stdin ignored, own process group). */
+/**
+ * Starts `node dist/cli.js <args>` in `repo` with the per-test env (stdin ignored, own process group). The timeout
+ * only catches a hang: a full loop of eight real-CLI calls took over 30 s on a loaded 2-core CI (three test files
+ * at once), so it is well above that and below the e2e tier's 120 s per test.
+ */
 export function startAgentCollab(
   args: string[],
   opts: { repo: string; env: NodeJS.ProcessEnv; timeoutMs?: number },
@@ -89,7 +93,7 @@ export function startAgentCollab(
   return startCli(process.execPath, [CLI, ...args], {
     cwd: opts.repo,
     env: opts.env,
-    timeoutMs: opts.timeoutMs ?? 30_000,
+    timeoutMs: opts.timeoutMs ?? 80_000,
   });
 }
 
