@@ -1,29 +1,8 @@
 import type { Key } from 'ink';
 import { describe, expect, it } from 'vitest';
 import { commandFor, helpRows, hintsFor, KEYMAP, type CommandName, type KeyContext } from '../../../src/ui/keymap.js';
+import { NO_KEY } from '../../../src/ui/paste.js';
 
-const NO_KEY: Key = {
-  upArrow: false,
-  downArrow: false,
-  leftArrow: false,
-  rightArrow: false,
-  pageDown: false,
-  pageUp: false,
-  home: false,
-  end: false,
-  return: false,
-  escape: false,
-  ctrl: false,
-  shift: false,
-  tab: false,
-  backspace: false,
-  delete: false,
-  meta: false,
-  super: false,
-  hyper: false,
-  capsLock: false,
-  numLock: false,
-};
 const k = (over: Partial<Key> = {}): Key => ({ ...NO_KEY, ...over });
 
 const manualGo: KeyContext = {
