@@ -12,7 +12,7 @@ import { boxedWorkspace, preCommitHook, repoStateOf } from '../../helpers/boxed-
 import { tempRepo } from '../../helpers/repo.js';
 import { runBoxed } from '../confinement/helpers.js';
 
-let cleanups: Array<() => void> = [];
+const cleanups: Array<() => void> = [];
 afterEach(() => {
   for (const c of cleanups.splice(0).reverse()) c();
 });

@@ -11,7 +11,7 @@ import { runClean } from '../../../src/modes/worktrees.js';
 import { runCli } from '../../helpers/cli.js';
 import { sink, tempRepoWithFakeScript } from '../../helpers/repo.js';
 
-let cleanups: Array<() => void> = [];
+const cleanups: Array<() => void> = [];
 afterEach(() => {
   for (const c of cleanups.splice(0).reverse()) c();
 });
