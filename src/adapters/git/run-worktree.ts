@@ -7,7 +7,7 @@ import { constants } from 'node:fs';
 import { access, copyFile, cp, mkdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { EXIT, UserError } from '../../core/errors.js';
-import { firstLine, locateRepo, runGit } from './git.js';
+import { excludeWorkdir, firstLine, locateRepo, runGit } from './git.js';
 
 /** Every run's branch is `agent-collab/<slug>`. */
 export const RUN_BRANCH_PREFIX = 'agent-collab/';
@@ -96,7 +96,9 @@ export async function createRunWorktree(opts: {
   goal?: string;
 }): Promise<RunWorktree> {
   const base = opts.name !== undefined ? checkWorktreeName(opts.name) : slugOf(opts.goal ?? '');
-  const { root } = await locateRepo(opts.repoRoot);
+  const { root, excludeFile } = await locateRepo(opts.repoRoot);
+  // Shared by every worktree: written here once, so that runs starting at the same moment find it in place.
+  await excludeWorkdir(excludeFile, '.agent-collab');
   const head = await runGit(root, ['rev-parse', '-q', '--verify', 'HEAD^{commit}']);
   if (head.exitCode !== 0)
     throw new UserError(
