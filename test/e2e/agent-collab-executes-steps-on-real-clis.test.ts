@@ -87,4 +87,26 @@ describe('agent-collab executes a plan on the real CLIs', () => {
     expect(readFileSync(path.join(attempt, 'patch.diff'), 'utf8')).toContain('+BROKEN');
     expect(server.openai.pending + server.anthropic.pending).toBe(0);
   });
+
+  it('with --worktree, the boxed step commit lands on agent-collab/<name> in the linked worktree; the checkout stays', async ({
+    ac,
+    expect,
+  }) => {
+    const { server, repo } = ac;
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repo, encoding: 'utf8' });
+    server.openai.push(
+      reply.text('# Plan\n\n## Steps\n1. [ ] Create a.txt\n'),
+      reply.applyPatch('*** Begin Patch\n*** Add File: a.txt\n+A\n*** End Patch\n'),
+      reply.text('Created a.txt.\nSummary: add a.txt'),
+    );
+    server.anthropic.push(reply.text('[APPROVED]\n\nGood plan.'));
+
+    const r = await ac.run(['run', '--worktree', 'e2e', '--goal', 'one file', '--auto', '--auto-approve'], 90_000);
+    expect(r.code, describeRun(r)).toBe(0);
+    const wt = `${repo}-agent-collab/e2e`;
+    expect(gitSubjects(wt)).toEqual(['[Step 1] add a.txt', 'initial']);
+    expect(readFileSync(path.join(wt, 'a.txt'), 'utf8')).toBe('A\n');
+    expect(execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repo, encoding: 'utf8' })).toBe(head);
+    expect(existsSync(path.join(repo, 'a.txt'))).toBe(false);
+  });
 });
