@@ -40,6 +40,8 @@ const RUN_OPTIONS = {
 
 const POLICY_OPTIONS = { json: COMMON.json, help: COMMON.help, cwd: RUN_OPTIONS.cwd } as const;
 
+const QUEUE_OPTIONS = { ...COMMON, cwd: RUN_OPTIONS.cwd, parallel: { type: 'string' } } as const;
+
 const DEMO_OPTIONS = { json: COMMON.json, help: COMMON.help, keep: { type: 'boolean' } } as const;
 
 function parseMaxIterations(text: string | undefined): number | undefined {
@@ -132,6 +134,25 @@ async function main(argv: string[]): Promise<number> {
         answer: values.answer,
         allowCmd: values['allow-cmd'] ?? [],
         allowDetached: values['allow-detached'] ?? false,
+      });
+    }
+    case 'queue': {
+      const { values } = parsed(() => parseArgs({ args: rest, options: QUEUE_OPTIONS, strict: true }));
+      if (values.help) {
+        process.stdout.write(HELP);
+        return EXIT.done;
+      }
+      const { runQueueMode } = await import('./modes/queue.js');
+      return runQueueMode({
+        cwd: workingDirectory(values.cwd),
+        parallel: values.parallel === undefined ? 1 : Number(values.parallel),
+        json: values.json ?? false,
+        run: {
+          auto: values.auto ?? false,
+          autoApprove: values['auto-approve'],
+          maxIterations: parseMaxIterations(values['max-iterations']),
+        },
+        handleSignals: true,
       });
     }
     case 'demo': {
