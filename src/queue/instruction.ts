@@ -83,7 +83,8 @@ export async function parseInstruction(file: string): Promise<ParsedInstruction>
   try {
     ({ data, content: body } = await parseFrontmatter(raw, `${name}.md`));
   } catch (err) {
-    return fail((err as Error).message.split('\n')[0] ?? 'invalid frontmatter');
+    // Its message starts with the file's name, which the queue puts before every reason.
+    return fail(((err as Error).message.split('\n')[0] ?? 'has invalid frontmatter').replace(`${name}.md `, ''));
   }
   const parsed = z.safeParse(frontmatterSchema, data);
   if (!parsed.success) return fail(issueLine(parsed.error));

@@ -107,7 +107,8 @@ export async function runQueue(opts: QueueOptions): Promise<QueueResult> {
   const pending = [...order];
   let stop = false;
   const next = async (): Promise<void> => {
-    for (let i = pending.shift(); i && !stop && !opts.signal?.aborted; i = pending.shift()) {
+    while (pending.length && !stop && !opts.signal?.aborted) {
+      const i = pending.shift()!;
       const e = earlier.get(i.name);
       let done: InstructionFinishedEvent;
       if (e?.kind === 'finished') {

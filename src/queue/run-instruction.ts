@@ -114,6 +114,9 @@ async function runOnce(i: Instruction, where: Where, s: RunSettings): Promise<Ou
       body: '',
     };
   }
+  // An agent's failure (exit 4) is a wait for the person too: its message says what failed.
+  const failed = needs as NeedsHumanEvent | null;
+  if (failed && 'message' in failed && typeof failed.message === 'string') error ??= failed.message;
   const { status, reason } = classify(result, reportStatus, needs, error);
   const body =
     status === 'WAITING'
