@@ -52,6 +52,13 @@ function parseMaxIterations(text: string | undefined): number | undefined {
   return n;
 }
 
+function parseParallel(text: string | undefined): number {
+  const n = Number(text ?? '1');
+  if (!Number.isInteger(n) || n < 1 || n > 16)
+    throw new UserError(`--parallel must be a whole number from 1 to 16 (got "${text ?? ''}")`);
+  return n;
+}
+
 /**
  * The goal from `--goal` or `--goal-file <file>` ("-": stdin). A file has no size limit, where an argument stops at
  * 128 KB (the kernel's limit for one argument).
@@ -145,7 +152,7 @@ async function main(argv: string[]): Promise<number> {
       const { runQueueMode } = await import('./modes/queue.js');
       return runQueueMode({
         cwd: workingDirectory(values.cwd),
-        parallel: values.parallel === undefined ? 1 : Number(values.parallel),
+        parallel: parseParallel(values.parallel),
         json: values.json ?? false,
         run: {
           auto: values.auto ?? false,
