@@ -22,6 +22,9 @@ Usage:
                                                an unfinished run is offered for resuming)
   agent-collab run --goal "<goal>" [options]   run the workflow without a terminal UI
   agent-collab run --resume [options]          continue the unfinished run in this repo
+  agent-collab queue [--parallel N] [--auto] [--auto-approve] [--json] [-C dir]
+                                               run the instructions in .agent-collab/inbox/*.md (priority,
+                                               then name); reports in .agent-collab/reports/ (user guide)
   agent-collab demo [--json] [--keep]          watch the whole workflow on scripted fake agents (no API keys)
   agent-collab doctor [-C dir]                 check the CLIs, git, the work dir and the config; exit 1 on a problem
   agent-collab policy check '<command>' [--json] [-C dir]
