@@ -3,7 +3,7 @@
 // itself, and the queue stops at one that needs a person (the repo holds its run: the next one would have to archive
 // it). With parallel N > 1 each runs in its own git worktree, N at a time, and one that waits does not hold up the
 // others. Ctrl+C (the signal) stops the run under way, saved as a run's Ctrl+C, and starts no other.
-import { stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { EXIT, UserError } from '../core/errors.js';
 import { findRepoRoot } from '../adapters/git/git.js';
@@ -106,26 +106,38 @@ export async function runQueue(opts: QueueOptions): Promise<QueueResult> {
 
   const pending = [...order];
   let stop = false;
+  let thrown: unknown = null;
   const next = async (): Promise<void> => {
     while (pending.length && !stop && !opts.signal?.aborted) {
       const i = pending.shift()!;
-      const e = earlier.get(i.name);
-      let done: InstructionFinishedEvent;
-      if (e?.kind === 'finished') {
-        done = await finish(
-          i,
-          { ...noRun, status: e.status, reason: 'its run was finished outside the queue', run_report: e.report },
-          '',
-          s,
-        );
-      } else {
-        const where = e?.kind === 'resume' ? e.where : await placeFor(i, opts, repoRoot);
-        done = await runInstruction(i, where, s);
+      try {
+        finished.push(await one(i));
+      } catch (err) {
+        // A run that could not be made, or a worktree that could not: the queue stops, the others finish.
+        thrown ??= err;
+        stop = true;
+        pending.unshift(i);
       }
-      finished.push(done);
+      const done = finished.at(-1);
       // Sequentially, a run left waiting or stopped holds the repo; in worktrees only Ctrl+C stops the others.
-      if (done.status === 'INTERRUPTED' || (opts.parallel === 1 && done.status === 'WAITING')) stop = true;
+      if (
+        done?.instruction === i.name &&
+        (done.status === 'INTERRUPTED' || (opts.parallel === 1 && done.status === 'WAITING'))
+      )
+        stop = true;
     }
+  };
+  const one = async (i: Instruction): Promise<InstructionFinishedEvent> => {
+    const e = earlier.get(i.name);
+    if (e?.kind === 'finished')
+      return finish(
+        i,
+        { ...noRun, status: e.status, reason: 'its run was finished outside the queue', run_report: e.report },
+        '',
+        s,
+      );
+    const where = e?.kind === 'resume' ? e.where : await placeFor(i, opts, repoRoot);
+    return runInstruction(i, where, s);
   };
   if (opts.parallel === 1) await next();
   else await Promise.all(Array.from({ length: Math.min(opts.parallel, order.length) }, next));
@@ -133,6 +145,12 @@ export async function runQueue(opts: QueueOptions): Promise<QueueResult> {
   const exitCode = exitCodeOf(finished, opts.signal?.aborted ?? false);
   const counts = { SUCCESS: 0, PARTIAL: 0, FAILED: 0, WAITING: 0, INTERRUPTED: 0 } as Record<InstructionStatus, number>;
   for (const f of finished) counts[f.status]++;
+  if (thrown !== null) {
+    const err =
+      thrown instanceof UserError ? thrown : new UserError(`internal error: ${String(thrown)}`, EXIT.badInput);
+    emit({ event: 'queue_done', counts, not_started: notStarted, exit_code: err.exitCode });
+    throw err;
+  }
   emit({ event: 'queue_done', counts, not_started: notStarted, exit_code: exitCode });
   return { exitCode, finished, notStarted };
 }
@@ -161,7 +179,6 @@ async function placeFor(i: Instruction, opts: QueueOptions, repoRoot: string): P
 async function refuseForeignRun(repoRoot: string, resumed: Instruction | undefined, s: RunSettings): Promise<void> {
   const saved = await savedRunIn(repoRoot, s.homeDir);
   if (!saved || saved.over || resumed) return;
-  const { readdir } = await import('node:fs/promises');
   const names = (await readdir(s.dirs.reports).catch(() => [] as string[])).filter((n) => n.endsWith('.md'));
   for (const n of names) {
     const r = await readQueueReport(s.dirs.reports, n.slice(0, -3));

@@ -105,14 +105,13 @@ async function runOnce(i: Instruction, where: Where, s: RunSettings): Promise<Ou
       { context: renderContext(layers.layers), ...(s.agentsFor ? { agents: s.agentsFor(i.name) } : {}) },
     );
   } catch (err) {
-    const reason = err instanceof UserError ? err.message : `internal error: ${firstLine(err)}`;
-    return {
-      status: 'FAILED',
-      reason,
-      exitCode: err instanceof UserError ? err.exitCode : null,
-      result: null,
-      body: '',
-    };
+    // No run was made (a held lock, a repo mid-rebase, a bad config): the same for every instruction, so the queue
+    // stops on it and this one stays in the inbox, rather than failing them all one after another.
+    const why = err instanceof UserError ? err.message : `internal error: ${firstLine(err)}`;
+    throw new UserError(
+      `${i.name}: ${why} (the queue stopped; the instruction stays in the inbox)`,
+      err instanceof UserError ? err.exitCode : EXIT.badInput,
+    );
   }
   // An agent's failure (exit 4) is a wait for the person too: its message says what failed.
   const failed = needs as NeedsHumanEvent | null;

@@ -4,6 +4,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { acquireInstanceLock } from '../../../src/persistence/instance-lock.js';
 import type { InstructionFinishedEvent } from '../../../src/queue/queue-events.js';
 import { queueRepo, type QueueRepo } from './queue-helpers.js';
 
@@ -84,5 +85,24 @@ describe('agent-collab queue, instructions that do not succeed', () => {
     // The same run went on: the report names the run that waited.
     expect((await repo.report('a-waits')).data).toMatchObject({ status: 'SUCCESS', run_id: waiting.data.run_id });
     expect(repo.ls('inbox/done')).toEqual(['a-waits.md', 'b-next.md']);
+  });
+
+  it('stops on a run that cannot be made (another agent-collab holds the repo), the instruction kept in the inbox', async () => {
+    repo = queueRepo();
+    repo.instruction('a-kept', '', 'add a.txt');
+    repo.instruction('b-kept', '', 'add b.txt');
+    const release = await acquireInstanceLock(path.join(repo.dir, '.agent-collab'));
+    try {
+      const events: Array<{ event: string }> = [];
+      await expect(repo.queue({ onEvent: (e) => events.push(e) })).rejects.toThrow(
+        /^a-kept: .*\(the queue stopped; the instruction stays in the inbox\)$/,
+      );
+      expect(events.at(-1)).toMatchObject({ event: 'queue_done', not_started: ['a-kept', 'b-kept'] });
+    } finally {
+      await release();
+    }
+    expect(repo.ls('inbox').filter((f) => f.endsWith('.md'))).toEqual(['a-kept.md', 'b-kept.md']);
+    expect(repo.ls('inbox/failed')).toEqual([]);
+    expect(repo.ls('reports')).toEqual([]);
   });
 });
