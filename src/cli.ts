@@ -105,6 +105,7 @@ async function main(argv: string[]): Promise<number> {
   }
   // NO_COLOR (https://no-color.org) means no colour, not no styling: the TUI drops colours itself (ui/styled.tsx)
   // and keeps bold, dim, inverse and underline, so its cursor and selection stay visible.
+  if (command?.startsWith('--worktree')) return startUiInWorktree(argv);
   const detachedUi = command === '--allow-detached' && rest.length === 0;
   if ((command === undefined || detachedUi) && process.stdin.isTTY && process.stdout.isTTY) {
     const { runInteractive } = await import('./modes/interactive-start.js');
@@ -120,17 +121,28 @@ async function main(argv: string[]): Promise<number> {
   }
   switch (command) {
     case 'run': {
-      const { values } = parsed(() => parseArgs({ args: rest, options: RUN_OPTIONS, strict: true }));
+      const { takeWorktreeFlag, startInWorktree } = await import('./modes/worktrees.js');
+      const { args, worktree } = takeWorktreeFlag(rest);
+      const { values } = parsed(() => parseArgs({ args, options: RUN_OPTIONS, strict: true }));
       if (values.help) {
         process.stdout.write(HELP);
         return EXIT.done;
       }
       if (values.resume && values.fresh) throw new UserError('--resume and --fresh cannot be used together; pick one');
+      const goal = goalOf(values.goal, values['goal-file']);
+      let cwd = workingDirectory(values.cwd);
+      if (worktree) {
+        if (values.resume || goal === undefined)
+          throw new UserError(
+            '--worktree starts a new run in a new worktree: give it a --goal (to continue a run there, use `agent-collab run --resume -C <its path>`)',
+          );
+        cwd = (await startInWorktree(cwd, worktree, goal)).path;
+      }
       const { runHeadless } = await import('./modes/headless.js');
       const { parseDecision } = await import('./modes/decisions.js');
       return runHeadless({
-        cwd: workingDirectory(values.cwd),
-        goal: goalOf(values.goal, values['goal-file']),
+        cwd,
+        goal,
         auto: values.auto ?? false,
         autoApprove: values['auto-approve'],
         json: values.json ?? false,
@@ -150,6 +162,7 @@ async function main(argv: string[]): Promise<number> {
         return EXIT.done;
       }
       const { runQueueMode } = await import('./modes/queue.js');
+      const { createRunWorktree } = await import('./adapters/git/run-worktree.js');
       return runQueueMode({
         cwd: workingDirectory(values.cwd),
         parallel: parseParallel(values.parallel),
@@ -159,8 +172,22 @@ async function main(argv: string[]): Promise<number> {
           autoApprove: values['auto-approve'],
           maxIterations: parseMaxIterations(values['max-iterations']),
         },
+        createWorktree: createRunWorktree,
         handleSignals: true,
       });
+    }
+    case 'ls':
+    case 'clean': {
+      const options = { json: COMMON.json, help: COMMON.help, cwd: RUN_OPTIONS.cwd, yes: { type: 'boolean' } } as const;
+      const { values } = parsed(() => parseArgs({ args: rest, options, strict: true }));
+      if (values.help) {
+        process.stdout.write(HELP);
+        return EXIT.done;
+      }
+      const { runLs, runClean } = await import('./modes/worktrees.js');
+      const cwd = workingDirectory(values.cwd);
+      if (command === 'ls') return runLs({ cwd, json: values.json ?? false });
+      return runClean({ cwd, yes: values.yes ?? false });
     }
     case 'demo': {
       const { values } = parsed(() => parseArgs({ args: rest, options: DEMO_OPTIONS, strict: true }));
@@ -215,6 +242,24 @@ async function main(argv: string[]): Promise<number> {
     default:
       throw new UserError(`unknown command "${command}"; see \`agent-collab --help\``);
   }
+}
+
+/** `agent-collab --worktree [name]`: the terminal UI in a new worktree (named by the time when no name is given). */
+async function startUiInWorktree(argv: string[]): Promise<number> {
+  const { takeWorktreeFlag, startInWorktree } = await import('./modes/worktrees.js');
+  const { args, worktree } = takeWorktreeFlag(argv);
+  const allowDetached = args.length === 1 && args[0] === '--allow-detached';
+  if (args.length > 0 && !allowDetached)
+    throw new UserError(
+      `--worktree opens the UI and takes no ${args.join(' ')}; for a run without the UI use \`agent-collab run --worktree …\``,
+    );
+  if (!process.stdin.isTTY || !process.stdout.isTTY)
+    throw new UserError(
+      '--worktree without a command starts the UI, which needs a terminal; use `agent-collab run --worktree …`',
+    );
+  const wt = await startInWorktree(process.cwd(), worktree ?? {}, undefined);
+  const { runInteractive } = await import('./modes/interactive-start.js');
+  return runInteractive({ cwd: wt.path, allowDetached });
 }
 
 // The exit code is set, not forced: the process ends once stdout and stderr have passed on everything written to

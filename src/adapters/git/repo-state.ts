@@ -7,6 +7,7 @@ import { describeRepoChanges, refLabel, type RepoSnapshot } from '../../core/rep
 import { dotGitHash, guardsDotGit, putBackDotGit, readDotGit, type DotGit } from './dot-git.js';
 import { firstLine, runGit, type GitCallOptions } from './git.js';
 import { GitPathsOnce } from './git-paths.js';
+import { withoutOtherRuns } from './run-worktree.js';
 import {
   fileHash,
   putBack,
@@ -154,13 +155,17 @@ export class GitRepoState {
       .reverse()
       .map((line) => ({ oid: line.split(' ')[1] ?? '', message: line.slice(line.indexOf('\t') + 1) }));
     return {
-      snapshot: {
-        branch: symbolic,
-        head: symbolic ? (allRefs[symbolic] ?? null) : detached,
-        refs: refMapOf(refs, false),
-        worktrees: [places.main, ...worktrees],
-        stash: stash.map((e) => e.oid),
-      },
+      snapshot: withoutOtherRuns(
+        {
+          branch: symbolic,
+          head: symbolic ? (allRefs[symbolic] ?? null) : detached,
+          refs: refMapOf(refs, false),
+          worktrees: [places.main, ...worktrees],
+          stash: stash.map((e) => e.oid),
+        },
+        places.main,
+        this.paths.repoRoot,
+      ),
       stash,
     };
   }
@@ -202,14 +207,19 @@ export class GitRepoState {
     ]);
     if ([symref, head, stash].some((r) => r.stderr === STOPPED)) throw new Error(STOPPED);
     const entries = stash.exitCode === 0 ? stash.stdout.split('\n').filter(Boolean) : [];
+    const listed = worktreeList(worktrees).map((w) => w.path);
     return {
-      snapshot: {
-        branch: symref.exitCode === 0 ? symref.stdout.trim() : null,
-        head: head.exitCode === 0 ? head.stdout.trim() : null,
-        refs: refMapOf(refs, false),
-        worktrees: worktreeList(worktrees).map((w) => w.path),
-        stash: entries.map((e) => e.split('\0')[0] ?? ''),
-      },
+      snapshot: withoutOtherRuns(
+        {
+          branch: symref.exitCode === 0 ? symref.stdout.trim() : null,
+          head: head.exitCode === 0 ? head.stdout.trim() : null,
+          refs: refMapOf(refs, false),
+          worktrees: listed,
+          stash: entries.map((e) => e.split('\0')[0] ?? ''),
+        },
+        listed[0] ?? this.paths.repoRoot,
+        this.paths.repoRoot,
+      ),
       stash: entries.map((e) => {
         const [oid = '', message = ''] = e.split('\0');
         return { oid, message };
