@@ -168,7 +168,8 @@ const noRun = {
 /** The repo itself (sequential), or a new worktree on its own branch. */
 async function placeFor(i: Instruction, opts: QueueOptions, repoRoot: string): Promise<Where> {
   if (opts.parallel === 1 || !opts.createWorktree) return { cwd: repoRoot, branch: null, resume: false };
-  const wt = await opts.createWorktree({ repoRoot, name: i.name, goal: i.goal });
+  // The branch's slug from the instruction's name (any file name works: the slug keeps what a branch may have).
+  const wt = await opts.createWorktree({ repoRoot, goal: i.name });
   return { cwd: wt.path, branch: wt.branch, resume: false };
 }
 

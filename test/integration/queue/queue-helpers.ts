@@ -1,6 +1,6 @@
 // Shared by the inbox queue's tests: a temp repo with an inbox, instruction files written into it, and the queue run
 // in-process on fake agents (one pair per instruction's run, kept to read the prompts they received).
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { vi } from 'vitest';
 import { FakeAgent } from '../../../src/adapters/fake/fake-agent.js';
@@ -41,6 +41,8 @@ export function queueRepo(): QueueRepo {
     cleanup: () => {
       vi.unstubAllEnvs();
       repo.cleanup();
+      // Where `--parallel` put the runs' worktrees (adapters/git/run-worktree.ts).
+      rmSync(`${repo.dir}-agent-collab`, { recursive: true, force: true });
     },
     instruction: (name, frontmatter, body) =>
       writeFileSync(path.join(inbox, `${name}.md`), `---\n${frontmatter}\n---\n\n${body}\n`),
