@@ -22,6 +22,10 @@ Usage:
                                                an unfinished run is offered for resuming)
   agent-collab run --goal "<goal>" [options]   run the workflow without a terminal UI
   agent-collab run --resume [options]          continue the unfinished run in this repo
+  agent-collab --worktree [name]               the terminal UI in a new worktree (see --worktree below)
+  agent-collab ls [--json] [-C dir]            the runs in this repo's worktrees: phase, steps, cost, path
+  agent-collab clean [--yes] [-C dir]          remove the worktrees of finished runs (their branches stay);
+                                               without --yes it lists them and asks
   agent-collab queue [--parallel N] [--auto] [--auto-approve] [--json] [-C dir]
                                                run the instructions in .agent-collab/inbox/*.md (priority,
                                                then name); reports in .agent-collab/reports/ (user guide)
@@ -49,6 +53,9 @@ ${DECIDE_LINES}
       --allow-detached       commit the steps onto a detached HEAD (refused without it; also \`agent-collab
                              --allow-detached\` for the UI)
       --json                 print one JSON event per line (NDJSON) on stdout
+      --worktree [name]      run in a new git worktree <repo>-agent-collab/<name> on a new branch
+                             agent-collab/<name> (name: from the goal when not given); your checkout is not
+                             touched, and several runs of one repo can go at once
   -C, --cwd <dir>            run in <dir> instead of the current directory
 
 Without --auto, each invocation lets one agent round through, as one go does in the UI.

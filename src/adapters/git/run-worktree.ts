@@ -63,6 +63,7 @@ export function slugOf(text: string): string {
   const words = text
     .toLowerCase()
     .normalize('NFKD')
+    .replace(/\p{M}+/gu, '') // "ü" → "u", not "u-"
     .replace(/[^a-z0-9]+/g, ' ')
     .trim()
     .split(' ')

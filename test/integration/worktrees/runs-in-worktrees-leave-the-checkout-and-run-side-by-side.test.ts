@@ -11,7 +11,7 @@ import { runClean } from '../../../src/modes/worktrees.js';
 import { runCli } from '../../helpers/cli.js';
 import { sink, tempRepoWithFakeScript } from '../../helpers/repo.js';
 
-let cleanups: Array<() => void> = [];
+const cleanups: Array<() => void> = [];
 afterEach(() => {
   for (const c of cleanups.splice(0).reverse()) c();
 });
@@ -139,6 +139,27 @@ describe('agent-collab run --worktree', () => {
     const [runId] = readdirSync(kept);
     expect(readFileSync(path.join(kept, runId!, 'report.md'), 'utf8')).toContain('status: "SUCCESS"');
   }, 120_000);
+
+  it('ls shows a run under way as running, read without its lock; clean keeps its worktree, saying why', async () => {
+    const r = tempRepoWithFakeScript({ rules: [{ when: { kind: 'review' }, do: { hang: true } }] });
+    cleanups.push(r.cleanup, () => rmSync(`${r.dir}-agent-collab`, { recursive: true, force: true }));
+    const run = runCli(['run', '--worktree', 'live', '--goal', 'g', ...RUN], { cwd: r.dir, home: r.home });
+    await run.waitFor((e) => e.event === 'agent' && e.role === 'reviewer' && e.type === 'session');
+    const wt = `${r.dir}-agent-collab/live`;
+    const ls = await runCli(['ls', '--json'], { cwd: r.dir, home: r.home }).done;
+    expect(JSON.parse(ls.stdout.trim().split('\n')[1]!)).toMatchObject({
+      name: 'live',
+      path: wt,
+      phase: 'REVIEW',
+      running: true,
+    });
+    const cleaned = await runCli(['clean', '--yes'], { cwd: r.dir, home: r.home }).done;
+    expect(cleaned.stdout).toBe(
+      `keeping live (${wt}): a run is under way there\nnothing to clean: no finished run worktree\n`,
+    );
+    run.child.kill('SIGINT');
+    expect((await run.done).code).toBe(130); // its lock was never taken from it: it stops and saves as usual
+  }, 60_000);
 
   it('a bad worktree name is one line saying what a name may be, and nothing is created', async () => {
     const r = repo();
