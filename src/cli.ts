@@ -40,6 +40,8 @@ const RUN_OPTIONS = {
 
 const POLICY_OPTIONS = { json: COMMON.json, help: COMMON.help, cwd: RUN_OPTIONS.cwd } as const;
 
+const QUEUE_OPTIONS = { ...COMMON, cwd: RUN_OPTIONS.cwd, parallel: { type: 'string' } } as const;
+
 const DEMO_OPTIONS = { json: COMMON.json, help: COMMON.help, keep: { type: 'boolean' } } as const;
 
 function parseMaxIterations(text: string | undefined): number | undefined {
@@ -47,6 +49,13 @@ function parseMaxIterations(text: string | undefined): number | undefined {
   const n = Number(text);
   if (!Number.isInteger(n) || n < 1 || n > 100)
     throw new UserError(`--max-iterations must be a whole number from 1 to 100 (got "${text}")`);
+  return n;
+}
+
+function parseParallel(text: string | undefined): number {
+  const n = Number(text ?? '1');
+  if (!Number.isInteger(n) || n < 1 || n > 16)
+    throw new UserError(`--parallel must be a whole number from 1 to 16 (got "${text ?? ''}")`);
   return n;
 }
 
@@ -144,6 +153,27 @@ async function main(argv: string[]): Promise<number> {
         answer: values.answer,
         allowCmd: values['allow-cmd'] ?? [],
         allowDetached: values['allow-detached'] ?? false,
+      });
+    }
+    case 'queue': {
+      const { values } = parsed(() => parseArgs({ args: rest, options: QUEUE_OPTIONS, strict: true }));
+      if (values.help) {
+        process.stdout.write(HELP);
+        return EXIT.done;
+      }
+      const { runQueueMode } = await import('./modes/queue.js');
+      const { createRunWorktree } = await import('./adapters/git/run-worktree.js');
+      return runQueueMode({
+        cwd: workingDirectory(values.cwd),
+        parallel: parseParallel(values.parallel),
+        json: values.json ?? false,
+        run: {
+          auto: values.auto ?? false,
+          autoApprove: values['auto-approve'],
+          maxIterations: parseMaxIterations(values['max-iterations']),
+        },
+        createWorktree: createRunWorktree,
+        handleSignals: true,
       });
     }
     case 'ls':

@@ -6,7 +6,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { UserError } from '../core/errors.js';
-import type { Awaiting, Role, WorkflowState } from '../core/types.js';
+import type { Agent, Awaiting, Role, WorkflowState } from '../core/types.js';
 import type { RoleSetup } from '../core/run-report.js';
 import { isPlainObject } from '../persistence/deep-merge.js';
 import { validateConfigLayer } from '../persistence/config.js';
@@ -49,7 +49,17 @@ function checkOptions(o: RunOptions): void {
   if (o.signal?.aborted) throw new UserError('the signal was aborted before run() started; nothing ran');
 }
 
+/** What agent-collab's own callers (the queue) add to a run: its layered context, and agents in tests. */
+export interface InternalRunOptions {
+  context?: string;
+  agents?: Partial<Record<Role, Agent>>;
+}
+
 export async function run(options: RunOptions): Promise<RunResult> {
+  return runWith(options, {});
+}
+
+export async function runWith(options: RunOptions, internal: InternalRunOptions): Promise<RunResult> {
   checkOptions(options);
   // The caller's signal, and a listener (onEvent) that threw: both stop the run as Ctrl+C does.
   const stop = new AbortController();
@@ -89,6 +99,8 @@ export async function run(options: RunOptions): Promise<RunResult> {
       decide: decide ? async (w: Awaiting) => decideEvent(w, needsHuman!, await decide(needsHuman!)) : undefined,
       signal: stop.signal,
       onEnd: (e) => (end = e),
+      ...(internal.context ? { context: internal.context } : {}),
+      ...(internal.agents ? { agents: internal.agents } : {}),
       stdout: discard(),
       stderr: discard(),
     });

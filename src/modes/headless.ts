@@ -53,6 +53,8 @@ export interface HeadlessOptions {
   decide?: (w: Awaiting) => Promise<EngineEvent | null>;
   /** Aborting it stops the run and saves it as SIGINT does (exit 130). */
   signal?: AbortSignal;
+  /** Layered context given to the agents after each prompt (the queue's context.md files). */
+  context?: string;
   /** Told where the run stopped, before the `done` event: the final state and who played each role. */
   onEnd?: (end: { state: WorkflowState; roles: Record<Role, RoleSetup> }) => void;
 }
@@ -66,6 +68,7 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     cwd: opts.cwd,
     homeDir: opts.homeDir,
     agents: opts.agents,
+    context: opts.context,
     overrides: deepMerge(opts.config ?? {}, {
       workflow: { max_iterations: opts.maxIterations, auto_approve: opts.autoApprove },
     }) as DeepPartial<Config>,

@@ -26,6 +26,9 @@ Usage:
   agent-collab ls [--json] [-C dir]            the runs in this repo's worktrees: phase, steps, cost, path
   agent-collab clean [--yes] [-C dir]          remove the worktrees of finished runs (their branches stay);
                                                without --yes it lists them and asks
+  agent-collab queue [--parallel N] [--auto] [--auto-approve] [--json] [-C dir]
+                                               run the instructions in .agent-collab/inbox/*.md (priority,
+                                               then name); reports in .agent-collab/reports/ (user guide)
   agent-collab demo [--json] [--keep]          watch the whole workflow on scripted fake agents (no API keys)
   agent-collab doctor [-C dir]                 check the CLIs, git, the work dir and the config; exit 1 on a problem
   agent-collab policy check '<command>' [--json] [-C dir]

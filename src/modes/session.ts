@@ -18,6 +18,7 @@ import { GitStepWorkspace } from '../adapters/git/step-workspace.js';
 import { RunArtifacts } from '../persistence/artifacts.js';
 import { commandPolicy } from './command-policy.js';
 import { renderPrompt } from '../persistence/prompt-templates.js';
+import { withContext } from '../core/layered-context.js';
 import { Engine } from '../engine/runner.js';
 import type { Agent, Mode, Role, WorkflowState } from '../core/types.js';
 import type { Config } from '../persistence/config-schema.js';
@@ -47,6 +48,8 @@ export interface OpenOptions {
   allowDetached?: boolean;
   /** Told if the instance lock is lost while held; default: a warning on stderr. */
   onLockLost?: (message: string) => void;
+  /** Layered context (the queue's context.md files) given to the agents after every rendered prompt. */
+  context?: string;
 }
 
 export type SavedRun =
@@ -199,9 +202,11 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
       config.safety.sandbox === 'on' ? agentConfinement(paths.workdir) : null,
       redactor,
     );
+    // The context is redacted like every other input an agent reads (it is the person's file, not checked).
+    const context = opts.context ? redactor.text(opts.context) : '';
     const prompts = {
-      render: (name: Parameters<typeof renderPrompt>[0], vars: Record<string, string | number>) =>
-        renderPrompt(name, vars, { overrideDir: paths.promptsOverride }),
+      render: async (name: Parameters<typeof renderPrompt>[0], vars: Record<string, string | number>) =>
+        withContext(await renderPrompt(name, vars, { overrideDir: paths.promptsOverride }), context),
     };
     return {
       repoRoot,

@@ -1,0 +1,66 @@
+// `.agent-collab/reports/<name>.md`: one instruction's outcome. Frontmatter: its status (SUCCESS | PARTIAL | FAILED
+// as the run report says, or WAITING / INTERRUPTED while it stays in the inbox), why, where its run worked and
+// which run it was; body: the run report (engine/run-report.ts) or what the person has to do.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { writeAtomic } from '../persistence/atomic-write.js';
+import { parseFrontmatter, renderFrontmatter } from '../persistence/frontmatter.js';
+import type { InstructionStatus } from './queue-events.js';
+
+export interface QueueReport {
+  instruction: string;
+  status: InstructionStatus;
+  reason: string;
+  type: string | null;
+  priority: number | null;
+  id: string | null;
+  exit_code: number | null;
+  phase: string | null;
+  run_id: string | null;
+  /** The run's own report (runs/<run id>/report.md), when the run wrote one. */
+  run_report: string | null;
+  /** Where the run worked: the repo, or its worktree and branch. */
+  cwd: string | null;
+  branch: string | null;
+  /** Where the instruction file went; null: it stays in the inbox. */
+  moved_to: string | null;
+  started_at: string | null;
+  ended_at: string;
+}
+
+export function reportPath(reportsDir: string, name: string): string {
+  return path.join(reportsDir, `${name}.md`);
+}
+
+export async function writeQueueReport(reportsDir: string, report: QueueReport, body: string): Promise<string> {
+  const file = reportPath(reportsDir, report.instruction);
+  const front = await renderFrontmatter({ ...report });
+  await writeAtomic(file, `${front}\n${body.trim()}\n`);
+  return file;
+}
+
+/** The body of the run's report without its own frontmatter (whose facts the queue report repeats). */
+export async function runReportBody(file: string | null): Promise<string | null> {
+  if (!file) return null;
+  const text = await readFile(file, 'utf8').catch(() => null);
+  if (text === null) return null;
+  return (await parseFrontmatter(text, file).catch(() => ({ content: text }))).content;
+}
+
+/** The status a run report's frontmatter gives; null when there is none to read. */
+export async function runReportStatus(file: string): Promise<'SUCCESS' | 'PARTIAL' | 'FAILED' | null> {
+  const text = await readFile(file, 'utf8').catch(() => null);
+  if (text === null) return null;
+  const { data } = await parseFrontmatter(text, file).catch(() => ({ data: {} as Record<string, unknown> }));
+  const s = data.status;
+  return s === 'SUCCESS' || s === 'PARTIAL' || s === 'FAILED' ? s : null;
+}
+
+/** An earlier report of this instruction (a run that waited or was interrupted); null when there is none. */
+export async function readQueueReport(reportsDir: string, name: string): Promise<Partial<QueueReport> | null> {
+  const file = reportPath(reportsDir, name);
+  const text = await readFile(file, 'utf8').catch(() => null);
+  if (text === null) return null;
+  const parsed = await parseFrontmatter(text, file).catch(() => null);
+  return parsed ? (parsed.data as Partial<QueueReport>) : null;
+}
