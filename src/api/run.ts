@@ -11,7 +11,7 @@ import type { RoleSetup } from '../core/run-report.js';
 import { isPlainObject } from '../persistence/deep-merge.js';
 import { validateConfigLayer } from '../persistence/config.js';
 import { asUserError } from '../persistence/fs-errors.js';
-import { runHeadless } from '../modes/headless.js';
+import { NoRunToResume, runHeadless } from '../modes/headless.js';
 import type { NeedsHumanEvent, RunEvent } from '../modes/run-events.js';
 import { decideEvent } from './decide.js';
 import type { RoleUsage, RunOptions, RunResult, RunStep, UsageNumbers } from './types.js';
@@ -49,6 +49,28 @@ function checkOptions(o: RunOptions): void {
   if (o.signal?.aborted) throw new UserError('the signal was aborted before run() started; nothing ran');
 }
 
+/**
+ * The runs following each caller's signal, behind one `abort` listener per signal: one signal shared by a dozen
+ * runs (to stop them all) must not trip Node's MaxListeners warning on it.
+ */
+const followers = new WeakMap<AbortSignal, Set<() => void>>();
+
+function follow(signal: AbortSignal, onAbort: () => void): () => void {
+  if (signal.aborted) {
+    onAbort(); // aborted since checkOptions: its one listener has already fired
+    return () => undefined;
+  }
+  let runs = followers.get(signal);
+  if (!runs) {
+    const set = new Set<() => void>();
+    runs = set;
+    followers.set(signal, set);
+    signal.addEventListener('abort', () => [...set].forEach((f) => f()), { once: true });
+  }
+  runs.add(onAbort);
+  return () => runs.delete(onAbort);
+}
+
 /** What agent-collab's own callers (the queue) add to a run: its layered context, and agents in tests. */
 export interface InternalRunOptions {
   context?: string;
@@ -63,8 +85,7 @@ export async function runWith(options: RunOptions, internal: InternalRunOptions)
   checkOptions(options);
   // The caller's signal, and a listener (onEvent) that threw: both stop the run as Ctrl+C does.
   const stop = new AbortController();
-  const forward = (): void => stop.abort();
-  options.signal?.addEventListener('abort', forward, { once: true });
+  const unfollow = options.signal ? follow(options.signal, () => stop.abort()) : () => undefined;
   let needsHuman: NeedsHumanEvent | null = null;
   let report: string | null = null;
   let listenerError: unknown = null;
@@ -105,9 +126,11 @@ export async function runWith(options: RunOptions, internal: InternalRunOptions)
       stderr: discard(),
     });
   } catch (err) {
+    if (err instanceof NoRunToResume)
+      throw new UserError('there is no unfinished run to resume here; start one with run({ cwd, goal: "…" })');
     throw asUserError(err);
   } finally {
-    options.signal?.removeEventListener('abort', forward);
+    unfollow();
   }
   if (listenerError !== null)
     throw new UserError(

@@ -134,6 +134,13 @@ async function closeAfter(
   return code ?? EXIT.badInput;
 }
 
+/** `--resume` where no run is unfinished (the library API says it in its own words). */
+export class NoRunToResume extends UserError {
+  constructor() {
+    super('there is no unfinished run to resume here; start one with --goal "…"');
+  }
+}
+
 async function chooseState(
   session: Session,
   opts: HeadlessOptions,
@@ -161,9 +168,7 @@ async function chooseState(
       `Archived the previous ${saved.state.phase === 'DONE' ? 'finished' : 'cancelled'} run to ${await session.archiveSaved(saved.state)}`,
     );
   }
-  if (opts.resume === 'resume' && saved.kind !== 'unfinished' && !opts.goal) {
-    throw new UserError('there is no unfinished run to resume here; start one with --goal "…"');
-  }
+  if (opts.resume === 'resume' && saved.kind !== 'unfinished' && !opts.goal) throw new NoRunToResume();
   if (!opts.goal?.trim())
     throw new UserError('--goal is required to start a run, e.g. agent-collab run --goal "add a --verbose flag"');
   return session.newRun(opts.goal, opts.auto ? 'auto' : 'manual');
@@ -325,7 +330,7 @@ async function drive(
     print.notice('internal error: the run stopped making progress (state saved; rerun with --resume)');
     settle(EXIT.agentFailure);
   };
-  process.once('beforeExit', onStall);
+  const stopStall = whenStalled(onStall);
   try {
     if (state.phase === 'INIT') {
       // start → the engine asks for the goal → onAwaiting confirms it (headless does no refinement exchange).
@@ -353,8 +358,31 @@ async function drive(
   } finally {
     stopSignals();
     stopAbort();
-    process.off('beforeExit', onStall);
+    stopStall();
   }
+}
+
+/**
+ * The stall checks of the runs under way in this process, behind one `beforeExit` listener: a program running a
+ * dozen runs at once (the library API) must not trip Node's MaxListeners warning. Each check fires once.
+ */
+const stallChecks = new Set<() => void>();
+const checkStalls = (): void => {
+  for (const check of [...stallChecks]) check();
+};
+
+function whenStalled(handler: () => void): () => void {
+  const once = (): void => {
+    stop();
+    handler();
+  };
+  const stop = (): void => {
+    stallChecks.delete(once);
+    if (stallChecks.size === 0) process.off('beforeExit', checkStalls);
+  };
+  if (stallChecks.size === 0) process.on('beforeExit', checkStalls);
+  stallChecks.add(once);
+  return stop;
 }
 
 function onSignals(handler: () => void): () => void {

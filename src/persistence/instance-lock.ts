@@ -68,6 +68,12 @@ function lockedError(pid: number | null, lockDir: string): UserError {
       EXIT.badInput,
     );
   }
+  // Only a program running several runs in-process (the library API) can hold the lock itself.
+  if (pid === process.pid)
+    return new UserError(
+      'a run is already under way in this repo in this process; wait for it to end (one run per repo at a time)',
+      EXIT.badInput,
+    );
   return new UserError(
     `another agent-collab (pid ${pid}) is running here; wait for it to finish or stop it`,
     EXIT.badInput,

@@ -60,8 +60,9 @@ describe('acquireInstanceLock', () => {
     const workdir = path.join(await tempDir(), '.agent-collab');
     const release = await acquireInstanceLock(workdir);
     expect((await readFile(path.join(workdir, 'agent-collab.pid'), 'utf8')).trim()).toBe(String(process.pid));
+    // Held by this very process (only the library API runs several in one): said as such, not as "another" pid.
     expect(await lockedMessage(workdir)).toBe(
-      `another agent-collab (pid ${process.pid}) is running here; wait for it to finish or stop it`,
+      'a run is already under way in this repo in this process; wait for it to end (one run per repo at a time)',
     );
     await release();
     await release(); // idempotent
