@@ -71,7 +71,7 @@ export interface CliFlavor {
    */
   stdoutToFile?: boolean;
   /** The child's environment; default: this process's. */
-  env?(): NodeJS.ProcessEnv;
+  env?(turn: AgentTurn): NodeJS.ProcessEnv;
   /**
    * The command (as the hook saw it) when `event` shows that a shell command ran, else null. With a hook, every
    * such command must have been approved by it; one that was not ends the run.
@@ -181,7 +181,8 @@ export class CliAgent implements Agent {
       }
       if (run.stopped) return;
       // The hook's variables (its token) ride in the CLI's environment, which both CLIs pass on to the hook.
-      const env = hook === null ? this.flavor.env?.() : { ...(this.flavor.env?.() ?? process.env), ...hook.env };
+      const own = this.flavor.env?.(turn);
+      const env = hook === null ? own : { ...(own ?? process.env), ...hook.env };
       const launch = this.launchCommand(
         turn,
         binary,
