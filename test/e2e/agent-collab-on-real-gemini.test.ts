@@ -35,6 +35,7 @@ describe('agent-collab on the real gemini CLI', () => {
     const data = path.join(repo, 'data');
     mkdirSync(data, { mode: 0o755 });
     const outside = path.join(env.root, 'outside.txt');
+    const outsideByShell = path.join(env.root, 'outside-by-shell.txt');
     const inPlanning = path.join(repo, 'planned.txt');
     // gemini's side requests (none measured with an explicit model) must not eat the scripted turns.
     server.gemini.handle((req) => (req.stream ? undefined : reply.text('{}')));
@@ -48,6 +49,8 @@ describe('agent-collab on the real gemini CLI', () => {
       reply.tool('write_file', { file_path: path.join(repo, 'a.txt'), content: 'A\n' }),
       reply.tool('run_shell_command', { command: `chmod -R 777 ${data} && touch denied-ran.txt` }),
       reply.tool('write_file', { file_path: outside, content: 'escaped\n' }),
+      // the policy allows this one (measured: "no rule matched"); only the box stops it
+      reply.tool('run_shell_command', { command: `printf escaped > ${outsideByShell}; printf ok > shell-ran.txt` }),
       reply.text('Created a.txt.\nSummary: add a.txt'),
     );
 
@@ -59,11 +62,13 @@ describe('agent-collab on the real gemini CLI', () => {
       cwd: repo,
       encoding: 'utf8',
     });
-    expect(committed.trim()).toBe('a.txt');
+    expect(committed.trim().split('\n').sort()).toEqual(['a.txt', 'shell-ran.txt']);
     expect(existsSync(inPlanning)).toBe(false); // the read-only turn wrote nothing
     expect(existsSync(path.join(repo, 'denied-ran.txt'))).toBe(false); // the denied command did not run
     expect(statSync(data).mode & 0o777).toBe(0o755);
-    expect(existsSync(outside)).toBe(false); // the box kept the write outside the repo out
+    expect(existsSync(outside)).toBe(false); // no write outside the repo, by gemini's tool
+    expect(existsSync(path.join(repo, 'shell-ran.txt'))).toBe(true); // the allowed command ran, in the box,
+    expect(existsSync(outsideByShell)).toBe(false); // where it could not write outside the repo
     expect(events(r, 'command')).toEqual([
       expect.objectContaining({ role: 'planner', decision: 'deny', rule: 'chmod 777' }),
     ]);

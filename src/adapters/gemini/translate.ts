@@ -62,7 +62,8 @@ function toolResult(line: Json, state: GeminiTranslatorState): AgentEvent[] {
   // that ran without the hook's approval looks at command events).
   const blocked = obj(line.error)?.type === 'policy_violation';
   if (use?.name === GEMINI_SHELL_TOOL && !blocked) {
-    const exitCode = isError ? Number(/Exit Code: (\d+)/i.exec(output)?.[1] ?? NaN) : 0;
+    // gemini 0.61 reports a command that exited non-zero as a success too, and says no exit code (measured).
+    const exitCode = Number(/Exit Code: (\d+)/i.exec(output)?.[1] ?? NaN);
     return [
       {
         type: 'command',
