@@ -96,7 +96,7 @@ export function personalGeminiDir(env: NodeJS.ProcessEnv): string {
 }
 
 /** Login files of the person's gemini dir that agent-collab's home links to (OAuth users keep their login). */
-const LOGIN_FILES = ['oauth_creds.json', 'google_accounts.json', 'installation_id'];
+const LOGIN_FILES = ['oauth_creds.json', 'google_accounts.json', 'installation_id', '.env'];
 
 function readPersonalSettings(dir: string): Record<string, unknown> {
   try {
