@@ -57,6 +57,11 @@ export interface CliFlavor {
    * fails the turn at once with one line saying what to shorten.
    */
   maxPromptChars?: number;
+  /**
+   * Sets up what the CLI reads for this turn (gemini: its settings file) before it starts; returns why it could not
+   * (the turn then fails with that line), else null.
+   */
+  prepare?(turn: AgentTurn, hook: HookLaunch | null): string | null;
   /** Whether this turn's CLI gets the hook (default: every turn); a turn whose CLI cannot run commands need not. */
   needsHook?(turn: AgentTurn): boolean;
   translator(): LineTranslator;
@@ -172,6 +177,11 @@ export class CliAgent implements Agent {
       const hook = await this.launchHook(turn);
       if (typeof hook === 'string') {
         yield { type: 'error', kind: 'agent_error', message: hook };
+        return;
+      }
+      const unprepared = this.flavor.prepare?.(turn, hook) ?? null;
+      if (unprepared !== null) {
+        yield { type: 'error', kind: 'agent_error', message: unprepared };
         return;
       }
       const confined = await this.confine(turn);

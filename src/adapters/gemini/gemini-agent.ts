@@ -144,10 +144,17 @@ export function geminiSessionLost(stderr: string): boolean {
 export const geminiFlavor: CliFlavor = {
   cli: 'gemini',
   installHint: GEMINI_INSTALL_HINT,
-  args: (turn, sessionId, hook, _confined, model) => {
-    prepareGeminiHome(geminiHome(process.env, turn.cwd), hook, process.env);
-    return buildGeminiArgs(turn, sessionId, model);
+  prepare: (turn, hook) => {
+    const home = geminiHome(process.env, turn.cwd);
+    try {
+      prepareGeminiHome(home, hook, process.env);
+      return null;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+      return `cannot write gemini's settings in ${home} (${code}): make that dir writable, or set XDG_STATE_HOME`;
+    }
   },
+  args: (turn, sessionId, _hook, _confined, model) => buildGeminiArgs(turn, sessionId, model),
   // gemini writes its sessions, logs and caches in its home; the box shows the person's ~/.gemini read-only.
   outerBox: (turn, env) => ({ stateDirs: [path.join(geminiHome(env, turn.cwd), '.gemini')] }),
   translator() {

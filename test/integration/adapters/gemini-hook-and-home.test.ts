@@ -6,7 +6,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { denyOutput, hookOutput } from '../../../src/adapters/command-hook/protocol.js';
-import { geminiHome, geminiHookCommand, prepareGeminiHome } from '../../../src/adapters/gemini/gemini-agent.js';
+import {
+  geminiFlavor,
+  geminiHome,
+  geminiHookCommand,
+  prepareGeminiHome,
+} from '../../../src/adapters/gemini/gemini-agent.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -100,5 +105,19 @@ describe("agent-collab's home for gemini", () => {
       hooks: { BeforeTool: unknown[] };
     };
     expect(settings.hooks.BeforeTool).toHaveLength(1);
+  });
+
+  it('a home that cannot be written fails the turn with one line saying which dir', () => {
+    const blocker = path.join(tmp(), 'not-a-dir');
+    writeFileSync(blocker, '');
+    const saved = process.env.XDG_STATE_HOME;
+    process.env.XDG_STATE_HOME = blocker;
+    try {
+      const why = geminiFlavor.prepare?.({ cwd: '/repo', prompt: '', access: 'workspace-write' } as never, null);
+      expect(why).toMatch(/^cannot write gemini's settings in .*not-a-dir.* \(ENOTDIR\): make that dir writable/);
+    } finally {
+      if (saved === undefined) delete process.env.XDG_STATE_HOME;
+      else process.env.XDG_STATE_HOME = saved;
+    }
   });
 });
