@@ -16,6 +16,9 @@ import { fileURLToPath } from 'node:url';
 
 export const PINS = { '@anthropic-ai/claude-code': '2.1.197', '@openai/codex': '0.169.0' };
 const BINS = { claude: '@anthropic-ai/claude-code', codex: '@openai/codex' };
+// gemini: ~100 MB, ~10 s (measured, 0.61.0; engines node >=20).
+PINS['@google/gemini-cli'] = '0.61.0';
+BINS.gemini = '@google/gemini-cli';
 const LOCK_STALE_MS = 20 * 60_000;
 const INSTALL_TIMEOUT_MS = 15 * 60_000;
 

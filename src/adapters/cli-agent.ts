@@ -57,6 +57,11 @@ export interface CliFlavor {
    * fails the turn at once with one line saying what to shorten.
    */
   maxPromptChars?: number;
+  /**
+   * Sets up what the CLI reads for this turn (gemini: its settings file) before it starts; returns why it could not
+   * (the turn then fails with that line), else null.
+   */
+  prepare?(turn: AgentTurn, hook: HookLaunch | null): string | null;
   /** Whether this turn's CLI gets the hook (default: every turn); a turn whose CLI cannot run commands need not. */
   needsHook?(turn: AgentTurn): boolean;
   translator(): LineTranslator;
@@ -71,7 +76,7 @@ export interface CliFlavor {
    */
   stdoutToFile?: boolean;
   /** The child's environment; default: this process's. */
-  env?(): NodeJS.ProcessEnv;
+  env?(turn: AgentTurn): NodeJS.ProcessEnv;
   /**
    * The command (as the hook saw it) when `event` shows that a shell command ran, else null. With a hook, every
    * such command must have been approved by it; one that was not ends the run.
@@ -174,6 +179,11 @@ export class CliAgent implements Agent {
         yield { type: 'error', kind: 'agent_error', message: hook };
         return;
       }
+      const unprepared = this.flavor.prepare?.(turn, hook) ?? null;
+      if (unprepared !== null) {
+        yield { type: 'error', kind: 'agent_error', message: unprepared };
+        return;
+      }
       const confined = await this.confine(turn);
       if (typeof confined === 'string') {
         yield { type: 'error', kind: 'missing_binary', message: confined };
@@ -181,7 +191,8 @@ export class CliAgent implements Agent {
       }
       if (run.stopped) return;
       // The hook's variables (its token) ride in the CLI's environment, which both CLIs pass on to the hook.
-      const env = hook === null ? this.flavor.env?.() : { ...(this.flavor.env?.() ?? process.env), ...hook.env };
+      const own = this.flavor.env?.(turn);
+      const env = hook === null ? own : { ...(own ?? process.env), ...hook.env };
       const launch = this.launchCommand(
         turn,
         binary,

@@ -5,6 +5,7 @@ import type { Writable } from 'node:stream';
 import { execa } from 'execa';
 import { findRepoRoot } from '../adapters/git/git.js';
 import type { AgentName, Config } from '../persistence/config-schema.js';
+import { geminiModelCheck } from './doctor-gemini.js';
 import { loadConfig } from '../persistence/config.js';
 import { UserError } from '../core/errors.js';
 import { checkPathsStayInRepo, resolvePaths } from '../persistence/paths.js';
@@ -26,6 +27,7 @@ export interface Check {
 const INSTALL: Record<Exclude<AgentName, 'fake'>, string> = {
   codex: 'npm install -g @openai/codex',
   claude: 'npm install -g @anthropic-ai/claude-code',
+  gemini: 'npm install -g @google/gemini-cli',
 };
 
 async function cliVersion(
@@ -65,6 +67,7 @@ async function checkAgents(config: Config, cwd: string): Promise<Check[]> {
             fix: command === name ? INSTALL[name] : `${INSTALL[name]}, or fix [agents.${name}] command in the config`,
           },
     );
+    if (name === 'gemini' && v.ok) checks.push(geminiModelCheck(process.env, config.safety.sandbox));
   }
   return checks;
 }

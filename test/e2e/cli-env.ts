@@ -43,7 +43,7 @@ export interface CliEnv {
 }
 
 /** Variables removed from the inherited environment (credentials, nesting markers, provider overrides). */
-const DROP_PREFIXES = ['ANTHROPIC_', 'CLAUDE_', 'CODEX_', 'OPENAI_'];
+const DROP_PREFIXES = ['ANTHROPIC_', 'CLAUDE_', 'CODEX_', 'OPENAI_', 'GEMINI_', 'GOOGLE_'];
 const DROP_EXACT = [
   'CLAUDECODE',
   'CLAUDE_CODE_ENTRYPOINT',
@@ -114,6 +114,9 @@ export function makeCliEnv(opts: CliEnvOptions): CliEnv {
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     // codex (env_key of the local provider)
     LOCAL_KEY: TEST_API_KEY,
+    // gemini (llm-server-gemini.ts)
+    GEMINI_API_KEY: TEST_API_KEY,
+    GOOGLE_GEMINI_BASE_URL: opts.serverUrl,
     NO_COLOR: '1',
     // git identity for repos made in the test home
     GIT_AUTHOR_NAME: 'e2e',

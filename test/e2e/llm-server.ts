@@ -16,6 +16,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Socket } from 'node:net';
 import zlib from 'node:zlib';
+import { geminiCountTokens, geminiErrorBody, geminiEvents, geminiMessage, geminiRoute } from './llm-server-gemini.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Scripted replies
@@ -153,7 +154,7 @@ export const reply = {
 // ---------------------------------------------------------------------------------------------------------------
 // Recorded requests
 
-export type Protocol = 'anthropic' | 'openai';
+export type Protocol = 'anthropic' | 'openai' | 'gemini';
 
 export interface RecordedRequest {
   /** 1-based, over all requests the server received. */
@@ -264,6 +265,8 @@ export interface LlmServer {
   readonly port: number;
   readonly anthropic: Script;
   readonly openai: Script;
+  /** Gemini API (the `gemini` CLI): llm-server-gemini.ts. */
+  readonly gemini: Script;
   /** Every HTTP request, in arrival order. */
   readonly requests: RecordedRequest[];
   /** Requests that are hanging right now. */
@@ -274,6 +277,7 @@ export interface LlmServer {
 export async function startLlmServer(): Promise<LlmServer> {
   const anthropic = new Script('anthropic');
   const openai = new Script('openai');
+  const gemini = new Script('gemini');
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   const hanging = new Set<http.ServerResponse>();
@@ -338,8 +342,15 @@ export async function startLlmServer(): Promise<LlmServer> {
       sendJson(res, 200, { input_tokens: estimateTokens(raw) });
       return;
     }
-    const protocol: Protocol | undefined =
-      rec.method === 'POST' && rec.path === '/v1/messages'
+    const geminiPath = rec.method === 'POST' ? geminiRoute(rec.path) : undefined;
+    if (geminiPath?.method === 'countTokens') {
+      rec.answeredWith = 'count_tokens';
+      sendJson(res, 200, geminiCountTokens(raw));
+      return;
+    }
+    const protocol: Protocol | undefined = geminiPath
+      ? 'gemini'
+      : rec.method === 'POST' && rec.path === '/v1/messages'
         ? 'anthropic'
         : rec.method === 'POST' && rec.path === '/v1/responses'
           ? 'openai'
@@ -352,14 +363,14 @@ export async function startLlmServer(): Promise<LlmServer> {
       return;
     }
 
-    const script = protocol === 'anthropic' ? anthropic : openai;
+    const script = protocol === 'anthropic' ? anthropic : protocol === 'gemini' ? gemini : openai;
     const b = (body ?? {}) as Record<string, unknown>;
     const mreq: ModelRequest = {
       ...rec,
       protocol,
       index: script.requests.length,
-      model: typeof b.model === 'string' ? b.model : undefined,
-      stream: b.stream === true,
+      model: geminiPath ? geminiPath.model : typeof b.model === 'string' ? b.model : undefined,
+      stream: geminiPath ? geminiPath.method === 'streamGenerateContent' : b.stream === true,
     };
     script.requests.push(mreq);
     const r = script.next(mreq);
@@ -373,7 +384,9 @@ export async function startLlmServer(): Promise<LlmServer> {
         const first =
           protocol === 'anthropic'
             ? anthropicEvents(mreq, { kind: 'text', text: '' })[0]!
-            : openaiEvents(mreq, { kind: 'text', text: '' })[0]!;
+            : protocol === 'gemini'
+              ? geminiEvents(mreq.model ?? 'gemini', raw, { kind: 'text', text: '' })[0]!
+              : openaiEvents(mreq, { kind: 'text', text: '' })[0]!;
         res.write(first);
       }
       return; // never ends until the client leaves or close()
@@ -385,19 +398,21 @@ export async function startLlmServer(): Promise<LlmServer> {
       const errBody =
         r.body !== undefined
           ? r.body
-          : protocol === 'anthropic'
-            ? {
-                type: 'error',
-                error: { type: anthropicErrorType(r.status), message: r.message ?? `scripted HTTP ${r.status}` },
-              }
-            : {
-                error: {
-                  message: r.message ?? `scripted HTTP ${r.status}`,
-                  type: openaiErrorType(r.status),
-                  code: openaiErrorType(r.status),
-                  param: null,
-                },
-              };
+          : protocol === 'gemini'
+            ? geminiErrorBody(r.status, r.message ?? `scripted HTTP ${r.status}`)
+            : protocol === 'anthropic'
+              ? {
+                  type: 'error',
+                  error: { type: anthropicErrorType(r.status), message: r.message ?? `scripted HTTP ${r.status}` },
+                }
+              : {
+                  error: {
+                    message: r.message ?? `scripted HTTP ${r.status}`,
+                    type: openaiErrorType(r.status),
+                    code: openaiErrorType(r.status),
+                    param: null,
+                  },
+                };
       const text = typeof errBody === 'string' ? errBody : JSON.stringify(errBody);
       res.writeHead(r.status, {
         'content-type': typeof errBody === 'string' ? 'text/plain' : 'application/json',
@@ -422,7 +437,17 @@ export async function startLlmServer(): Promise<LlmServer> {
       return;
     }
 
-    const events = protocol === 'anthropic' ? anthropicEvents(mreq, r) : openaiEvents(mreq, r);
+    if (protocol === 'gemini' && !mreq.stream) {
+      if (r.kind === 'stream-error') sendJson(res, 503, geminiErrorBody(503, r.message ?? 'scripted stream error'));
+      else sendJson(res, 200, geminiMessage(mreq.model ?? 'gemini', raw, r));
+      return;
+    }
+    const events =
+      protocol === 'gemini'
+        ? geminiEvents(mreq.model ?? 'gemini', raw, r)
+        : protocol === 'anthropic'
+          ? anthropicEvents(mreq, r)
+          : openaiEvents(mreq, r);
     res.writeHead(200, sseHeaders(protocol));
     for (const ev of events) {
       if (res.destroyed) return;
@@ -455,6 +480,7 @@ export async function startLlmServer(): Promise<LlmServer> {
     port,
     anthropic,
     openai,
+    gemini,
     requests,
     get hanging() {
       return hanging.size;

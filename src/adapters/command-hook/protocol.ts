@@ -9,8 +9,17 @@
 //                    agent-collab died (it learns the token from the request, never the key). Answers to requests
 //                    without the session's token carry no key (they would hand it to whoever asks).
 
-/** Tool names that run a shell command (codex reports its `exec_command` as "Bash"). Other tools are not ours to check. */
-export const SHELL_TOOL_NAMES: readonly string[] = ['Bash', 'exec_command', 'shell', 'local_shell'];
+/**
+ * Tool names that run a shell command (codex reports its `exec_command` as "Bash"; gemini's is `run_shell_command`).
+ * Other tools are not ours to check.
+ */
+export const SHELL_TOOL_NAMES: readonly string[] = [
+  'Bash',
+  'exec_command',
+  'shell',
+  'local_shell',
+  'run_shell_command',
+];
 
 /** The variable that carries the session's token to the hook (argv is visible to other users through `ps`). */
 export const HOOK_TOKEN_ENV = 'AGENT_COLLAB_HOOK_TOKEN';
