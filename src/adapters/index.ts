@@ -5,6 +5,7 @@ import type { AgentName, Config } from '../persistence/config-schema.js';
 import type { Paths } from '../persistence/paths.js';
 import { createClaudeAgent } from './claude/claude-agent.js';
 import { createCodexAgent } from './codex/codex-agent.js';
+import { createOpencodeAgent } from './opencode/opencode-agent.js';
 import type { CliAgentOptions, ModelChoice } from './cli-agent.js';
 import type { HookEndpoint } from './command-hook/endpoint.js';
 import { agentConfinement } from './confinement/index.js';
@@ -26,7 +27,7 @@ export function modelChoice(config: Config, role: Role): ModelChoice {
   return { model: config.roles[`${role}_model`], effort: config.roles[`${role}_effort`] };
 }
 
-function cliOptions(cli: 'codex' | 'claude', ctx: AgentContext): CliAgentOptions {
+function cliOptions(cli: 'codex' | 'claude' | 'opencode', ctx: AgentContext): CliAgentOptions {
   const t = ctx.config.timeouts[ctx.role];
   const debug: DebugSink = (source, line) => ctx.debug.debug(source, line);
   return {
@@ -55,5 +56,7 @@ export async function createAgent(name: AgentName, ctx: AgentContext): Promise<A
       return createCodexAgent(cliOptions('codex', ctx));
     case 'claude':
       return createClaudeAgent(cliOptions('claude', ctx));
+    case 'opencode':
+      return createOpencodeAgent(cliOptions('opencode', ctx));
   }
 }

@@ -26,6 +26,7 @@ export interface Check {
 const INSTALL: Record<Exclude<AgentName, 'fake'>, string> = {
   codex: 'npm install -g @openai/codex',
   claude: 'npm install -g @anthropic-ai/claude-code',
+  opencode: 'npm install -g opencode-ai',
 };
 
 async function cliVersion(

@@ -5,10 +5,15 @@ import { access, constants } from 'node:fs/promises';
 import path from 'node:path';
 import { CLAUDE_INSTALL_HINT } from '../adapters/claude/claude-agent.js';
 import { CODEX_INSTALL_HINT } from '../adapters/codex/codex-agent.js';
+import { OPENCODE_INSTALL_HINT } from '../adapters/opencode/opencode-agent.js';
 import type { Role } from '../core/types.js';
 import type { AgentName, Config } from '../persistence/config-schema.js';
 
-const INSTALL: Record<Exclude<AgentName, 'fake'>, string> = { codex: CODEX_INSTALL_HINT, claude: CLAUDE_INSTALL_HINT };
+const INSTALL: Record<Exclude<AgentName, 'fake'>, string> = {
+  codex: CODEX_INSTALL_HINT,
+  claude: CLAUDE_INSTALL_HINT,
+  opencode: OPENCODE_INSTALL_HINT,
+};
 
 async function executable(file: string): Promise<boolean> {
   return access(file, constants.X_OK).then(

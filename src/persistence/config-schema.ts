@@ -5,7 +5,7 @@ const sizeString = z
   .string()
   .check(z.refine((s) => parseSize(s) !== null, { message: 'a size like "10MB", "512KB" or "1GB"' }));
 
-const agentName = z.enum(['codex', 'claude', 'fake']);
+const agentName = z.enum(['codex', 'claude', 'opencode', 'fake']);
 
 /**
  * Effort levels per CLI, as measured on the pinned CLIs: claude's `--effort` takes these (it ignores any other value
@@ -14,6 +14,8 @@ const agentName = z.enum(['codex', 'claude', 'fake']);
 export const EFFORTS = {
   claude: ['low', 'medium', 'high', 'xhigh', 'max'],
   codex: ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'],
+  // opencode's `--variant` (provider-specific; these are the names its built-in providers use, 1.18.33).
+  opencode: ['minimal', 'low', 'medium', 'high', 'xhigh', 'max'],
 } as const;
 const ALL_EFFORTS = [...new Set([...EFFORTS.codex, ...EFFORTS.claude])];
 
@@ -131,6 +133,7 @@ export const configSchema = z.strictObject({
   agents: table({
     codex: table({ command: nonEmpty('codex') }),
     claude: table({ command: nonEmpty('claude') }),
+    opencode: table({ command: nonEmpty('opencode') }),
   }),
   timeouts: table({
     /** A CLI announcing a longer wait before its own retry (or its waits in one turn adding up to more) is stopped. */
