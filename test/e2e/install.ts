@@ -8,8 +8,10 @@ import { fileURLToPath } from 'node:url';
 
 export const CLAUDE_VERSION = '2.1.197';
 export const CODEX_VERSION = '0.169.0';
+export const OPENCODE_VERSION = '1.18.33';
 
-export type E2eClis = { ok: true; binDir: string; claude: string; codex: string } | { ok: false; reason: string };
+export type E2eClis =
+  { ok: true; binDir: string; claude: string; codex: string; opencode: string } | { ok: false; reason: string };
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -34,7 +36,13 @@ export function installE2eClis(): Promise<E2eClis> {
     child.on('close', (code) => {
       const binDir = out.trim().split('\n').pop()?.trim() ?? '';
       if (code === 0 && binDir !== '') {
-        resolve({ ok: true, binDir, claude: path.join(binDir, 'claude'), codex: path.join(binDir, 'codex') });
+        resolve({
+          ok: true,
+          binDir,
+          claude: path.join(binDir, 'claude'),
+          codex: path.join(binDir, 'codex'),
+          opencode: path.join(binDir, 'opencode'),
+        });
         return;
       }
       const last =
