@@ -9,9 +9,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Vitest's default (cores - 1) runs one file at a time on 2 cores; the integration files spend much of their
-    // time waiting on the processes they start (git, the fake agents): on 2 cores a CI run kept them busy 56% of the
-    // time with two files at once (measured), so three run at once.
+    // Vitest's default (cores - 1) runs one file at a time on 2 cores; the integration and e2e files spend much of
+    // their time waiting on the processes they start (git, the CLIs, the scripted server): on 2 cores a CI run kept
+    // them busy 56% of the time with two files at once (measured), so three run at once.
     maxWorkers: Math.max(3, availableParallelism()),
     projects: [
       // Pure: no processes, no sockets (the setup file makes them throw). The files share worker threads and their
@@ -21,7 +21,6 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          sequence: { groupOrder: 1 },
           include: tsx('unit'),
           setupFiles: ['test/unit/setup-pure.ts'],
           pool: 'threads',
@@ -34,29 +33,13 @@ export default defineConfig({
       // processes, git, fake agents, real files in temp dirs; needs `npm run build` for the dist/ tests
       {
         extends: true,
-        test: {
-          name: 'integration',
-          include: tsx('integration'),
-          setupFiles: ['test/integration/setup-terminal.ts'],
-          sequence: { groupOrder: 1 },
-        },
+        test: { name: 'integration', include: tsx('integration'), setupFiles: ['test/integration/setup-terminal.ts'] },
       },
       // the real pinned CLIs, installed into a cache dir outside the repo (reused when present); a whole run of
-      // agent-collab on them takes several real CLI starts, so a loaded 2-core machine needs more than 30 s.
-      // These files mostly wait (on the CLIs, the scripted server's hangs and retry-afters, idle timeouts): the tier
-      // alone with three files at once used 0.9 of 2 cores (254 s CPU in 283 s, measured), so it runs first, on its
-      // own, with more files at once; the other tiers follow (a group order apart, as vitest wants for projects
-      // with their own worker counts).
+      // agent-collab on them takes several real CLI starts, so a loaded 2-core machine needs more than 30 s
       {
         extends: true,
-        test: {
-          name: 'e2e',
-          include: tsx('e2e'),
-          globalSetup: ['test/e2e/global-setup.ts'],
-          testTimeout: 120_000,
-          maxWorkers: Math.max(5, availableParallelism()),
-          sequence: { groupOrder: 0 },
-        },
+        test: { name: 'e2e', include: tsx('e2e'), globalSetup: ['test/e2e/global-setup.ts'], testTimeout: 120_000 },
       },
     ],
   },
