@@ -1,6 +1,5 @@
 // `agent-collab doctor`: checks everything a run needs and prints, for each problem, the command that fixes it.
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { opencodeCheck } from './doctor-opencode.js';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { execa } from 'execa';
@@ -29,7 +28,6 @@ const INSTALL: Record<Exclude<AgentName, 'fake'>, string> = {
   codex: 'npm install -g @openai/codex',
   claude: 'npm install -g @anthropic-ai/claude-code',
   gemini: 'npm install -g @google/gemini-cli',
-  opencode: 'npm install -g opencode-ai',
 };
 
 async function cliVersion(
@@ -199,8 +197,6 @@ export async function runChecks(
   checks.push(await checkGitIdentity(repoRoot));
   checks.push(await checkConfinementSetup(config, probe));
   checks.push(...(await checkAgents(config, repoRoot)));
-  const opencode = opencodeCheck(config);
-  if (opencode !== null) checks.push(opencode);
   return checks;
 }
 

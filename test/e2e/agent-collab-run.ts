@@ -13,10 +13,8 @@ export interface AgentCollabConfig {
   /** Absolute paths of the cached binaries. */
   claude: string;
   codex: string;
-  /** Absolute path of the cached opencode (`[agents.opencode] command`; not written when missing). */
-  opencode?: string;
-  planner?: 'codex' | 'claude' | 'opencode';
-  reviewer?: 'codex' | 'claude' | 'opencode';
+  planner?: 'codex' | 'claude';
+  reviewer?: 'codex' | 'claude';
   /** `[roles] planner_model`, `reviewer_model`, `planner_effort`, `reviewer_effort` (not written when missing). */
   models?: Partial<Record<'planner_model' | 'reviewer_model' | 'planner_effort' | 'reviewer_effort', string>>;
   wallSeconds?: number;
@@ -51,7 +49,6 @@ export function agentCollabConfigToml(c: AgentCollabConfig): string {
     '[agents.claude]',
     `command = ${JSON.stringify(c.claude)}`,
     '',
-    ...(c.opencode !== undefined ? ['[agents.opencode]', `command = ${JSON.stringify(c.opencode)}`, ''] : []),
     ...(c.maxRetryWaitSeconds !== undefined
       ? ['[timeouts]', `max_retry_wait_seconds = ${c.maxRetryWaitSeconds}`, '']
       : []),
