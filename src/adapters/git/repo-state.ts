@@ -7,7 +7,7 @@ import { describeRepoChanges, refLabel, type RepoSnapshot } from '../../core/rep
 import { dotGitHash, guardsDotGit, putBackDotGit, readDotGit, type DotGit } from './dot-git.js';
 import { firstLine, runGit, type GitCallOptions } from './git.js';
 import { GitPathsOnce } from './git-paths.js';
-import { withoutOtherRuns } from './run-worktree.js';
+import { otherRunsAt, otherRunsSince, withoutOtherRuns, type OtherRuns, type WorktreeAt } from './run-worktree.js';
 import {
   fileHash,
   putBack,
@@ -35,6 +35,16 @@ export interface RepoBaseline {
   index: Buffer | null;
   /** `<repo>/.git` itself when it is a symlink or a gitfile (dot-git.ts). */
   dotGit?: DotGit;
+  /** Other runs' branches and worktrees, left out of `snapshot` (run-worktree.ts). */
+  otherRuns?: OtherRuns;
+}
+
+interface GitState {
+  /** Every ref and worktree, other runs' included. */
+  snapshot: Omit<RepoSnapshot, 'files' | 'gitFiles'>;
+  stash: RepoBaseline['stash'];
+  worktrees: WorktreeAt[];
+  main: string;
 }
 
 const STOPPED = 'git was stopped';
@@ -56,12 +66,14 @@ export class GitRepoState {
     const [git, files, index] = await Promise.all([this.gitState(signal), this.readFiles(), this.readIndex()]);
     const hashes = this.hashed(files, () => null);
     if (guardsDotGit(dotGit)) hashes.gitFiles['.git'] = dotGitHash(dotGit);
+    const otherRuns = otherRunsAt(git.worktrees, git.main, this.paths.repoRoot);
     return {
-      snapshot: { ...git.snapshot, ...hashes },
+      snapshot: { ...withoutOtherRuns(git.snapshot, otherRuns), ...hashes },
       contents: files,
       stash: git.stash,
       index,
       dotGit,
+      otherRuns,
     };
   }
 
@@ -82,12 +94,20 @@ export class GitRepoState {
       return appended ? fileHash(was) : null;
     });
     if (before.dotGit && guardsDotGit(before.dotGit)) hashes.gitFiles['.git'] = dotGitHash(dotGit);
+    const otherRuns = otherRunsSince(
+      before.otherRuns ?? { refs: [], worktrees: [] },
+      Object.keys(before.snapshot.refs),
+      { refs: Object.keys(git.snapshot.refs), worktrees: git.worktrees },
+      git.main,
+      this.paths.repoRoot,
+    );
     const after: RepoBaseline = {
-      snapshot: { ...git.snapshot, ...hashes },
+      snapshot: { ...withoutOtherRuns(git.snapshot, otherRuns), ...hashes },
       contents: files,
       stash: git.stash,
       index: null,
       ...(before.dotGit ? { dotGit: before.dotGit } : {}),
+      otherRuns,
     };
     return { after, changes: describeRepoChanges(before.snapshot, after.snapshot) };
   }
@@ -131,9 +151,7 @@ export class GitRepoState {
 
   // ── git ──────────────────────────────────────────────────────────────────────────────────────────────────
 
-  private async gitState(
-    signal?: AbortSignal,
-  ): Promise<{ snapshot: Omit<RepoSnapshot, 'files' | 'gitFiles'>; stash: RepoBaseline['stash'] }> {
+  private async gitState(signal?: AbortSignal): Promise<GitState> {
     // One git process (the refs, packed or loose) and plain reads of the files git keeps HEAD, the worktrees and the
     // stash's reflog in: a snapshot is taken four times a step, and each git process costs ~15 ms (measured).
     const [places, refs] = await Promise.all([
@@ -155,18 +173,16 @@ export class GitRepoState {
       .reverse()
       .map((line) => ({ oid: line.split(' ')[1] ?? '', message: line.slice(line.indexOf('\t') + 1) }));
     return {
-      snapshot: withoutOtherRuns(
-        {
-          branch: symbolic,
-          head: symbolic ? (allRefs[symbolic] ?? null) : detached,
-          refs: refMapOf(refs, false),
-          worktrees: [places.main, ...worktrees],
-          stash: stash.map((e) => e.oid),
-        },
-        places.main,
-        this.paths.repoRoot,
-      ),
+      snapshot: {
+        branch: symbolic,
+        head: symbolic ? (allRefs[symbolic] ?? null) : detached,
+        refs: refMapOf(refs, false),
+        worktrees: [places.main, ...worktrees.map((w) => w.path)],
+        stash: stash.map((e) => e.oid),
+      },
       stash,
+      worktrees,
+      main: places.main,
     };
   }
 
@@ -195,10 +211,7 @@ export class GitRepoState {
   }
 
   /** The same snapshot through git commands, for refs git does not keep as files. */
-  private async gitStateByCommands(
-    refs: string,
-    signal?: AbortSignal,
-  ): Promise<{ snapshot: Omit<RepoSnapshot, 'files' | 'gitFiles'>; stash: RepoBaseline['stash'] }> {
+  private async gitStateByCommands(refs: string, signal?: AbortSignal): Promise<GitState> {
     const [symref, head, worktrees, stash] = await Promise.all([
       this.git(['symbolic-ref', '-q', 'HEAD'], signal),
       this.git(['rev-parse', '-q', '--verify', 'HEAD'], signal),
@@ -207,19 +220,17 @@ export class GitRepoState {
     ]);
     if ([symref, head, stash].some((r) => r.stderr === STOPPED)) throw new Error(STOPPED);
     const entries = stash.exitCode === 0 ? stash.stdout.split('\n').filter(Boolean) : [];
-    const listed = worktreeList(worktrees).map((w) => w.path);
+    const listed = worktreeList(worktrees);
     return {
-      snapshot: withoutOtherRuns(
-        {
-          branch: symref.exitCode === 0 ? symref.stdout.trim() : null,
-          head: head.exitCode === 0 ? head.stdout.trim() : null,
-          refs: refMapOf(refs, false),
-          worktrees: listed,
-          stash: entries.map((e) => e.split('\0')[0] ?? ''),
-        },
-        listed[0] ?? this.paths.repoRoot,
-        this.paths.repoRoot,
-      ),
+      snapshot: {
+        branch: symref.exitCode === 0 ? symref.stdout.trim() : null,
+        head: head.exitCode === 0 ? head.stdout.trim() : null,
+        refs: refMapOf(refs, false),
+        worktrees: listed.map((w) => w.path),
+        stash: entries.map((e) => e.split('\0')[0] ?? ''),
+      },
+      worktrees: listed,
+      main: listed[0]?.path ?? this.paths.repoRoot,
       stash: entries.map((e) => {
         const [oid = '', message = ''] = e.split('\0');
         return { oid, message };
@@ -426,16 +437,22 @@ function refMapOf(out: string, all: boolean): Record<string, string> {
   return refs;
 }
 
-/** The linked worktrees' paths, as `git worktree list` shows them (the dir of the `.git` each gitdir file names). */
-async function linkedWorktrees(dir: string): Promise<string[]> {
+/**
+ * The linked worktrees, as `git worktree list` shows them: the dir of the `.git` each gitdir file names, and the
+ * branch its HEAD file is on.
+ */
+async function linkedWorktrees(dir: string): Promise<WorktreeAt[]> {
   const ids = await readdir(dir).catch(() => [] as string[]);
-  const paths = await Promise.all(
+  const found = await Promise.all(
     ids.sort().map(async (id) => {
-      const gitdir = (await readFile(path.join(dir, id, 'gitdir'), 'utf8').catch(() => '')).trim();
-      return gitdir ? path.dirname(gitdir) : null;
+      const [gitdir, head] = await Promise.all(
+        ['gitdir', 'HEAD'].map((f) => readFile(path.join(dir, id, f), 'utf8').catch(() => '')),
+      );
+      const branch = /^ref: (\S+)/.exec(head ?? '')?.[1] ?? null;
+      return gitdir?.trim() ? { path: path.dirname(gitdir.trim()), branch } : null;
     }),
   );
-  return paths.filter((p): p is string => p !== null);
+  return found.filter((w): w is WorktreeAt => w !== null);
 }
 
 async function exists(p: string): Promise<boolean> {

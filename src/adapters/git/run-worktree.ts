@@ -28,24 +28,72 @@ export function runWorktreesDir(mainCheckout: string): string {
 }
 
 /**
- * The snapshot without what other agent-collab runs of this repository change while this one runs (issue 21):
- * their `agent-collab/<slug>` branches (each moves with its run's step commits) and their worktrees in
- * `<main>-agent-collab/` (created and removed by `--worktree`, `queue --parallel` and `clean`). Putting those back
- * would undo another run's commits. This run's own branch and worktree stay guarded. What an agent could do there
- * is bounded by the box: the git dirs are read-only to it (docs/user-guide.md, "Runs in worktrees").
+ * What of the refs and worktrees belongs to other agent-collab runs of this repository (issue 21): their worktrees
+ * in `<main>-agent-collab/` and the branches checked out there. Those move with the other runs' own step commits
+ * (and come and go with `--worktree`, `queue --parallel` and `clean`), so a run's guard leaves them out: putting them
+ * back would undo another run's work. Nothing else is left out: a finished run's branch whose worktree was cleaned
+ * (the one the person merges), and this run's own branch wherever HEAD points, stay guarded.
  */
-export function withoutOtherRuns<
-  S extends { branch: string | null; refs: Record<string, string>; worktrees: string[] },
->(snap: S, main: string, repoRoot: string): S {
-  const runsDir = runWorktreesDir(main) + path.sep;
-  const own = path.resolve(repoRoot);
-  const refs = Object.fromEntries(
-    Object.entries(snap.refs).filter(
-      ([name]) => !name.startsWith(`refs/heads/${RUN_BRANCH_PREFIX}`) || name === snap.branch,
-    ),
+export interface OtherRuns {
+  refs: string[];
+  worktrees: string[];
+}
+
+export interface WorktreeAt {
+  path: string;
+  /** "refs/heads/…", or null when detached. */
+  branch: string | null;
+}
+
+/** The other runs' worktrees and branches when a turn starts. */
+export function otherRunsAt(worktrees: WorktreeAt[], main: string, repoRoot: string): OtherRuns {
+  const theirs = worktrees.filter((w) => isOtherRunsDir(w.path, main, repoRoot));
+  return {
+    worktrees: theirs.map((w) => w.path),
+    refs: theirs.flatMap((w) => (w.branch?.startsWith(`refs/heads/${RUN_BRANCH_PREFIX}`) ? [w.branch] : [])),
+  };
+}
+
+/**
+ * The other runs' worktrees and branches when a turn is checked: those of its start, plus runs started since — a
+ * new `agent-collab/*` branch (git creates it a moment before its worktree) and a new worktree there on such a new
+ * branch. A worktree added there on a branch that existed before the turn is no run's (a run always starts on a new
+ * branch): it and its branch stay guarded.
+ */
+export function otherRunsSince(
+  before: OtherRuns,
+  beforeRefs: string[],
+  now: { refs: string[]; worktrees: WorktreeAt[] },
+  main: string,
+  repoRoot: string,
+): OtherRuns {
+  const had = new Set([...beforeRefs, ...before.refs]);
+  const newRunBranches = now.refs.filter((r) => r.startsWith(`refs/heads/${RUN_BRANCH_PREFIX}`) && !had.has(r));
+  const started = now.worktrees.filter(
+    (w) =>
+      !before.worktrees.includes(w.path) &&
+      isOtherRunsDir(w.path, main, repoRoot) &&
+      w.branch !== null &&
+      newRunBranches.includes(w.branch),
   );
-  const worktrees = snap.worktrees.filter((w) => !w.startsWith(runsDir) || path.resolve(w) === own);
-  return { ...snap, refs, worktrees };
+  return {
+    refs: [...new Set([...before.refs, ...newRunBranches])],
+    worktrees: [...new Set([...before.worktrees, ...started.map((w) => w.path)])],
+  };
+}
+
+/** The snapshot without the other runs' refs and worktrees. */
+export function withoutOtherRuns<S extends { refs: Record<string, string>; worktrees: string[] }>(
+  snap: S,
+  others: OtherRuns,
+): S {
+  const refs = Object.fromEntries(Object.entries(snap.refs).filter(([name]) => !others.refs.includes(name)));
+  return { ...snap, refs, worktrees: snap.worktrees.filter((w) => !others.worktrees.includes(w)) };
+}
+
+function isOtherRunsDir(worktree: string, main: string, repoRoot: string): boolean {
+  const own = path.resolve(repoRoot);
+  return worktree.startsWith(runWorktreesDir(main) + path.sep) && path.resolve(worktree) !== own;
 }
 
 /** A name the person gave (`--worktree <name>`), or a one-line UserError saying what a name may be. */
