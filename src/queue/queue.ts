@@ -7,7 +7,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { EXIT, UserError } from '../core/errors.js';
 import { findRepoRoot } from '../adapters/git/git.js';
-import { inboxDirs, inboxFiles } from './inbox.js';
+import { inboxDirs, inboxFiles, lockInbox, type InboxDirs } from './inbox.js';
 import { byPriorityThenName, parseInstruction, type Instruction } from './instruction.js';
 import type { InstructionFinishedEvent, InstructionStatus, QueueEvent } from './queue-events.js';
 import { readQueueReport, runReportStatus } from './queue-report.js';
@@ -77,6 +77,15 @@ export async function runQueue(opts: QueueOptions): Promise<QueueResult> {
     throw new UserError('--parallel needs worktrees, which this build of agent-collab does not have; run without it');
   const repoRoot = await findRepoRoot(opts.cwd);
   const dirs = inboxDirs(repoRoot);
+  const release = await lockInbox(dirs);
+  try {
+    return await queueLocked(opts, repoRoot, dirs);
+  } finally {
+    await release();
+  }
+}
+
+async function queueLocked(opts: QueueOptions, repoRoot: string, dirs: InboxDirs): Promise<QueueResult> {
   const finished: InstructionFinishedEvent[] = [];
   const emit = (e: QueueEvent): void => opts.onEvent?.(e);
   const s: RunSettings = { ...opts, run: { ...opts.run, signal: opts.signal }, repoRoot, dirs, emit };
