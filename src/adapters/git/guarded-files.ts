@@ -89,8 +89,46 @@ function writtenDuringTurn(p: GuardedPaths, abs: string): boolean {
     abs === p.debugLog ||
     (abs.startsWith(`${p.debugLog}.`) && /^\d+$/.test(abs.slice(p.debugLog.length + 1))) ||
     ATOMIC_TEMP.test(base) ||
-    (inWorkdir && (base === 'agent-collab.lock' || base === 'agent-collab.pid'))
+    (inWorkdir && (base === 'agent-collab.lock' || base === 'agent-collab.pid')) ||
+    writtenByQueueOrClean(p, abs)
   );
+}
+
+/**
+ * What a `queue --parallel` or `clean` working beside this run writes into the person's `.agent-collab/` (issue 21):
+ * the reports, the instructions it filed, its lock, the reports `clean` keeps. Outputs only: the instructions
+ * waiting in `inbox/` stay guarded (a later `queue --auto` runs them), and one the queue files away is told from a
+ * deleted one by its bytes in `done/` or `failed/` (movedInstruction).
+ */
+function writtenByQueueOrClean(p: GuardedPaths, abs: string): boolean {
+  const inbox = path.join(p.configDir, 'inbox');
+  return (
+    [path.join(p.configDir, 'reports'), path.join(p.configDir, 'worktree-runs'), ...filedInstructionDirs(p)].includes(
+      abs,
+    ) ||
+    (path.dirname(abs) === inbox && ['agent-collab.lock', 'agent-collab.pid'].includes(path.basename(abs)))
+  );
+}
+
+function filedInstructionDirs(p: GuardedPaths): string[] {
+  return ['done', 'failed'].map((d) => path.join(p.configDir, 'inbox', d));
+}
+
+/** `abs`, an instruction waiting in the inbox, was filed by the queue: the same bytes are in `done/` or `failed/`. */
+export async function movedInstruction(p: GuardedPaths, abs: string, was: GuardedFile): Promise<boolean> {
+  if (path.dirname(abs) !== path.join(p.configDir, 'inbox') || !abs.endsWith('.md')) return false;
+  const base = path.basename(abs, '.md');
+  for (const dir of filedInstructionDirs(p)) {
+    const names = await readdir(dir).catch(() => [] as string[]);
+    // moveInto's names: `<name>.md`, or `<name>-<n>.md` when that was taken.
+    const filed = (x: string): boolean =>
+      x === `${base}.md` || (x.startsWith(`${base}-`) && /^\d+\.md$/.test(x.slice(base.length + 1)));
+    for (const n of names.filter(filed)) {
+      const f = await readOne(path.join(dir, n));
+      if (f?.data.equals(was.data)) return true;
+    }
+  }
+  return false;
 }
 
 /**

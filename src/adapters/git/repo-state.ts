@@ -10,6 +10,7 @@ import { GitPathsOnce } from './git-paths.js';
 import { otherRunsAt, otherRunsSince, withoutOtherRuns, type OtherRuns, type WorktreeAt } from './run-worktree.js';
 import {
   fileHash,
+  movedInstruction,
   putBack,
   readGuardedFiles,
   writeAtomically,
@@ -94,6 +95,9 @@ export class GitRepoState {
       return appended ? fileHash(was) : null;
     });
     if (before.dotGit && guardsDotGit(before.dotGit)) hashes.gitFiles['.git'] = dotGitHash(dotGit);
+    for (const [abs, was] of before.contents)
+      if (!files.has(abs) && (await movedInstruction(this.paths, abs, was)))
+        hashes.files[this.shown(abs)] = fileHash(was);
     const otherRuns = otherRunsSince(
       before.otherRuns ?? { refs: [], worktrees: [] },
       Object.keys(before.snapshot.refs),
