@@ -7,7 +7,14 @@ import { describeRepoChanges, refLabel, type RepoSnapshot } from '../../core/rep
 import { dotGitHash, guardsDotGit, putBackDotGit, readDotGit, type DotGit } from './dot-git.js';
 import { firstLine, runGit, type GitCallOptions } from './git.js';
 import { GitPathsOnce } from './git-paths.js';
-import { otherRunsAt, otherRunsSince, withoutOtherRuns, type OtherRuns, type WorktreeAt } from './run-worktree.js';
+import {
+  otherRunsAt,
+  otherRunsSince,
+  runWorktreesDir,
+  withoutOtherRuns,
+  type OtherRuns,
+  type WorktreeAt,
+} from './run-worktree.js';
 import {
   fileHash,
   movedInstruction,
@@ -101,7 +108,11 @@ export class GitRepoState {
     const otherRuns = otherRunsSince(
       before.otherRuns ?? { refs: [], worktrees: [] },
       Object.keys(before.snapshot.refs),
-      { refs: Object.keys(git.snapshot.refs), worktrees: git.worktrees },
+      {
+        refs: Object.keys(git.snapshot.refs),
+        worktrees: git.worktrees,
+        runsDirThere: await exists(runWorktreesDir(git.main)),
+      },
       git.main,
       this.paths.repoRoot,
     );

@@ -56,19 +56,21 @@ export function otherRunsAt(worktrees: WorktreeAt[], main: string, repoRoot: str
 
 /**
  * The other runs' worktrees and branches when a turn is checked: those of its start, plus runs started since — a
- * new `agent-collab/*` branch (git creates it a moment before its worktree) and a new worktree there on such a new
- * branch. A worktree added there on a branch that existed before the turn is no run's (a run always starts on a new
- * branch): it and its branch stay guarded.
+ * new `agent-collab/*` branch (git creates it a moment before its worktree) while the runs' dir is there (made
+ * before the branch), and a new worktree there on such a new branch. A worktree added there on a branch that
+ * existed before the turn is no run's (a run always starts on a new branch): it and its branch stay guarded.
  */
 export function otherRunsSince(
   before: OtherRuns,
   beforeRefs: string[],
-  now: { refs: string[]; worktrees: WorktreeAt[] },
+  now: { refs: string[]; worktrees: WorktreeAt[]; runsDirThere: boolean },
   main: string,
   repoRoot: string,
 ): OtherRuns {
   const had = new Set([...beforeRefs, ...before.refs]);
-  const newRunBranches = now.refs.filter((r) => r.startsWith(`refs/heads/${RUN_BRANCH_PREFIX}`) && !had.has(r));
+  const newRunBranches = now.runsDirThere
+    ? now.refs.filter((r) => r.startsWith(`refs/heads/${RUN_BRANCH_PREFIX}`) && !had.has(r))
+    : [];
   const started = now.worktrees.filter(
     (w) =>
       !before.worktrees.includes(w.path) &&

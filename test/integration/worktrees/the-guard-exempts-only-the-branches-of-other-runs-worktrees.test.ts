@@ -76,6 +76,18 @@ describe('the guard and other runs’ branches', () => {
     expect(git(repo.dir, 'branch', '--list', 'tmp')).toBe('');
   }, 30_000);
 
+  it('catches a new agent-collab/* branch made when no run worktree is being made', async () => {
+    const repo = repoWithRuns();
+    const guard = repoStateOf(repo.dir);
+    const before = await guard.take();
+
+    git(repo.dir, 'branch', 'agent-collab/sneaky');
+    const { after, changes } = await guard.compare(before);
+    expect(changes).toContain("branch 'agent-collab/sneaky' created");
+    await guard.restore(before, after);
+    expect(git(repo.dir, 'branch', '--list', 'agent-collab/sneaky')).toBe('');
+  }, 30_000);
+
   it('takes a worktree added under the runs’ dir on an existing branch for the agent’s, not a run’s', async () => {
     const repo = repoWithRuns();
     const done = await finishedRun(repo.dir, 'fix-login');
