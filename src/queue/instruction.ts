@@ -1,6 +1,7 @@
 // An instruction file of the inbox queue (issue 21, item 3; seed 002): `.agent-collab/inbox/<name>.md`, YAML
 // frontmatter (type, priority, constraints, expected output, context dirs) and a body that is the goal. A file that
 // cannot be read as one is not run: the queue reports it FAILED with the one-line reason this module gives.
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from '../persistence/zod.js';
@@ -35,6 +36,8 @@ export interface Instruction {
   id: string | null;
   /** What the run is asked to do: the body, then the constraints and the expected output. */
   goal: string;
+  /** sha256 of the file: a run that waited goes on only while the file is the one it was started from. */
+  digest: string;
 }
 
 export type ParsedInstruction = { ok: true; instruction: Instruction } | { ok: false; name: string; reason: string };
@@ -108,6 +111,7 @@ export async function parseInstruction(file: string): Promise<ParsedInstruction>
       contextDirs,
       id: fm.id ?? null,
       goal: goalOf(body, type, constraints, expectedOutput),
+      digest: createHash('sha256').update(raw).digest('hex'),
     },
   };
 }

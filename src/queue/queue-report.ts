@@ -14,6 +14,8 @@ export interface QueueReport {
   type: string | null;
   priority: number | null;
   id: string | null;
+  /** sha256 of the instruction file its run was started from (instruction.ts `digest`). */
+  instruction_sha256: string | null;
   exit_code: number | null;
   phase: string | null;
   run_id: string | null;

@@ -45,8 +45,8 @@ function exitCodeOf(finished: readonly InstructionFinishedEvent[], interrupted: 
 }
 
 /**
- * An instruction that waited (or was stopped) before: where its run is, if it is still there to go on with. A run
- * the person finished meanwhile (`agent-collab run --resume …`) gives its outcome from its report instead.
+ * An instruction that waited (or was stopped) before: where its run is, if it is still there to go on with and the
+ * file is the one it started from. A run the person finished meanwhile (`agent-collab run --resume …`) gives its outcome from its report instead.
  */
 async function earlierRun(
   i: Instruction,
@@ -54,6 +54,8 @@ async function earlierRun(
 ): Promise<{ kind: 'resume'; where: Where } | { kind: 'finished'; status: InstructionStatus; report: string } | null> {
   const before = await readQueueReport(s.dirs.reports, i.name);
   if (!before || !STAYS.includes(before.status as InstructionStatus) || typeof before.run_id !== 'string') return null;
+  // Edited since its run waited: the person means the new text, which that run never saw; a new run takes it.
+  if (typeof before.instruction_sha256 === 'string' && before.instruction_sha256 !== i.digest) return null;
   const cwd = typeof before.cwd === 'string' ? before.cwd : s.repoRoot;
   if (!(await stat(cwd).catch(() => null))) return null;
   const saved = await savedRunIn(cwd, s.homeDir);

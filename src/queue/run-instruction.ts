@@ -134,7 +134,10 @@ function destination(status: InstructionStatus, dirs: InboxDirs): string | null 
 /** Writes the report, moves the file, and says so (the `instruction_finished` event). */
 export async function finish(
   i: Pick<Instruction, 'name' | 'file'> & Partial<Instruction>,
-  fields: Omit<QueueReport, 'instruction' | 'type' | 'priority' | 'id' | 'moved_to' | 'ended_at'>,
+  fields: Omit<
+    QueueReport,
+    'instruction' | 'type' | 'priority' | 'id' | 'instruction_sha256' | 'moved_to' | 'ended_at'
+  >,
   body: string,
   s: RunSettings,
 ): Promise<InstructionFinishedEvent> {
@@ -146,6 +149,7 @@ export async function finish(
     type: i.type ?? null,
     priority: i.priority ?? null,
     id: i.id ?? null,
+    instruction_sha256: i.digest ?? null,
     moved_to: movedTo ? path.relative(s.repoRoot, movedTo) : null,
     ended_at: new Date().toISOString(),
   };
