@@ -3,6 +3,7 @@
 // worktree whose instance lock is held by a live process shows its run as running.
 import { copyFile, mkdir, readdir, readFile, rmdir } from 'node:fs/promises';
 import path from 'node:path';
+import { acquireInstanceLock } from '../../persistence/instance-lock.js';
 import { workflowStateSchema } from '../../persistence/state-schema.js';
 import { firstLine, runGit } from './git.js';
 import { mainCheckoutOf, RUN_BRANCH_PREFIX, runWorktreesDir } from './run-worktree.js';
@@ -107,6 +108,22 @@ export async function whyKept(row: RunListing): Promise<string | null> {
  * the main checkout's `.agent-collab/worktree-runs/<name>/` first. Resolves to where they went, or rejects with why.
  */
 export async function removeRunWorktree(row: RunListing): Promise<string> {
+  // The worktree's instance lock, held while removing: a run starting there meanwhile (it takes the lock a moment
+  // before it writes the pid `ls` reads) is not removed under it, and none can start until the worktree is gone.
+  let release: () => Promise<void>;
+  try {
+    release = await acquireInstanceLock(path.join(row.path, WORKDIR), { onCompromised: () => undefined });
+  } catch {
+    throw new Error('a run is under way there');
+  }
+  try {
+    return await removeLocked(row);
+  } finally {
+    await release();
+  }
+}
+
+async function removeLocked(row: RunListing): Promise<string> {
   const why = await whyKept(row);
   if (why !== null) throw new Error(why);
   const main = await mainCheckoutOf(row.path);
