@@ -23,7 +23,7 @@ export function opencodeCheck(config: Config, env: NodeJS.ProcessEnv = process.e
     return {
       name: 'opencode setup',
       ok: false,
-      detail: "agent-collab's command gate plugin for opencode is missing from the package",
+      detail: "agent-collab's command gate for opencode (its plugin and shell) is missing from the package",
       fix: 'reinstall agent-collab',
     };
   const models = roles.map((r) => config.roles[`${r}_model`]).filter((m) => m !== '');

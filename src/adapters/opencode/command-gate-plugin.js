@@ -65,6 +65,12 @@ function askHook(command, cwd, sessionId, callId) {
   });
 }
 
+// The calls this plugin approved and whose shell has not started yet. opencode runs bash commands through
+// agent-collab's gate shell (config `shell`), which refuses to run anything unless `shell.env` (below) handed it
+// this turn's pass: a command can only run after this plugin approved it, so the gate holds even if opencode
+// failed to load this plugin (it then logs the error and goes on without it).
+const approved = new Set();
+
 export const AgentCollabCommandGate = async ({ directory }) => ({
   'tool.execute.before': async (input, output) => {
     if (input.tool !== 'bash') return;
@@ -73,5 +79,11 @@ export const AgentCollabCommandGate = async ({ directory }) => ({
     const cwd = typeof args.workdir === 'string' && args.workdir ? args.workdir : directory;
     const verdict = await askHook(command, cwd, input.sessionID, input.callID);
     if (!verdict.allow) throw new Error(`agent-collab denied this command: ${verdict.reason || 'denied by policy'}`);
+    if (input.callID) approved.add(input.callID);
+  },
+  'shell.env': async (input, output) => {
+    const token = process.env.AGENT_COLLAB_OPENCODE_GATE_TOKEN;
+    if (!token || !input.callID || !approved.delete(input.callID)) return;
+    (output.env ??= {}).AGENT_COLLAB_OPENCODE_GATE_PASS = token;
   },
 });

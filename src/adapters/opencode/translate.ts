@@ -30,6 +30,12 @@ function failure(message: string, status: number | null, now?: Date): AgentEvent
     : { type: 'error', kind: f.kind, message: f.message };
 }
 
+/** What gate-shell/bash prints, and its exit code, when it refuses a command the plugin did not approve. */
+const GATE_REFUSED_MARK = 'agent-collab-gate-refused';
+const GATE_REFUSED_EXIT = 126;
+export const GATE_NOT_LOADED =
+  "opencode did not load agent-collab's command gate plugin, so its shell refused to run any command and agent-collab stopped the turn: run `agent-collab doctor`, and look for plugin errors in opencode's log (~/.local/share/opencode/log)";
+
 /** A finished tool part: `bash` becomes a command, file tools a file change, the rest a tool call and its result. */
 function toolPart(part: Json): AgentEvent[] {
   const state = obj(part.state);
@@ -40,6 +46,10 @@ function toolPart(part: Json): AgentEvent[] {
   const input = obj(state?.input) ?? {};
   const output = truncateMiddle(str(state?.output) ?? str(state?.error) ?? '', TOOL_OUTPUT_MAX_BYTES);
   const exit = num(obj(state?.metadata)?.exit);
+  // The gate shell refused a call the plugin never approved: opencode did not load the plugin. Nothing ran, and
+  // no command can run this turn, so the turn stops with the reason.
+  if (tool === 'bash' && exit === GATE_REFUSED_EXIT && output.includes(GATE_REFUSED_MARK))
+    return [{ type: 'error', kind: 'agent_error', message: GATE_NOT_LOADED }];
   // A bash call that failed before running (the command gate threw in `tool.execute.before`) has no exit code.
   if (tool === 'bash' && (status === 'completed' || exit !== null)) {
     return [

@@ -4,6 +4,7 @@ import {
   opencodeConfig,
   opencodeEnv,
   opencodeFlavor,
+  opencodeOuterBox,
   opencodeStateDirs,
 } from '../../../src/adapters/opencode/opencode-agent.js';
 
@@ -52,15 +53,22 @@ describe('opencode argv, config and environment', () => {
     expect(JSON.parse(env.OPENCODE_CONFIG_CONTENT ?? '{}')).not.toHaveProperty('plugin');
   });
 
-  it("opencode runs whole inside agent-collab's box with its XDG dirs writable", () => {
+  it("opencode runs whole inside agent-collab's box with its data, cache and state dirs writable, its config dir not", () => {
     const flavor = opencodeFlavor();
     const env = { HOME: '/h', XDG_DATA_HOME: '/d' };
     expect(flavor.outerBox).toBeDefined();
-    expect(opencodeStateDirs(env)).toEqual([
-      '/d/opencode',
-      '/h/.cache/opencode',
-      '/h/.local/state/opencode',
-      '/h/.config/opencode',
-    ]);
+    expect(opencodeStateDirs(env)).toEqual(['/d/opencode', '/h/.cache/opencode', '/h/.local/state/opencode']);
+    expect(opencodeOuterBox(env).privateDirs).toEqual([{ path: '/h/.config/opencode' }]);
+  });
+
+  it('with a hook, bash runs through the gate shell and every turn gets a fresh gate token', () => {
+    const turn = { access: 'workspace-write', cwd: '/repo' } as const;
+    const a = opencodeEnv(turn, hook, { HOME: '/h' });
+    const b = opencodeEnv(turn, hook, { HOME: '/h' });
+    const config = JSON.parse(a.OPENCODE_CONFIG_CONTENT ?? '{}') as { shell?: string };
+    expect(config.shell).toMatch(/\/opencode\/gate-shell\/bash$/);
+    expect(a.SHELL).toBe(config.shell);
+    expect(a.AGENT_COLLAB_OPENCODE_GATE_TOKEN).toMatch(/^[0-9a-f]{48}$/);
+    expect(b.AGENT_COLLAB_OPENCODE_GATE_TOKEN).not.toBe(a.AGENT_COLLAB_OPENCODE_GATE_TOKEN);
   });
 });
