@@ -113,8 +113,12 @@ export function translateOpencodeLine(line: Json, state: OpencodeTranslatorState
     }
     case 'reasoning':
       return [...out, { type: 'reasoning', text: str(part.text) ?? '' }];
-    case 'tool_use':
-      return [...out, ...toolPart(part)];
+    case 'tool_use': {
+      const events = toolPart(part);
+      // A refused call fails the turn: whatever opencode answers afterwards is not the turn's answer.
+      if (events.some((e) => e.type === 'error')) state.failed = true;
+      return [...out, ...events];
+    }
     case 'step_finish':
       return [...out, ...usage(part)];
     case 'error': {

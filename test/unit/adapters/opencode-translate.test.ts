@@ -5,7 +5,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseJsonLine } from '../../../src/adapters/json-fields.js';
-import { finishOpencode, newOpencodeState, translateOpencodeLine } from '../../../src/adapters/opencode/translate.js';
+import {
+  GATE_NOT_LOADED,
+  finishOpencode,
+  newOpencodeState,
+  translateOpencodeLine,
+} from '../../../src/adapters/opencode/translate.js';
 import type { AgentEvent } from '../../../src/core/types.js';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'opencode');
@@ -57,6 +62,13 @@ describe('opencode run --format json translation (recorded transcripts)', () => 
       isError: true,
     });
     expect(events.at(-1)).toMatchObject({ type: 'done', text: 'done' });
+  });
+
+  it('a call the gate shell refused (the plugin did not load) fails the turn and is no command that ran', () => {
+    const events = run('bash-refused-by-gate-shell.jsonl');
+    expect(events.some((e) => e.type === 'command')).toBe(false);
+    expect(events).toContainEqual({ type: 'error', kind: 'agent_error', message: GATE_NOT_LOADED });
+    expect(events.some((e) => e.type === 'done')).toBe(false);
   });
 
   it('a write tool call is a tool call, its result and a new file', () => {
