@@ -14,8 +14,13 @@ import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 
-export const PINS = { '@anthropic-ai/claude-code': '2.1.197', '@openai/codex': '0.169.0' };
-const BINS = { claude: '@anthropic-ai/claude-code', codex: '@openai/codex' };
+export const PINS = {
+  '@anthropic-ai/claude-code': '2.1.197',
+  '@openai/codex': '0.169.0',
+  // opencode-ai: no `engines`; its bin is a prebuilt binary from an optional dependency (~350 MB installed).
+  'opencode-ai': '1.18.33',
+};
+const BINS = { claude: '@anthropic-ai/claude-code', codex: '@openai/codex', opencode: 'opencode-ai' };
 // gemini: ~100 MB, ~10 s (measured, 0.61.0; engines node >=20).
 PINS['@google/gemini-cli'] = '0.61.0';
 BINS.gemini = '@google/gemini-cli';

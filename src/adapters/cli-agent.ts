@@ -75,8 +75,8 @@ export interface CliFlavor {
    * pipe has not taken still queued, and loses it (output-spool.ts).
    */
   stdoutToFile?: boolean;
-  /** The child's environment; default: this process's. */
-  env?(turn: AgentTurn): NodeJS.ProcessEnv;
+  /** The child's environment (for this turn and hook); default: this process's. */
+  env?(turn: AgentTurn, hook: HookLaunch | null): NodeJS.ProcessEnv;
   /**
    * The command (as the hook saw it) when `event` shows that a shell command ran, else null. With a hook, every
    * such command must have been approved by it; one that was not ends the run.
@@ -191,7 +191,7 @@ export class CliAgent implements Agent {
       }
       if (run.stopped) return;
       // The hook's variables (its token) ride in the CLI's environment, which both CLIs pass on to the hook.
-      const own = this.flavor.env?.(turn);
+      const own = this.flavor.env?.(turn, hook);
       const env = hook === null ? own : { ...(own ?? process.env), ...hook.env };
       const launch = this.launchCommand(
         turn,
@@ -268,6 +268,12 @@ export class CliAgent implements Agent {
       }
       for (const ev of translator.finish()) {
         if (ev.type === 'error') failed = true;
+        // A CLI that prints no end line (opencode): its answer is whole once it has exited cleanly.
+        if (ev.type === 'done') {
+          if (end.exitCode !== 0 || end.signal !== null) continue;
+          yield ev;
+          return;
+        }
         yield ev;
       }
       if (!failed) yield this.exitFailure(end, sessionId !== null);

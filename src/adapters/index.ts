@@ -6,6 +6,7 @@ import type { Paths } from '../persistence/paths.js';
 import { createClaudeAgent } from './claude/claude-agent.js';
 import { createCodexAgent } from './codex/codex-agent.js';
 import { createGeminiAgent } from './gemini/gemini-agent.js';
+import { createOpencodeAgent } from './opencode/opencode-agent.js';
 import type { CliAgentOptions, ModelChoice } from './cli-agent.js';
 import type { HookEndpoint } from './command-hook/endpoint.js';
 import { agentConfinement } from './confinement/index.js';
@@ -27,7 +28,7 @@ export function modelChoice(config: Config, role: Role): ModelChoice {
   return { model: config.roles[`${role}_model`], effort: config.roles[`${role}_effort`] };
 }
 
-function cliOptions(cli: 'codex' | 'claude' | 'gemini', ctx: AgentContext): CliAgentOptions {
+function cliOptions(cli: 'codex' | 'claude' | 'gemini' | 'opencode', ctx: AgentContext): CliAgentOptions {
   const t = ctx.config.timeouts[ctx.role];
   const debug: DebugSink = (source, line) => ctx.debug.debug(source, line);
   return {
@@ -58,5 +59,7 @@ export async function createAgent(name: AgentName, ctx: AgentContext): Promise<A
       return createClaudeAgent(cliOptions('claude', ctx));
     case 'gemini':
       return createGeminiAgent(cliOptions('gemini', ctx));
+    case 'opencode':
+      return createOpencodeAgent(cliOptions('opencode', ctx));
   }
 }

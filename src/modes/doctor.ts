@@ -1,5 +1,6 @@
 // `agent-collab doctor`: checks everything a run needs and prints, for each problem, the command that fixes it.
 import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { opencodeCheck } from './doctor-opencode.js';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { execa } from 'execa';
@@ -28,6 +29,7 @@ const INSTALL: Record<Exclude<AgentName, 'fake'>, string> = {
   codex: 'npm install -g @openai/codex',
   claude: 'npm install -g @anthropic-ai/claude-code',
   gemini: 'npm install -g @google/gemini-cli',
+  opencode: 'npm install -g opencode-ai',
 };
 
 async function cliVersion(
@@ -197,6 +199,8 @@ export async function runChecks(
   checks.push(await checkGitIdentity(repoRoot));
   checks.push(await checkConfinementSetup(config, probe));
   checks.push(...(await checkAgents(config, repoRoot)));
+  const opencode = opencodeCheck(config);
+  if (opencode !== null) checks.push(opencode);
   return checks;
 }
 

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { CLAUDE_INSTALL_HINT } from '../adapters/claude/claude-agent.js';
 import { CODEX_INSTALL_HINT } from '../adapters/codex/codex-agent.js';
 import { GEMINI_INSTALL_HINT } from '../adapters/gemini/gemini-agent.js';
+import { OPENCODE_INSTALL_HINT } from '../adapters/opencode/opencode-agent.js';
 import type { Role } from '../core/types.js';
 import type { AgentName, Config } from '../persistence/config-schema.js';
 
@@ -13,6 +14,7 @@ const INSTALL: Record<Exclude<AgentName, 'fake'>, string> = {
   codex: CODEX_INSTALL_HINT,
   claude: CLAUDE_INSTALL_HINT,
   gemini: GEMINI_INSTALL_HINT,
+  opencode: OPENCODE_INSTALL_HINT,
 };
 
 async function executable(file: string): Promise<boolean> {

@@ -5,7 +5,7 @@ const sizeString = z
   .string()
   .check(z.refine((s) => parseSize(s) !== null, { message: 'a size like "10MB", "512KB" or "1GB"' }));
 
-const agentName = z.enum(['codex', 'claude', 'gemini', 'fake']);
+const agentName = z.enum(['codex', 'claude', 'gemini', 'opencode', 'fake']);
 
 /**
  * Effort levels per CLI, as measured on the pinned CLIs: claude's `--effort` takes these (it ignores any other value
@@ -16,6 +16,8 @@ export const EFFORTS = {
   codex: ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'],
   /** gemini 0.61 has no effort flag. */
   gemini: [],
+  // opencode's `--variant` (provider-specific; these are the names its built-in providers use, 1.18.33).
+  opencode: ['minimal', 'low', 'medium', 'high', 'xhigh', 'max'],
 } as const;
 const ALL_EFFORTS = [...new Set([...EFFORTS.codex, ...EFFORTS.claude])];
 
@@ -134,6 +136,7 @@ export const configSchema = z.strictObject({
     codex: table({ command: nonEmpty('codex') }),
     claude: table({ command: nonEmpty('claude') }),
     gemini: table({ command: nonEmpty('gemini') }),
+    opencode: table({ command: nonEmpty('opencode') }),
   }),
   timeouts: table({
     /** A CLI announcing a longer wait before its own retry (or its waits in one turn adding up to more) is stopped. */

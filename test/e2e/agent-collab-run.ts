@@ -13,8 +13,10 @@ export interface AgentCollabConfig {
   /** Absolute paths of the cached binaries. */
   claude: string;
   codex: string;
-  planner?: 'codex' | 'claude';
-  reviewer?: 'codex' | 'claude';
+  /** Absolute path of the cached opencode (`[agents.opencode] command`; not written when missing). */
+  opencode?: string;
+  planner?: 'codex' | 'claude' | 'opencode';
+  reviewer?: 'codex' | 'claude' | 'opencode';
   /** `[roles] planner_model`, `reviewer_model`, `planner_effort`, `reviewer_effort` (not written when missing). */
   models?: Partial<Record<'planner_model' | 'reviewer_model' | 'planner_effort' | 'reviewer_effort', string>>;
   wallSeconds?: number;
@@ -49,6 +51,7 @@ export function agentCollabConfigToml(c: AgentCollabConfig): string {
     '[agents.claude]',
     `command = ${JSON.stringify(c.claude)}`,
     '',
+    ...(c.opencode !== undefined ? ['[agents.opencode]', `command = ${JSON.stringify(c.opencode)}`, ''] : []),
     ...(c.maxRetryWaitSeconds !== undefined
       ? ['[timeouts]', `max_retry_wait_seconds = ${c.maxRetryWaitSeconds}`, '']
       : []),

@@ -75,6 +75,27 @@ export function codexConfigToml(
   ].join('\n');
 }
 
+/** The model opencode uses in the e2e tests: provider `local` of opencodeConfigJson. */
+export const OPENCODE_MODEL = 'local/m1';
+
+/**
+ * opencode's global config: a provider `local` over the bundled `@ai-sdk/anthropic` (nothing fetched from npm,
+ * measured on 1.18.33) pointed at the scripted server's Anthropic Messages route.
+ */
+export function opencodeConfigJson(serverUrl: string): string {
+  const local = {
+    npm: '@ai-sdk/anthropic',
+    name: 'local',
+    options: { baseURL: `${serverUrl}/v1`, apiKey: TEST_API_KEY },
+  };
+  return JSON.stringify({ provider: { local: { ...local, models: { m1: { name: 'm1' } } } }, model: OPENCODE_MODEL });
+}
+
+function writeOpencodeConfig(configHome: string, serverUrl: string): void {
+  mkdirSync(path.join(configHome, 'opencode'), { recursive: true });
+  writeFileSync(path.join(configHome, 'opencode', 'opencode.json'), opencodeConfigJson(serverUrl));
+}
+
 export function makeCliEnv(opts: CliEnvOptions): CliEnv {
   if (opts.parentDir !== undefined) mkdirSync(opts.parentDir, { recursive: true });
   const root = mkdtempSync(path.join(opts.parentDir ?? os.tmpdir(), opts.prefix ?? 'ac-e2e-'));
@@ -89,6 +110,7 @@ export function makeCliEnv(opts: CliEnvOptions): CliEnv {
   };
   for (const d of [home, codexHome, tmpDir, ...Object.values(xdg)]) mkdirSync(d, { recursive: true });
 
+  writeOpencodeConfig(xdg.XDG_CONFIG_HOME, opts.serverUrl);
   const writeCodexConfig = (serverUrl: string) =>
     writeFileSync(path.join(codexHome, 'config.toml'), codexConfigToml(serverUrl, opts));
   writeCodexConfig(opts.serverUrl);
@@ -118,6 +140,8 @@ export function makeCliEnv(opts: CliEnvOptions): CliEnv {
     GEMINI_API_KEY: TEST_API_KEY,
     GOOGLE_GEMINI_BASE_URL: opts.serverUrl,
     NO_COLOR: '1',
+    // opencode (its provider is in $XDG_CONFIG_HOME/opencode/opencode.json): no models.dev fetch
+    OPENCODE_DISABLE_MODELS_FETCH: '1',
     // git identity for repos made in the test home
     GIT_AUTHOR_NAME: 'e2e',
     GIT_AUTHOR_EMAIL: 'e2e@example.invalid',

@@ -9,9 +9,11 @@ import { fileURLToPath } from 'node:url';
 export const CLAUDE_VERSION = '2.1.197';
 export const CODEX_VERSION = '0.169.0';
 export const GEMINI_VERSION = '0.61.0';
+export const OPENCODE_VERSION = '1.18.33';
 
 export type E2eClis =
-  { ok: true; binDir: string; claude: string; codex: string; gemini: string } | { ok: false; reason: string };
+  | { ok: true; binDir: string; claude: string; codex: string; gemini: string; opencode: string }
+  | { ok: false; reason: string };
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -42,6 +44,7 @@ export function installE2eClis(): Promise<E2eClis> {
           claude: path.join(binDir, 'claude'),
           codex: path.join(binDir, 'codex'),
           gemini: path.join(binDir, 'gemini'),
+          opencode: path.join(binDir, 'opencode'),
         });
         return;
       }

@@ -81,7 +81,10 @@ describe('loadConfig errors', () => {
     ['[workflow]\nmax_iterations = 500\n', 'workflow.max_iterations must be an integer ≤ 100 (got 500)'],
     ['[workflow]\nbogus = 1\n', 'unknown key workflow.bogus (known: max_iterations, auto_approve, confirm_enter)'],
     ['[paths]\ndebug_log_max_size = "10XB"\n', 'paths.debug_log_max_size must be a size like "10MB"'],
-    ['[roles]\nplanner = "gpt"\n', 'roles.planner must be one of "codex", "claude", "gemini", "fake" (got "gpt")'],
+    [
+      '[roles]\nplanner = "gpt"\n',
+      'roles.planner must be one of "codex", "claude", "gemini", "opencode", "fake" (got "gpt")',
+    ],
     ['[workflow]\nauto_approve = "yes"\n', 'workflow.auto_approve must be true or false (got "yes")'],
     ['[safety]\nblocked_commands = ["a", 3]\n', 'safety.blocked_commands[1] must be a string (got 3)'],
     ['workflow = 5\n', 'workflow must be a table (got 5)'],
