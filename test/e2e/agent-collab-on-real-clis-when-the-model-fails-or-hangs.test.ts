@@ -1,6 +1,7 @@
 /**
  * agent-collab itself (the BUILT `dist/cli.js`, headless with --json) on the REAL codex and claude CLIs when the
- * model fails or hangs: HTTP 5xx retried as configured then `infra`, HTTP 429 `usage_limit` without a retry, and an
+ * model fails or hangs: HTTP 5xx retried as configured then `infra`, HTTP 429 `usage_limit` without a retry (claude:
+ * with a retry-after it would not wait for), and an
  * agent that hangs stopped by the idle timeout with no CLI process left. Split from agent-collab-on-real-clis so
  * the two files run side by side. Run `npm run build` first (`npm test` does).
  */
@@ -62,10 +63,12 @@ describe('agent-collab run on the real CLIs when the model fails or hangs', () =
       expect.objectContaining({ kind: 'failure', role: 'reviewer', failure: 'infra', phase: 'REVIEW' }),
     ]);
 
-    server.anthropic.push(reply.rateLimited('scripted rate limit', 30, true));
+    // A retry-after over 60 s and no x-should-retry: claude itself gives up at once (measured), so this one run
+    // also proves what agent-collab-stops-cli-retries-on-real-clis once checked in a run of its own.
+    server.anthropic.push(reply.rateLimited('scripted rate limit', 120));
     const again = await ac.run(['run', '--resume', '--auto']);
     expect(again.code, describeRun(again)).toBe(4);
-    expect(server.anthropic.requests).toHaveLength(3);
+    expect(server.anthropic.requests).toHaveLength(3); // not retried
     expect(events(again, 'needs_human')).toEqual([
       expect.objectContaining({ kind: 'failure', role: 'reviewer', failure: 'usage_limit' }),
     ]);

@@ -93,13 +93,23 @@ describe('nothing outlives a killed agent-collab', () => {
     expect(execFileSync('git', ['show', 'HEAD:grow.txt'], { cwd: s.repo.dir, encoding: 'utf8' })).toBe(written);
   });
 
+  // This tier (fake agents) is the one place for the kills outside an agent's turn: the e2e file on the real CLIs
+  // keeps only the kills during a real CLI's turn (the test command and the commit do not involve the CLI).
   it.each(['off', 'on'] as const)(
-    'during the test command (sandbox %s): the test command and its background writer end',
+    'during the test command (sandbox %s): the test command and its background writer end; the resumed step commits only what was written before',
     async (sandbox) => {
       const s = setup({ testCommand: writer('test-grow.txt', '.tests-ran'), sandbox });
       const grow = path.join(s.repo.dir, 'test-grow.txt');
       const tag = await s.killWhileWriting(grow);
       await expectNothingLeft(tag, grow);
+      const written = readFileSync(grow, 'utf8');
+
+      const second = await runCli([...s.args, '--resume'], { cwd: s.repo.dir, home: s.repo.home }).done;
+      expect(second.code).toBe(0);
+      expect(gitLog(s.repo.dir).filter((l) => l.startsWith('[Step'))).toEqual(['[Step 1] grow']);
+      const show = (f: string) => execFileSync('git', ['show', `HEAD:${f}`], { cwd: s.repo.dir, encoding: 'utf8' });
+      expect(show('test-grow.txt')).toBe(written);
+      expect(show('a.txt')).toBe('a\n');
     },
   );
 

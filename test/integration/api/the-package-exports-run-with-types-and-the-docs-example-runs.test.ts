@@ -79,7 +79,11 @@ describe('the agent-collab package as a library', () => {
   });
 
   it('npm pack ships the entry, the chunks it loads and its declarations; a TypeScript consumer type-checks', async () => {
-    await run(path.join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.types.json'], { cwd: ROOT });
+    // --noCheck: CI's `tsc --noEmit -p .` type-checks the sources already; without a second check the declarations
+    // build in half the time (measured 6 s vs 14 s CPU) and are the same files up to the order of union members.
+    await run(path.join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.types.json', '--noCheck'], {
+      cwd: ROOT,
+    });
     const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
       exports: { '.': { types: string; import: string } };
       bin: Record<string, string>;
