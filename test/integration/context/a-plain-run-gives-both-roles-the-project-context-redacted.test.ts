@@ -15,7 +15,7 @@ const writesA = {
   rules: [{ when: { kind: 'execute_step' as const, step: 1 }, do: { writeFiles: { 'a.txt': 'a\n' } } }],
 };
 
-let cleanups: Array<() => void> = [];
+const cleanups: Array<() => void> = [];
 afterEach(() => {
   for (const c of cleanups.splice(0)) c();
 });
