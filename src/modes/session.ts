@@ -153,26 +153,10 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
       saved.kind === 'unfinished' ? saved.state.runId : null,
       (line) => files.debug('agent-collab', line),
     );
-    const agents: Record<Role, Agent> = {
-      planner:
-        opts.agents?.planner ??
-        (await createAgent(config.roles.planner, {
-          role: 'planner',
-          config,
-          paths,
-          debug: files,
-          hook: hooks.endpoint('planner'),
-        })),
-      reviewer:
-        opts.agents?.reviewer ??
-        (await createAgent(config.roles.reviewer, {
-          role: 'reviewer',
-          config,
-          paths,
-          debug: files,
-          hook: hooks.endpoint('reviewer'),
-        })),
-    };
+    const agentFor = async (role: Role): Promise<Agent> =>
+      opts.agents?.[role] ??
+      (await createAgent(config.roles[role], { role, config, paths, debug: files, hook: hooks.endpoint(role) }));
+    const agents: Record<Role, Agent> = { planner: await agentFor('planner'), reviewer: await agentFor('reviewer') };
     const options = {
       maxIterations: config.workflow.max_iterations,
       autoApprove: config.workflow.auto_approve,
