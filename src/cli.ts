@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { EXIT, UserError } from './core/errors.js';
 import { neutralizeControls } from './core/terminal-text.js';
 import { HELP, VERSION } from './modes/help.js';
@@ -83,6 +83,24 @@ function parsed<T>(fn: () => T): T {
   }
 }
 
+type CommandOptions = NonNullable<ParseArgsConfig['options']>;
+
+/**
+ * A command's options, parsed strictly (a mistake is one line pointing to --help); null when `--help` asked for the
+ * help, which is then printed: the caller returns EXIT.done.
+ */
+function commandOptions<O extends CommandOptions>(
+  args: string[],
+  options: O,
+): ReturnType<typeof parseArgs<{ args: string[]; options: O; strict: true }>>['values'] | null {
+  const { values } = parsed(() => parseArgs({ args, options, strict: true }));
+  if ((values as { help?: unknown }).help) {
+    process.stdout.write(HELP);
+    return null;
+  }
+  return values;
+}
+
 /** `-C <dir>` (or the current directory) must be an existing directory: said as such, not as a missing git. */
 function workingDirectory(dir: string | undefined): string {
   if (dir === undefined) return process.cwd();
@@ -123,11 +141,8 @@ async function main(argv: string[]): Promise<number> {
     case 'run': {
       const { takeWorktreeFlag, startInWorktree } = await import('./modes/worktrees.js');
       const { args, worktree } = takeWorktreeFlag(rest);
-      const { values } = parsed(() => parseArgs({ args, options: RUN_OPTIONS, strict: true }));
-      if (values.help) {
-        process.stdout.write(HELP);
-        return EXIT.done;
-      }
+      const values = commandOptions(args, RUN_OPTIONS);
+      if (!values) return EXIT.done;
       if (values.resume && values.fresh) throw new UserError('--resume and --fresh cannot be used together; pick one');
       const goal = goalOf(values.goal, values['goal-file']);
       let cwd = workingDirectory(values.cwd);
@@ -156,11 +171,8 @@ async function main(argv: string[]): Promise<number> {
       });
     }
     case 'queue': {
-      const { values } = parsed(() => parseArgs({ args: rest, options: QUEUE_OPTIONS, strict: true }));
-      if (values.help) {
-        process.stdout.write(HELP);
-        return EXIT.done;
-      }
+      const values = commandOptions(rest, QUEUE_OPTIONS);
+      if (!values) return EXIT.done;
       const { runQueueMode } = await import('./modes/queue.js');
       const { createRunWorktree } = await import('./adapters/git/run-worktree.js');
       return runQueueMode({
@@ -179,33 +191,22 @@ async function main(argv: string[]): Promise<number> {
     case 'ls':
     case 'clean': {
       const options = { json: COMMON.json, help: COMMON.help, cwd: RUN_OPTIONS.cwd, yes: { type: 'boolean' } } as const;
-      const { values } = parsed(() => parseArgs({ args: rest, options, strict: true }));
-      if (values.help) {
-        process.stdout.write(HELP);
-        return EXIT.done;
-      }
+      const values = commandOptions(rest, options);
+      if (!values) return EXIT.done;
       const { runLs, runClean } = await import('./modes/worktrees.js');
       const cwd = workingDirectory(values.cwd);
       if (command === 'ls') return runLs({ cwd, json: values.json ?? false });
       return runClean({ cwd, yes: values.yes ?? false });
     }
     case 'demo': {
-      const { values } = parsed(() => parseArgs({ args: rest, options: DEMO_OPTIONS, strict: true }));
-      if (values.help) {
-        process.stdout.write(HELP);
-        return EXIT.done;
-      }
+      const values = commandOptions(rest, DEMO_OPTIONS);
+      if (!values) return EXIT.done;
       const { runDemo } = await import('./modes/demo.js');
       return runDemo({ json: values.json ?? false, keep: values.keep ?? false });
     }
     case 'doctor': {
-      const { values } = parsed(() =>
-        parseArgs({ args: rest, options: { help: COMMON.help, cwd: RUN_OPTIONS.cwd }, strict: true }),
-      );
-      if (values.help) {
-        process.stdout.write(HELP);
-        return EXIT.done;
-      }
+      const values = commandOptions(rest, { help: COMMON.help, cwd: RUN_OPTIONS.cwd } as const);
+      if (!values) return EXIT.done;
       const { runDoctor } = await import('./modes/doctor.js');
       return runDoctor({ cwd: workingDirectory(values.cwd) });
     }

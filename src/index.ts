@@ -1,7 +1,16 @@
 // The library entry (`import { run } from 'agent-collab'`; package.json `exports`, docs/api.md): one function that
 // runs agent-collab headless in-process, its option, result and event types, and the exit codes.
 export { run } from './api/run.js';
-export type { DecideAnswer, RoleUsage, RunOptions, RunResult, RunStep, RunUsage, UsageNumbers } from './api/types.js';
+export type {
+  DecideAnswer,
+  RoleUsage,
+  RunOptions,
+  RunResult,
+  RunStep,
+  RunUsage,
+  RunWorktreeInfo,
+  UsageNumbers,
+} from './api/types.js';
 export type {
   AgentRunEvent,
   BudgetEvent,

@@ -14,7 +14,7 @@ import { asUserError } from '../persistence/fs-errors.js';
 import { NoRunToResume, runHeadless } from '../modes/headless.js';
 import type { NeedsHumanEvent, RunEvent } from '../modes/run-events.js';
 import { decideEvent } from './decide.js';
-import type { RoleUsage, RunOptions, RunResult, RunStep, UsageNumbers } from './types.js';
+import type { RoleUsage, RunOptions, RunResult, RunStep, RunWorktreeInfo, UsageNumbers } from './types.js';
 
 /** Nothing of the run goes to a stream: events go to `onEvent`, and JSON mode writes no text. */
 const discard = (): Writable => new Writable({ write: (_chunk, _enc, done) => done() });
@@ -47,6 +47,31 @@ function checkOptions(o: RunOptions): void {
     throw new UserError('config must be an object of config tables, e.g. { roles: { planner: "codex" } }');
   if (o.config !== undefined) validateConfigLayer(o.config, 'the config option of run()');
   if (o.signal?.aborted) throw new UserError('the signal was aborted before run() started; nothing ran');
+  checkWorktreeOption(o);
+}
+
+/** `worktree` as the CLI's `--worktree [name]`: a new run only (its name is checked when the worktree is made). */
+function checkWorktreeOption(o: RunOptions): void {
+  const w = o.worktree;
+  if (w === undefined || w === false) return;
+  if (w !== true && (typeof w !== 'string' || !w))
+    throw new UserError('worktree must be true (named after the goal) or a name for the worktree and its branch');
+  if (o.resume)
+    throw new UserError(
+      'worktree starts a new run in a new worktree: to continue a run there, use run({ cwd: <its path>, resume: true })',
+    );
+}
+
+/** Makes the run's worktree when asked (`worktree` option); the run then goes there, the person's checkout untouched. */
+async function worktreeFor(o: RunOptions): Promise<RunWorktreeInfo | null> {
+  if (o.worktree === undefined || o.worktree === false) return null;
+  const { createRunWorktree } = await import('../adapters/git/run-worktree.js');
+  const wt = await createRunWorktree({
+    repoRoot: path.resolve(o.cwd),
+    goal: o.goal,
+    ...(typeof o.worktree === 'string' ? { name: o.worktree } : {}),
+  });
+  return { path: wt.path, branch: wt.branch };
 }
 
 /**
@@ -83,6 +108,8 @@ export async function run(options: RunOptions): Promise<RunResult> {
 
 export async function runWith(options: RunOptions, internal: InternalRunOptions): Promise<RunResult> {
   checkOptions(options);
+  const worktree = await worktreeFor(options);
+  const cwd = worktree?.path ?? path.resolve(options.cwd);
   // The caller's signal, and a listener (onEvent) that threw: both stop the run as Ctrl+C does.
   const stop = new AbortController();
   const unfollow = options.signal ? follow(options.signal, () => stop.abort()) : () => undefined;
@@ -105,7 +132,7 @@ export async function runWith(options: RunOptions, internal: InternalRunOptions)
   let exitCode: number;
   try {
     exitCode = await runHeadless({
-      cwd: path.resolve(options.cwd),
+      cwd,
       goal: options.goal,
       auto: options.auto ?? false,
       autoApprove: options.autoApprove,
@@ -128,13 +155,16 @@ export async function runWith(options: RunOptions, internal: InternalRunOptions)
   } catch (err) {
     if (err instanceof NoRunToResume)
       throw new UserError('there is no unfinished run to resume here; start one with run({ cwd, goal: "…" })');
-    throw asUserError(err);
+    throw inWorktree(asUserError(err), worktree);
   } finally {
     unfollow();
   }
   if (listenerError !== null)
-    throw new UserError(
-      `onEvent threw (${firstLine(listenerError)}); the run was stopped and saved: resume it with resume: true`,
+    throw inWorktree(
+      new UserError(
+        `onEvent threw (${firstLine(listenerError)}); the run was stopped and saved: resume it with resume: true`,
+      ),
+      worktree,
     );
   // No engine ran: the only such end is an unfinished run found without resume nor fresh (headless's exit 3).
   if (!end)
@@ -142,14 +172,20 @@ export async function runWith(options: RunOptions, internal: InternalRunOptions)
       'the repo has an unfinished run: pass resume: true to go on with it, or fresh: true to archive it and start a new one',
       exitCode,
     );
-  return resultOf(end, exitCode, report);
+  return { ...resultOf(end, exitCode, report), worktree };
+}
+
+/** A run that failed in its new worktree says where that is: the worktree and branch stay for the person. */
+function inWorktree(err: unknown, worktree: RunWorktreeInfo | null): unknown {
+  if (!worktree || !(err instanceof UserError)) return err;
+  return new UserError(`${err.message} (in worktree ${worktree.path}, branch ${worktree.branch})`, err.exitCode);
 }
 
 function resultOf(
   end: { state: WorkflowState; roles: Record<Role, RoleSetup> },
   exitCode: number,
   report: string | null,
-): RunResult {
+): Omit<RunResult, 'worktree'> {
   const s = end.state;
   const steps: RunStep[] = s.steps.map((st) => ({
     number: st.n,

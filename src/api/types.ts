@@ -33,6 +33,17 @@ export interface RunOptions {
   decide?: (needsHuman: NeedsHumanEvent) => DecideAnswer | Promise<DecideAnswer>;
   /** Aborting it stops the run and saves it like Ctrl+C: run() resolves with exit code 130. */
   signal?: AbortSignal;
+  /**
+   * Run in a new worktree on a new branch `agent-collab/<name>` (`--worktree [name]`): `true` names it after the
+   * goal, a string names it. The person's checkout is not touched; the result's `worktree` says where it is.
+   */
+  worktree?: boolean | string;
+}
+
+/** Where a `worktree` run ran: its worktree's path and branch (which keeps the `[Step N]` commits). */
+export interface RunWorktreeInfo {
+  path: string;
+  branch: string;
 }
 
 export interface RunStep {
@@ -76,4 +87,6 @@ export interface RunResult {
   usage: RunUsage;
   /** The run report (.agent-collab/runs/<run id>/report.md); null when the run is not over (exit code 3). */
   report: string | null;
+  /** With the `worktree` option: where the run ran; else null. */
+  worktree: RunWorktreeInfo | null;
 }

@@ -53,7 +53,7 @@ export interface HeadlessOptions {
   decide?: (w: Awaiting) => Promise<EngineEvent | null>;
   /** Aborting it stops the run and saves it as SIGINT does (exit 130). */
   signal?: AbortSignal;
-  /** Layered context given to the agents after each prompt (the queue's context.md files). */
+  /** Layered context given to the agents after each prompt (the queue's); default: the project's context.md. */
   context?: string;
   /** Told where the run stopped, before the `done` event: the final state and who played each role. */
   onEnd?: (end: { state: WorkflowState; roles: Record<Role, RoleSetup> }) => void;

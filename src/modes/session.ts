@@ -18,7 +18,8 @@ import { GitStepWorkspace } from '../adapters/git/step-workspace.js';
 import { RunArtifacts } from '../persistence/artifacts.js';
 import { commandPolicy } from './command-policy.js';
 import { renderPrompt } from '../persistence/prompt-templates.js';
-import { withContext } from '../core/layered-context.js';
+import { renderContext, withContext } from '../core/layered-context.js';
+import { readContextLayers } from '../queue/context-files.js';
 import { Engine } from '../engine/runner.js';
 import type { Agent, Mode, Role, WorkflowState } from '../core/types.js';
 import type { Config } from '../persistence/config-schema.js';
@@ -48,7 +49,10 @@ export interface OpenOptions {
   allowDetached?: boolean;
   /** Told if the instance lock is lost while held; default: a warning on stderr. */
   onLockLost?: (message: string) => void;
-  /** Layered context (the queue's context.md files) given to the agents after every rendered prompt. */
+  /**
+   * Layered context given to the agents after every rendered prompt, the project's context.md included (the queue
+   * adds the context files its instruction names). Without it, the project's `.agent-collab/context.md` is read.
+   */
   context?: string;
 }
 
@@ -82,6 +86,12 @@ export interface Session {
   /** Where the agents' PreToolUse hooks ask before each shell command; answered by the latest engineFor()'s engine. */
   commandHooks: CommandHookServer;
   close(): Promise<void>;
+}
+
+/** The project's `.agent-collab/context.md`, rendered; '' when there is none (a run in a worktree has its copy). */
+async function projectContext(repoRoot: string): Promise<string> {
+  const read = await readContextLayers(repoRoot, []);
+  return read.ok ? renderContext(read.layers) : '';
 }
 
 export function newRunId(now = new Date()): string {
@@ -143,26 +153,10 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
       saved.kind === 'unfinished' ? saved.state.runId : null,
       (line) => files.debug('agent-collab', line),
     );
-    const agents: Record<Role, Agent> = {
-      planner:
-        opts.agents?.planner ??
-        (await createAgent(config.roles.planner, {
-          role: 'planner',
-          config,
-          paths,
-          debug: files,
-          hook: hooks.endpoint('planner'),
-        })),
-      reviewer:
-        opts.agents?.reviewer ??
-        (await createAgent(config.roles.reviewer, {
-          role: 'reviewer',
-          config,
-          paths,
-          debug: files,
-          hook: hooks.endpoint('reviewer'),
-        })),
-    };
+    const agentFor = async (role: Role): Promise<Agent> =>
+      opts.agents?.[role] ??
+      (await createAgent(config.roles[role], { role, config, paths, debug: files, hook: hooks.endpoint(role) }));
+    const agents: Record<Role, Agent> = { planner: await agentFor('planner'), reviewer: await agentFor('reviewer') };
     const options = {
       maxIterations: config.workflow.max_iterations,
       autoApprove: config.workflow.auto_approve,
@@ -202,8 +196,9 @@ export async function openSession(opts: OpenOptions): Promise<Session> {
       config.safety.sandbox === 'on' ? agentConfinement(paths.workdir) : null,
       redactor,
     );
-    // The context is redacted like every other input an agent reads (it is the person's file, not checked).
-    const context = opts.context ? redactor.text(opts.context) : '';
+    // Every run gets the project's context, not only the queue's; redacted like every other input an agent reads
+    // (it is the person's file, not checked).
+    const context = redactor.text(opts.context ?? (await projectContext(repoRoot)));
     const prompts = {
       render: async (name: Parameters<typeof renderPrompt>[0], vars: Record<string, string | number>) =>
         withContext(await renderPrompt(name, vars, { overrideDir: paths.promptsOverride }), context),

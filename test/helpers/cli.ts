@@ -6,20 +6,31 @@ export const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '.
 /** The agent-collab command as npm installs it (bin/agent-collab runs the built launcher). */
 export const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/agent-collab');
 
-/** Runs `file` to the end with stdin closed; its exit code and everything it printed. */
+/**
+ * stdin of a spawned process: `closed` (the default, /dev/null) or `open`, a pipe nobody writes to, as a CI runner
+ * gives it (not a terminal, and a read from it would wait forever). The pipe is closed when the process ends.
+ */
+export type StdinMode = 'closed' | 'open';
+
+const stdinOf = (mode: StdinMode | undefined): 'ignore' | 'pipe' => (mode === 'open' ? 'pipe' : 'ignore');
+
+/** Runs `file` to the end; its exit code and everything it printed. */
 export function runToEnd(
   file: string,
   args: string[],
-  opts: { cwd: string; env: NodeJS.ProcessEnv },
+  opts: { cwd: string; env: NodeJS.ProcessEnv; stdin?: StdinMode },
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(file, args, { cwd: opts.cwd, env: opts.env, stdio: [stdinOf(opts.stdin), 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += String(d)));
-    child.stderr.on('data', (d: Buffer) => (stderr += String(d)));
+    child.stdout!.on('data', (d: Buffer) => (stdout += String(d)));
+    child.stderr!.on('data', (d: Buffer) => (stderr += String(d)));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => {
+      child.stdin?.destroy();
+      resolve({ code, stdout, stderr });
+    });
   });
 }
 
@@ -31,8 +42,11 @@ export interface CliRun {
   waitFor(match: (e: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
 }
 
-/** Runs the built CLI with its own HOME, stdin closed. */
-export function runCli(args: string[], opts: { cwd: string; home: string; env?: NodeJS.ProcessEnv }): CliRun {
+/** Runs the built CLI with its own HOME, stdin closed unless `stdin: 'open'`. */
+export function runCli(
+  args: string[],
+  opts: { cwd: string; home: string; env?: NodeJS.ProcessEnv; stdin?: StdinMode },
+): CliRun {
   const child = spawn(process.execPath, [CLI, ...args], {
     cwd: opts.cwd,
     env: {
@@ -42,7 +56,7 @@ export function runCli(args: string[], opts: { cwd: string; home: string; env?: 
       NO_COLOR: '1',
       ...opts.env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [stdinOf(opts.stdin), 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
@@ -75,7 +89,10 @@ export function runCli(args: string[], opts: { cwd: string; home: string; env?: 
   child.stderr!.on('data', (d: Buffer) => (stderr += String(d)));
   const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
     (resolve) => {
-      child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+      child.on('close', (code, signal) => {
+        child.stdin?.destroy();
+        resolve({ code, signal, stdout, stderr });
+      });
     },
   );
   return {

@@ -8,6 +8,7 @@ import type { AgentEvent, AgentTurn } from '../../core/types.js';
 import type { HookLaunch } from '../command-hook/endpoint.js';
 import { CliAgent, NO_MODEL_CHOICE, type CliAgentOptions, type CliFlavor, type ModelChoice } from '../cli-agent.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_WALL_TIMEOUT_MS } from '../process-runner.js';
+import { pruneGoneHomes, recordHomeRepo } from './gemini-homes.js';
 import { finishGemini, GEMINI_SHELL_TOOL, newGeminiState, translateGeminiLine } from './translate.js';
 
 export const GEMINI_INSTALL_HINT = 'npm install -g @google/gemini-cli';
@@ -148,6 +149,8 @@ export const geminiFlavor: CliFlavor = {
     const home = geminiHome(process.env, turn.cwd);
     try {
       prepareGeminiHome(home, hook, process.env);
+      recordHomeRepo(home, turn.cwd);
+      pruneGoneHomes(home);
       return null;
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;

@@ -1,12 +1,11 @@
 // The example GitHub Actions workflow (examples/github-actions/agent-collab.yml), parsed, and its `run:` scripts run
 // the way a runner runs them (`bash --noprofile --norc -eo pipefail`), with `agent-collab` on PATH being this build.
-import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import matter from 'gray-matter';
-import { BIN, CLI } from '../../helpers/cli.js';
+import { BIN, runCli, runToEnd } from '../../helpers/cli.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const WORKFLOW = path.join(ROOT, 'examples/github-actions/agent-collab.yml');
@@ -93,19 +92,7 @@ export function runStep(
   script: string,
   opts: { cwd: string; env: NodeJS.ProcessEnv },
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], {
-      cwd: opts.cwd,
-      env: opts.env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += String(d)));
-    child.stderr.on('data', (d: Buffer) => (stderr += String(d)));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runToEnd('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], { ...opts, stdin: 'open' });
 }
 
 /**
@@ -134,28 +121,11 @@ export function agentCollabArgs(script: string): string[][] {
   return found;
 }
 
-/**
- * The built CLI as a runner starts it, except stdin: a pipe left open that nobody writes to (a CI runner's stdin is
- * not a terminal; a read from it would wait forever). Its exit code, stdout's NDJSON lines, and stderr.
- */
-export function runCliOpenStdin(
+/** The built CLI as a runner starts it, stdin open (see StdinMode): its exit code, stdout's lines, and stderr. */
+export async function runCliOpenStdin(
   args: string[],
   opts: { cwd: string; home: string },
 ): Promise<{ code: number | null; lines: string[]; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: opts.cwd,
-      env: { ...process.env, HOME: opts.home, XDG_CONFIG_HOME: path.join(opts.home, '.config'), NO_COLOR: '1' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += String(d)));
-    child.stderr.on('data', (d: Buffer) => (stderr += String(d)));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      child.stdin.destroy();
-      resolve({ code, lines: stdout.split('\n').filter(Boolean), stderr });
-    });
-  });
+  const { code, stdout, stderr } = await runCli(args, { ...opts, stdin: 'open' }).done;
+  return { code, lines: stdout.split('\n').filter(Boolean), stderr };
 }
