@@ -2,13 +2,9 @@
 // how the process ended (missing binary, timeouts, exit codes) into the engine's events.
 import type { Agent, AgentEvent, AgentTurn } from '../core/types.js';
 import type { HookEndpoint, HookLaunch } from './command-hook/endpoint.js';
-import { mkdirSync } from 'node:fs';
 import {
-  BWRAP,
-  bwrapArgs,
-  programDirs,
+  outerBoxCommand,
   RefusalWatcher,
-  resolveOnPath,
   type AgentConfinement,
   type ConfinedTurn,
   type PrivateDir,
@@ -324,28 +320,8 @@ export class CliAgent implements Agent {
   ): { command: string; args: string[] } | null {
     if (confined === null || !this.flavor.outerBox) return { command: binary, args };
     const childEnv = env ?? process.env;
-    const program = resolveOnPath(binary, childEnv.PATH);
-    if (program === null) return null;
-    const { stateDirs, privateDirs } = this.flavor.outerBox(turn, childEnv);
-    // The CLI creates its state dir on first use; inside the box its parent (HOME) is read-only.
-    for (const dir of stateDirs) {
-      try {
-        mkdirSync(dir, { recursive: true });
-      } catch {
-        // the CLI says what is wrong with its own dir
-      }
-    }
-    const spec = {
-      repo: confined.repo,
-      workdir: confined.workdir,
-      stateDirs,
-      visible: programDirs(program),
-      repoReadOnly: turn.access !== 'workspace-write',
-      ...(privateDirs ? { privateDirs } : {}),
-      ...(childEnv.HOME ? { home: childEnv.HOME } : {}),
-      ...(childEnv.TMPDIR ? { tmpDir: childEnv.TMPDIR } : {}),
-    };
-    return { command: BWRAP, args: bwrapArgs(spec, program, args) };
+    const box = this.flavor.outerBox(turn, childEnv);
+    return outerBoxCommand(box, confined, turn.access !== 'workspace-write', binary, args, childEnv);
   }
 
   /** The turn's hook (null: no hook for this turn), or why it cannot be had. */

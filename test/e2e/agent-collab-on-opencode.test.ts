@@ -8,7 +8,14 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe } from 'vitest';
-import { opencodeConfig, opencodeEnv } from '../../src/adapters/opencode/opencode-agent.js';
+import { outerBoxCommand } from '../../src/adapters/confinement/index.js';
+import {
+  buildOpencodeArgs,
+  opencodeConfig,
+  opencodeEnv,
+  opencodeOuterBox,
+  prepareOpencodeConfigDir,
+} from '../../src/adapters/opencode/opencode-agent.js';
 import { GATE_NOT_LOADED, newOpencodeState, translateOpencodeLine } from '../../src/adapters/opencode/translate.js';
 import { events, gitSubjects } from './agent-collab-run.js';
 import { e2eInstall, it } from './agent-collab-fixture.js';
@@ -94,13 +101,16 @@ describe('opencode under agent-collab', () => {
   );
 
   // The gate must not depend on opencode loading the plugin: opencode logs a plugin that fails to load and goes on
-  // without it. Here the plugin cannot load at all; the command must still not run (its shell refuses it).
+  // without it. Here the plugin cannot load at all; the command must still not run (its shell refuses it). opencode
+  // runs in the box a turn runs it in (the adapter's own argv): unboxed, with its config dir writable, it first
+  // installed its plugin SDK there from npm (measured: 20 s of a 59 s test under load).
   it('runs no command when opencode cannot load the gate plugin', { timeout: 120_000 }, async ({ ac, expect }) => {
     const { server, repo, env } = ac;
     if (!e2eInstall.ok) return;
     const data = path.join(repo, 'data');
     mkdirSync(data, { mode: 0o755 });
-    const broken = path.join(env.root, 'broken-plugin.js');
+    // In HOME: the box shows it (read-only), while its /tmp is private.
+    const broken = path.join(env.env.HOME!, 'broken-plugin.js');
     writeFileSync(broken, "throw new Error('this plugin cannot load');\n");
     const turn = { access: 'workspace-write', cwd: repo } as const;
     // A hook that would allow everything: were the plugin loaded, the command would run.
@@ -109,8 +119,20 @@ describe('opencode under agent-collab', () => {
       ...opencodeEnv(turn, hook, env.env),
       OPENCODE_CONFIG_CONTENT: JSON.stringify(opencodeConfig(turn, hook, broken)),
     };
+    expect(prepareOpencodeConfigDir(env.env)).toBeNull();
+    const workdir = path.join(repo, '.agent-collab');
+    mkdirSync(workdir, { recursive: true });
+    const boxed = outerBoxCommand(
+      opencodeOuterBox(childEnv),
+      { repo, workdir },
+      false,
+      e2eInstall.opencode,
+      [...buildOpencodeArgs(null), 'go'],
+      childEnv,
+    );
+    expect(boxed).not.toBeNull();
     server.anthropic.push(bash(`chmod -R 777 ${data}`), reply.text('Done.'));
-    const r = await runCli(e2eInstall.opencode, ['run', '--format', 'json', '--title', 't', 'go'], {
+    const r = await runCli(boxed!.command, [...boxed!.args], {
       cwd: repo,
       env: childEnv,
       timeoutMs: 100_000,

@@ -10,3 +10,4 @@ export {
 export { agentConfinement, checkConfinement, type AgentConfinement, type ConfinedTurn } from './turn.js';
 export { programDirs, resolveOnPath } from './which.js';
 export { REFUSAL_ID, REFUSAL_PREFIX, RefusalWatcher } from './refusals.js';
+export { outerBoxCommand, type OuterBox } from './outer-box.js';
