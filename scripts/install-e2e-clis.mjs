@@ -5,9 +5,9 @@
 //   node scripts/install-e2e-clis.mjs --check   only check; exit 1 if they are not installed
 //
 // Cache dir: $AGENT_COLLAB_E2E_CACHE, else ${XDG_CACHE_HOME:-~/.cache}/agent-collab-e2e.
-// Idempotent: when both pinned versions are installed and `claude --version` / `codex --version` work, it does
+// Idempotent: when all pinned versions are installed and `claude --version` / `codex --version` work, it does
 // nothing. Concurrent runs wait for each other (a lock dir in the cache). On failure: exit 1 with one line on stderr.
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -49,35 +49,31 @@ function installedVersion(dir, pkg) {
   }
 }
 
-/** Returns undefined when `<bin> --version` prints the pinned version, else a reason. */
+/** Resolves undefined when `<bin> --version` prints the pinned version, else a reason. */
 function probe(binDir, bin) {
   const version = PINS[BINS[bin]];
   const file = path.join(binDir, bin);
-  if (!fs.existsSync(file)) return `${bin} not found in ${binDir}`;
-  const r = spawnSync(file, ['--version'], {
-    encoding: 'utf8',
-    timeout: 30_000,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: probeEnv(),
+  if (!fs.existsSync(file)) return Promise.resolve(`${bin} not found in ${binDir}`);
+  return new Promise((resolve) => {
+    execFile(file, ['--version'], { encoding: 'utf8', timeout: 30_000, env: probeEnv() }, (error, stdout, stderr) => {
+      if (error && typeof error.code !== 'number') resolve(`${bin} --version failed: ${error.message}`);
+      else if (error) resolve(`${bin} --version exited ${error.code}: ${oneLine(stderr || stdout)}`);
+      else if (!stdout.includes(version)) resolve(`${bin} --version printed "${oneLine(stdout)}", expected ${version}`);
+      else resolve(undefined);
+    });
   });
-  if (r.error) return `${bin} --version failed: ${r.error.message}`;
-  if (r.status !== 0) return `${bin} --version exited ${r.status}: ${oneLine(r.stderr || r.stdout)}`;
-  if (!r.stdout.includes(version)) return `${bin} --version printed "${oneLine(r.stdout)}", expected ${version}`;
-  return undefined;
 }
 
 /** undefined when everything is in place, else the first problem. */
-export function check(dir) {
+export async function check(dir) {
   for (const [pkg, version] of Object.entries(PINS)) {
     const have = installedVersion(dir, pkg);
     if (have !== version) return have === undefined ? `${pkg} is not installed` : `${pkg} is ${have}, want ${version}`;
   }
   const binDir = path.join(dir, 'node_modules', '.bin');
-  for (const bin of Object.keys(BINS)) {
-    const problem = probe(binDir, bin);
-    if (problem) return problem;
-  }
-  return undefined;
+  // All probes at once: each CLI takes seconds to start, and this runs before any e2e test.
+  const problems = await Promise.all(Object.keys(BINS).map((bin) => probe(binDir, bin)));
+  return problems.find((p) => p !== undefined);
 }
 
 function oneLine(s) {
@@ -103,7 +99,7 @@ function pidAlive(pid) {
 }
 
 /** A lock dir holding the owner's pid; waits for another installer, takes over a stale lock. */
-function withLock(dir, fn) {
+async function withLock(dir, fn) {
   const lock = path.join(dir, '.install.lock');
   const started = Date.now();
   for (;;) {
@@ -132,7 +128,7 @@ function withLock(dir, fn) {
     }
   }
   try {
-    return fn();
+    return await fn();
   } finally {
     fs.rmSync(lock, { recursive: true, force: true });
   }
@@ -220,9 +216,9 @@ function install(dir) {
 }
 
 /** claude's postinstall links the native binary; run it again when `claude --version` does not work. */
-function fixClaude(dir) {
+async function fixClaude(dir) {
   const binDir = path.join(dir, 'node_modules', '.bin');
-  if (probe(binDir, 'claude') === undefined) return;
+  if ((await probe(binDir, 'claude')) === undefined) return;
   const pkgDir = path.join(dir, 'node_modules', '@anthropic-ai', 'claude-code');
   const r = spawnSync(process.execPath, ['install.cjs'], {
     cwd: pkgDir,
@@ -234,10 +230,10 @@ function fixClaude(dir) {
     throw new Failure(`node install.cjs in ${pkgDir} exited ${r.status}: ${oneLine(r.stderr || r.stdout)}`);
 }
 
-export function ensure({ checkOnly = false } = {}) {
+export async function ensure({ checkOnly = false } = {}) {
   const dir = cacheDir();
   const binDir = path.join(dir, 'node_modules', '.bin');
-  const first = check(dir);
+  const first = await check(dir);
   if (first === undefined) return binDir;
   if (checkOnly) throw new Failure(`e2e CLIs not ready in ${dir}: ${first}; run \`node scripts/install-e2e-clis.mjs\``);
   try {
@@ -245,20 +241,20 @@ export function ensure({ checkOnly = false } = {}) {
   } catch (e) {
     throw new Failure(`cannot create cache dir ${dir}: ${e.message}`);
   }
-  withLock(dir, () => {
-    if (check(dir) === undefined) return; // another process installed them while we waited
+  await withLock(dir, async () => {
+    if ((await check(dir)) === undefined) return; // another process installed them while we waited
     const versionsOk = Object.entries(PINS).every(([pkg, v]) => installedVersion(dir, pkg) === v);
     let installed = false;
     if (!versionsOk) {
       install(dir);
       installed = true;
     }
-    fixClaude(dir);
-    if (!installed && check(dir) !== undefined) {
+    await fixClaude(dir);
+    if (!installed && (await check(dir)) !== undefined) {
       install(dir); // right versions but a broken install (e.g. a missing native package): install again
-      fixClaude(dir);
+      await fixClaude(dir);
     }
-    const after = check(dir);
+    const after = await check(dir);
     if (after !== undefined) throw new Failure(`installed, but ${after} (cache: ${dir}; delete it to reinstall)`);
   });
   return binDir;
@@ -267,7 +263,7 @@ export function ensure({ checkOnly = false } = {}) {
 const isMain = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
   try {
-    process.stdout.write(`${ensure({ checkOnly: process.argv.includes('--check') })}\n`);
+    process.stdout.write(`${await ensure({ checkOnly: process.argv.includes('--check') })}\n`);
   } catch (e) {
     process.stderr.write(`install-e2e-clis: ${e instanceof Failure ? e.message : oneLine(e?.stack ?? e)}\n`);
     process.exitCode = 1;

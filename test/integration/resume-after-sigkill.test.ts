@@ -1,5 +1,9 @@
 // The engine process is killed with SIGKILL at several points of a run, then restarted with --resume:
-// the run finishes with valid files and exactly one commit per step.
+// the run finishes with valid files and exactly one commit per step. Before that, a run without --resume finds the
+// killed run and leaves it exactly as it was.
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import matter from 'gray-matter';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -49,6 +53,27 @@ const KILL_POINTS: Array<{ name: string; at: (e: Ev) => boolean }> = [
 let cleanup: (() => void) | undefined;
 afterEach(() => cleanup?.());
 
+// A process's own bookkeeping, not the run: its lock (pid), its tag for the processes it owns, its debug log.
+const BOOKKEEPING = new Set(['agent-collab.pid', 'owner-tag', 'debug.log'].map((f) => path.join('.agent-collab', f)));
+
+/** The repo's files outside .git but for BOOKKEEPING (path → content), HEAD and git's status: the run's state. */
+function snapshot(dir: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  const walk = (rel: string): void => {
+    for (const e of readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const p = path.join(rel, e.name);
+      if (p === '.git' || BOOKKEEPING.has(p)) continue;
+      if (e.isDirectory()) walk(p);
+      else files[p] = readFileSync(path.join(dir, p), 'latin1');
+    }
+  };
+  walk('');
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' });
+  files['<HEAD>'] = git('rev-parse', 'HEAD');
+  files['<status>'] = git('status', '--porcelain', '--untracked-files=all');
+  return files;
+}
+
 function setup() {
   const repo = tempRepoWithFakeScript(SCRIPT);
   cleanup = repo.cleanup;
@@ -66,12 +91,14 @@ describe('resume after SIGKILL', () => {
     const killed = await first.done;
     expect(killed.signal).toBe('SIGKILL');
 
-    // Without --resume/--fresh and no terminal, the unfinished run is reported: exit 3, nothing touched.
+    // Without --resume/--fresh and no terminal, the unfinished run is reported: exit 3, the run's state untouched.
+    const killedState = snapshot(repo.dir);
     const asked = await runCli(args, { cwd: repo.dir, home: repo.home }).done;
     expect(asked.code).toBe(3);
     expect(asked.stdout + asked.stderr).toMatch(
       /Unfinished session found \(phase \w+, iteration \d+\).*--resume.*--fresh/,
     );
+    expect(snapshot(repo.dir)).toEqual(killedState);
 
     const second = await runCli([...args, '--resume'], { cwd: repo.dir, home: repo.home }).done;
     expect(second.stderr).toBe('');

@@ -2,20 +2,20 @@
 // rounds to approval (auto mode and a pause on the way), stop (confirmed), Ctrl+C, restart → the resume prompt.
 // Outside a git repo, the first frame goes and one line says why.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempRepoWithFakeScript } from '../helpers/repo.js';
 import { cliCommand, hasTmux, TmuxPane } from '../helpers/tmux.js';
 
-const SCRIPT = {
+/** The revision runs until the test creates `gate`, so P lands while it runs (no fixed delay). */
+const script = (gate: string) => ({
   rules: [
     { when: { kind: 'review' }, times: 1, do: { verdict: 'CHANGES_REQUIRED' } },
-    // A revision that takes a while, so P can land while it runs.
-    { when: { kind: 'respond' }, do: { delayMs: 2500 } },
+    { when: { kind: 'respond' }, do: { run: `until [ -e ${JSON.stringify(gate)} ]; do sleep 0.05; done` } },
   ],
-};
+});
 
 const pane = new TmuxPane('tui');
 const until = pane.until.bind(pane);
@@ -26,15 +26,17 @@ const dump = pane.dump.bind(pane);
 
 describe.skipIf(!hasTmux)('the built TUI in tmux', () => {
   let repo: ReturnType<typeof tempRepoWithFakeScript>;
+  const gate = path.join(mkdtempSync(path.join(os.tmpdir(), 'ac-gate-')), 'revision-may-end');
 
   beforeAll(() => {
-    repo = tempRepoWithFakeScript(SCRIPT);
+    repo = tempRepoWithFakeScript(script(gate));
     pane.open(repo.dir, 100, 30);
   });
 
   afterAll(() => {
     pane.close();
     repo?.cleanup();
+    rmSync(path.dirname(gate), { recursive: true, force: true });
   });
 
   it('goal → Enter through rounds (auto, pause on the way) → approval → stop → Ctrl+C → resume prompt', async () => {
@@ -79,6 +81,7 @@ describe.skipIf(!hasTmux)('the built TUI in tmux', () => {
     );
     keys('p');
     await shows('PAUSING');
+    writeFileSync(gate, ''); // the revision ends only now, with the pause pending
     await nextGate();
     await until('PAUSED', (x) => /REVIEW\s+iter 1\/\d+\s+PAUSED/.test(x));
     keys('Enter');

@@ -9,18 +9,23 @@ import { describe, expect, it } from 'vitest';
 import { gitLog, tempRepoWithFakeScript } from '../helpers/repo.js';
 import { cliCommand, hasTmux, TmuxPane } from '../helpers/tmux.js';
 import { colourParams, layoutProblems, styleParams } from '../helpers/tui-layout.js';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
-// Step 1 streams its output, then works on for a while: the screen is read while the round is under way.
-const SCRIPT = {
+// Step 1 streams its output, then works on until the test creates `gate`: the screen is read while the round is
+// under way.
+const script = (gate: string) => ({
   rules: [
     {
       when: { kind: 'execute_step', step: 1 },
-      do: { stream: { lines: 400, perChunk: 4, text: 'compiling module {n}' }, delayMs: 2500 },
+      do: {
+        stream: { lines: 400, perChunk: 4, text: 'compiling module {n}' },
+        run: `until [ -e ${JSON.stringify(gate)} ]; do sleep 0.05; done`,
+      },
     },
   ],
-};
+});
 // No test-command question, no code review: the run goes from approval through its steps to DONE.
 const CONFIG = '[safety]\nsandbox = "off"\n[review]\ncode = "off"\n[test]\ndefault_command = "true"\n';
 
@@ -33,7 +38,8 @@ describe.skipIf(!hasTmux)('a whole run by keyboard in tmux', () => {
   it.concurrent.each(RUNS)(
     'at $columns×$rows $name: the layout holds from the goal box to DONE, colour as asked',
     async ({ columns, rows, colour }) => {
-      const repo = tempRepoWithFakeScript(SCRIPT);
+      const gateFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'ac-gate-')), 'step-1-may-end');
+      const repo = tempRepoWithFakeScript(script(gateFile));
       appendFileSync(path.join(repo.dir, '.agent-collab', 'config.toml'), CONFIG);
       const pane = new TmuxPane(`run-${columns}-${colour ? 'colour' : 'nocolor'}`);
       const checked: string[] = [];
@@ -83,6 +89,7 @@ describe.skipIf(!hasTmux)('a whole run by keyboard in tmux', () => {
         pane.keys('Enter');
         await pane.until('step 1 streaming', (s) => /compiling module \d+/.test(s) && s.includes('Esc interrupt'));
         expectLayout('during a streaming round');
+        writeFileSync(gateFile, '');
         await gate('Next: planner — executing step 2/2');
 
         pane.keys('s');
@@ -101,6 +108,7 @@ describe.skipIf(!hasTmux)('a whole run by keyboard in tmux', () => {
       } finally {
         pane.close();
         repo.cleanup();
+        rmSync(path.dirname(gateFile), { recursive: true, force: true });
       }
     },
     150_000,
