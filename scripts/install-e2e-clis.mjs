@@ -19,11 +19,15 @@ export const PINS = {
   '@openai/codex': '0.169.0',
   // opencode-ai: no `engines`; its bin is a prebuilt binary from an optional dependency (~350 MB installed).
   'opencode-ai': '1.18.33',
+  // gemini: ~100 MB, ~10 s (measured, 0.61.0; engines node >=20).
+  '@google/gemini-cli': '0.61.0',
 };
-const BINS = { claude: '@anthropic-ai/claude-code', codex: '@openai/codex', opencode: 'opencode-ai' };
-// gemini: ~100 MB, ~10 s (measured, 0.61.0; engines node >=20).
-PINS['@google/gemini-cli'] = '0.61.0';
-BINS.gemini = '@google/gemini-cli';
+const BINS = {
+  claude: '@anthropic-ai/claude-code',
+  codex: '@openai/codex',
+  opencode: 'opencode-ai',
+  gemini: '@google/gemini-cli',
+};
 const LOCK_STALE_MS = 20 * 60_000;
 const INSTALL_TIMEOUT_MS = 15 * 60_000;
 

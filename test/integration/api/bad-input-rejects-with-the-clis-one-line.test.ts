@@ -51,7 +51,9 @@ describe('run() with bad input', () => {
       goal: 'g',
       config: { roles: { planner: 'gpt' } } as unknown as RunOptions['config'],
     });
-    expect(agent.message).toContain('roles.planner must be one of "codex", "claude", "gemini", "opencode", "fake" (got "gpt")');
+    expect(agent.message).toContain(
+      'roles.planner must be one of "codex", "claude", "gemini", "opencode", "fake" (got "gpt")',
+    );
     expect(existsSync(path.join(repo.dir, '.agent-collab'))).toBe(false);
   });
 
