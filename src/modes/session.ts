@@ -88,10 +88,14 @@ export interface Session {
   close(): Promise<void>;
 }
 
-/** The project's `.agent-collab/context.md`, rendered; '' when there is none (a run in a worktree has its copy). */
+/**
+ * The project's `.agent-collab/context.md`, rendered; '' when there is none (a run in a worktree has its copy).
+ * A link out of the repo is a one-line error rather than a silent skip: the person learns why it is not used.
+ */
 async function projectContext(repoRoot: string): Promise<string> {
   const read = await readContextLayers(repoRoot, []);
-  return read.ok ? renderContext(read.layers) : '';
+  if (!read.ok) throw new UserError(read.reason);
+  return renderContext(read.layers);
 }
 
 export function newRunId(now = new Date()): string {

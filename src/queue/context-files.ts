@@ -15,9 +15,18 @@ function inside(file: string, root: string): boolean {
 
 export async function readContextLayers(repoRoot: string, dirs: readonly string[]): Promise<ContextRead> {
   const layers: ContextLayer[] = [];
-  const project = await readFile(path.join(repoRoot, '.agent-collab', CONTEXT_FILE), 'utf8').catch(() => null);
-  if (project !== null) layers.push({ source: `.agent-collab/${CONTEXT_FILE}`, text: project });
   const root = await realpath(repoRoot);
+  const projectSource = `.agent-collab/${CONTEXT_FILE}`;
+  // Optional, but like the directories' files never read through a link that leads out of the repo (a cloned repo
+  // could commit one pointing at the person's files, which would then go into every prompt).
+  const projectReal = await realpath(path.join(root, projectSource)).catch(() => null);
+  if (projectReal !== null && !inside(projectReal, root))
+    return {
+      ok: false,
+      reason: `context file ${projectSource} leads outside the repository; replace the link with a regular file`,
+    };
+  const project = projectReal === null ? null : await readFile(projectReal, 'utf8').catch(() => null);
+  if (project !== null) layers.push({ source: projectSource, text: project });
   for (const dir of dirs) {
     const source = path.posix.join(dir.replace(/\\/g, '/'), CONTEXT_FILE);
     // Through links too: a context.md that leads out of the repo is refused, not read.
