@@ -120,13 +120,22 @@ export function opencodeConfigDirs(env: NodeJS.ProcessEnv): string[] {
 }
 
 /**
- * The box around a turn, for the person's environment `env` (opencode-home.ts). The config dirs are read-only there
+ * The box around a turn, for the person's environment `env` (opencode-home.ts), with the command gate's files. The
+ * config dirs are read-only there
  * (the person's entries shown, nothing writable): a turn cannot leave a plugin for the next one. opencode then also
  * skips installing its plugin SDK there on start (it installs only into a writable dir: measured, that install was
  * most of a turn's start).
  */
-export function opencodeOuterBox(env: NodeJS.ProcessEnv, repo: string): OuterBox {
-  return opencodeHomeBox(env, repo, opencodeConfigDirs(env));
+export function opencodeOuterBox(
+  env: NodeJS.ProcessEnv,
+  repo: string,
+  gateFiles: string[] = [gateShellPath(), commandGatePluginPath()],
+): OuterBox {
+  const box = opencodeHomeBox(env, repo, opencodeConfigDirs(env));
+  // The gate's files, read-only at their own paths: agent-collab may be installed under /tmp, which is private in
+  // the box, and opencode falls back to plain bash when its configured shell is missing (measured: a fresh-clone CI
+  // in /tmp ran an agent's chmod with neither the plugin nor the gate shell there).
+  return { ...box, readOnly: [...gateFiles, ...(box.readOnly ?? [])] };
 }
 
 /** What opencode writes into each config dir it reads, if missing (1.18.33: it dies when it cannot). */
