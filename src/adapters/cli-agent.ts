@@ -7,7 +7,7 @@ import {
   RefusalWatcher,
   type AgentConfinement,
   type ConfinedTurn,
-  type PrivateDir,
+  type OuterBox,
 } from './confinement/index.js';
 import { classifyFailure } from './failure-kind.js';
 import { parseJsonLine, type Json } from './json-fields.js';
@@ -47,7 +47,7 @@ export interface CliFlavor {
    * repo's working tree writable; read-only turns: the repo read-only too), with these dirs of its own writable
    * (created first when missing) and these dirs shown through a private file system (see PrivateDir).
    */
-  outerBox?(turn: AgentTurn, env: NodeJS.ProcessEnv): { stateDirs: string[]; privateDirs?: PrivateDir[] };
+  outerBox?(turn: AgentTurn, env: NodeJS.ProcessEnv): OuterBox;
   /**
    * The longest prompt the CLI takes, in characters (codex 0.169 refuses more with a Rust backtrace): a longer one
    * fails the turn at once with one line saying what to shorten.

@@ -14,7 +14,7 @@ import {
   opencodeConfig,
   opencodeEnv,
   opencodeOuterBox,
-  prepareOpencodeConfigDir,
+  prepareOpencode,
 } from '../../src/adapters/opencode/opencode-agent.js';
 import { GATE_NOT_LOADED, newOpencodeState, translateOpencodeLine } from '../../src/adapters/opencode/translate.js';
 import { events, gitSubjects } from './agent-collab-run.js';
@@ -119,11 +119,11 @@ describe('opencode under agent-collab', () => {
       ...opencodeEnv(turn, hook, env.env),
       OPENCODE_CONFIG_CONTENT: JSON.stringify(opencodeConfig(turn, hook, broken)),
     };
-    expect(prepareOpencodeConfigDir(env.env)).toBeNull();
+    expect(prepareOpencode(env.env, repo)).toBeNull();
     const workdir = path.join(repo, '.agent-collab');
     mkdirSync(workdir, { recursive: true });
     const boxed = outerBoxCommand(
-      opencodeOuterBox(childEnv),
+      opencodeOuterBox(env.env, repo),
       { repo, workdir },
       false,
       e2eInstall.opencode,

@@ -26,6 +26,8 @@ export interface ConfinementSpec {
   repoReadOnly?: boolean;
   /** Dirs the box shows through a private file system of their own (see PrivateDir); applied after everything else. */
   privateDirs?: PrivateDir[];
+  /** Dirs replaced by an empty, writable file system of their own: what the program writes there vanishes with the box. */
+  scratchDirs?: string[];
   /** Unix sockets to make unreachable in the box; default: those found where daemons keep them (sockets.ts). */
   sockets?: string[];
   /** Makes the git dirs writable (agent-collab's own boxed `git commit`: objects, index, refs, logs). */
@@ -52,6 +54,8 @@ export interface PrivateDir {
   keep?: string[];
   /** Entries not shown at all: the program gets fresh, private ones (needs `scratch`). */
   hide?: string[];
+  /** When set, the only entries shown (the rest are not there at all). */
+  only?: string[];
   /** The private file system stays writable: what the program creates there vanishes with the box. */
   scratch?: boolean;
   /** Empty read-only files put where the real dir has no such entry, for a program in the box to mount over. */
@@ -97,6 +101,7 @@ export function confinementMounts(spec: ConfinementSpec): { path: string; mode: 
     ...(spec.privateDirs ?? [])
       .filter((d) => existsSync(d.path))
       .map((d) => ({ path: real(d.path), mode: 'private' as Mode, dir: d })),
+    ...(spec.scratchDirs ?? []).map((p) => ({ path: real(p), mode: 'tmpfs' as Mode })),
     ...(spec.readOnly ?? []).map((p) => ({ path: real(p), mode: 'ro' as Mode })),
   ];
   const seen = new Map<string, { mode: Mode; dir?: PrivateDir }>();
@@ -123,7 +128,7 @@ function privateDirArgs(at: string, dir: PrivateDir): string[] {
     // unreadable: shown empty
   }
   for (const name of names) {
-    if (dir.scratch && dir.hide?.includes(name)) continue;
+    if ((dir.scratch && dir.hide?.includes(name)) || (dir.only && !dir.only.includes(name))) continue;
     const p = path.join(at, name);
     args.push(dir.keep?.includes(name) ? '--bind-try' : '--ro-bind-try', p, p);
   }

@@ -9,6 +9,10 @@ import { programDirs, resolveOnPath } from './which.js';
 export interface OuterBox {
   stateDirs: string[];
   privateDirs?: PrivateDir[];
+  /** Dirs that start empty on every turn (writable; nothing written there lasts). */
+  scratchDirs?: string[];
+  /** Paths that stay read-only whatever covers them (bound last). */
+  readOnly?: string[];
 }
 
 /** `bwrap … <program> <args>` for a turn; null when `binary` is not on the child's PATH. */
@@ -37,6 +41,8 @@ export function outerBoxCommand(
     visible: programDirs(program),
     repoReadOnly,
     ...(box.privateDirs ? { privateDirs: box.privateDirs } : {}),
+    ...(box.scratchDirs ? { scratchDirs: box.scratchDirs } : {}),
+    ...(box.readOnly ? { readOnly: box.readOnly } : {}),
     ...(childEnv.HOME ? { home: childEnv.HOME } : {}),
     ...(childEnv.TMPDIR ? { tmpDir: childEnv.TMPDIR } : {}),
   };

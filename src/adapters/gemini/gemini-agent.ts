@@ -1,6 +1,5 @@
 // Gemini CLI adapter (`@google/gemini-cli`): `gemini -p "" --output-format stream-json`, the prompt on stdin (the CLI
 // appends `-p` to what stdin holds), continued with `--resume <session_id>`. Measured on 0.61.0: docs/agents/gemini.md.
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,7 +7,7 @@ import type { AgentEvent, AgentTurn } from '../../core/types.js';
 import type { HookLaunch } from '../command-hook/endpoint.js';
 import { CliAgent, NO_MODEL_CHOICE, type CliAgentOptions, type CliFlavor, type ModelChoice } from '../cli-agent.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_WALL_TIMEOUT_MS } from '../process-runner.js';
-import { pruneGoneHomes, recordHomeRepo } from './gemini-homes.js';
+import { agentHome, pruneGoneHomes, recordHomeRepo } from '../agent-homes.js';
 import { finishGemini, GEMINI_SHELL_TOOL, newGeminiState, translateGeminiLine } from './translate.js';
 
 export const GEMINI_INSTALL_HINT = 'npm install -g @google/gemini-cli';
@@ -83,12 +82,7 @@ export function geminiSettings(hook: Pick<HookLaunch, 'command' | 'timeoutSecond
  * settings file would override everything, but gemini 0.61 skips one not owned by root, and inside the box nothing is.)
  */
 export function geminiHome(env: NodeJS.ProcessEnv, repo: string): string {
-  const state =
-    env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME)
-      ? env.XDG_STATE_HOME
-      : path.join(env.HOME ?? os.homedir(), '.local', 'state');
-  const key = createHash('sha256').update(path.resolve(repo)).digest('hex').slice(0, 16);
-  return path.join(state, 'agent-collab', 'gemini', key);
+  return agentHome(env, 'gemini', repo);
 }
 
 /** The person's own gemini dir: `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`. */

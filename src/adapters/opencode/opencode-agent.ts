@@ -9,8 +9,9 @@ import type { AgentEvent, AgentTurn } from '../../core/types.js';
 import { fromPackageRoot } from '../../package-root.js';
 import { CliAgent, NO_MODEL_CHOICE, type CliAgentOptions, type CliFlavor, type ModelChoice } from '../cli-agent.js';
 import type { HookLaunch } from '../command-hook/endpoint.js';
-import type { PrivateDir } from '../confinement/bwrap-args.js';
+import type { OuterBox } from '../confinement/outer-box.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_WALL_TIMEOUT_MS } from '../process-runner.js';
+import { opencodeHome, opencodeHomeBox, opencodeXdg, prepareOpencodeHome } from './opencode-home.js';
 import { finishOpencode, newOpencodeState, translateOpencodeLine } from './translate.js';
 
 export const OPENCODE_INSTALL_HINT = 'npm install -g opencode-ai';
@@ -38,7 +39,8 @@ export function gateShellPath(): string {
 /**
  * The config agent-collab layers over the person's own (OPENCODE_CONFIG_CONTENT): the command gate plugin when a
  * hook is given, no sharing or self-update, no web fetches, and no file edits in a read-only turn (the box makes the
- * repo read-only then as well).
+ * repo read-only then as well). No formatters and no LSP servers: opencode would start them on the repo's files
+ * itself, commands the command policy never sees.
  */
 export function opencodeConfig(
   turn: Pick<AgentTurn, 'access'>,
@@ -50,6 +52,8 @@ export function opencodeConfig(
     ...(hook === null ? {} : { plugin: [pathToFileURL(plugin).href], shell: gateShellPath() }),
     share: 'disabled',
     autoupdate: false,
+    formatter: false,
+    lsp: false,
     permission: { edit: write ? 'allow' : 'deny', bash: 'allow', webfetch: 'deny', external_directory: 'deny' },
   };
 }
@@ -71,7 +75,8 @@ export function buildOpencodeArgs(sessionId: string | null, model: ModelChoice =
 /**
  * The child's environment. OPENCODE_DISABLE_PROJECT_CONFIG keeps the repo's own `opencode.json` and `.opencode/`
  * (plugins an agent may have written) out (measured: with it neither loads). PWD is dropped: opencode takes its
- * project dir from PWD over its real cwd (measured: it opened the parent's dir).
+ * project dir from PWD over its real cwd (measured: it opened the parent's dir). The XDG data/cache/state bases point
+ * at agent-collab's opencode home for the repo (opencode-home.ts), never at the person's own opencode dirs.
  */
 export function opencodeEnv(
   turn: Pick<AgentTurn, 'access' | 'cwd'>,
@@ -80,6 +85,10 @@ export function opencodeEnv(
 ): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = {
     ...env,
+    ...opencodeXdg(opencodeHome(env, turn.cwd)),
+    // Absolute, as the box mounts them read-only (opencode would take a relative one from the turn's repo).
+    ...(env.OPENCODE_CONFIG_DIR ? { OPENCODE_CONFIG_DIR: path.resolve(env.OPENCODE_CONFIG_DIR) } : {}),
+    ...(env.OPENCODE_CONFIG ? { OPENCODE_CONFIG: path.resolve(env.OPENCODE_CONFIG) } : {}),
     PWD: turn.cwd,
     OPENCODE_CONFIG_CONTENT: JSON.stringify(opencodeConfig(turn, hook)),
     OPENCODE_DISABLE_PROJECT_CONFIG: '1',
@@ -96,47 +105,70 @@ export function opencodeEnv(
   return out;
 }
 
-/** opencode's own dirs it writes during a turn (its database, session snapshots, logs, caches). */
-export function opencodeStateDirs(env: NodeJS.ProcessEnv): string[] {
-  const home = env.HOME ?? os.homedir();
-  return [
-    path.join(env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'opencode'),
-    path.join(env.XDG_CACHE_HOME ?? path.join(home, '.cache'), 'opencode'),
-    path.join(env.XDG_STATE_HOME ?? path.join(home, '.local', 'state'), 'opencode'),
-  ];
-}
-
 /** opencode's global config dir, whose plugin/ and tool/ dirs it loads code from on start. */
 export function opencodeConfigDir(env: NodeJS.ProcessEnv): string {
   return path.join(env.XDG_CONFIG_HOME ?? path.join(env.HOME ?? os.homedir(), '.config'), 'opencode');
 }
 
 /**
- * In the box the global config dir is read-only (the person's entries shown, nothing writable): a turn cannot leave
- * a plugin there for the next one. opencode then also skips installing its plugin SDK there on start (it installs
- * only into a writable dir: measured, that install was most of a turn's start).
+ * The config dirs opencode loads code from (plugin/, tool/): the global one and the one OPENCODE_CONFIG_DIR names
+ * (measured: its plugins load even with OPENCODE_DISABLE_PROJECT_CONFIG).
  */
-export function opencodeOuterBox(env: NodeJS.ProcessEnv): { stateDirs: string[]; privateDirs: PrivateDir[] } {
-  return { stateDirs: opencodeStateDirs(env), privateDirs: [{ path: opencodeConfigDir(env) }] };
+export function opencodeConfigDirs(env: NodeJS.ProcessEnv): string[] {
+  const extra = env.OPENCODE_CONFIG_DIR;
+  return [opencodeConfigDir(env), ...(extra ? [path.resolve(extra)] : [])];
+}
+
+/**
+ * The box around a turn, for the person's environment `env` (opencode-home.ts), with the command gate's files. The
+ * config dirs are read-only there
+ * (the person's entries shown, nothing writable): a turn cannot leave a plugin for the next one. opencode then also
+ * skips installing its plugin SDK there on start (it installs only into a writable dir: measured, that install was
+ * most of a turn's start).
+ */
+export function opencodeOuterBox(
+  env: NodeJS.ProcessEnv,
+  repo: string,
+  gateFiles: string[] = [gateShellPath(), commandGatePluginPath()],
+): OuterBox {
+  const box = opencodeHomeBox(env, repo, opencodeConfigDirs(env));
+  // The gate's files, read-only at their own paths: agent-collab may be installed under /tmp, which is private in
+  // the box, and opencode falls back to plain bash when its configured shell is missing (measured: a fresh-clone CI
+  // in /tmp ran an agent's chmod with neither the plugin nor the gate shell there).
+  return { ...box, readOnly: [...gateFiles, ...(box.readOnly ?? [])] };
 }
 
 /** What opencode writes into each config dir it reads, if missing (1.18.33: it dies when it cannot). */
 const CONFIG_GITIGNORE = ['node_modules', 'package.json', 'package-lock.json', 'bun.lock', '.gitignore'].join('\n');
 
 /**
- * The config dir must exist for the box to mount over it (inside, HOME is read-only), with the `.gitignore` that
+ * The config dirs must exist for the box to mount over them (inside, HOME is read-only), with the `.gitignore` that
  * opencode would otherwise write there on start.
  */
 export function prepareOpencodeConfigDir(env: NodeJS.ProcessEnv): string | null {
-  const dir = opencodeConfigDir(env);
+  for (const dir of opencodeConfigDirs(env)) {
+    try {
+      mkdirSync(dir, { recursive: true });
+      const ignore = path.join(dir, '.gitignore');
+      if (!existsSync(ignore)) writeFileSync(ignore, CONFIG_GITIGNORE);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+      return `cannot prepare opencode's config dir ${dir} (${code}): make it writable, or set XDG_CONFIG_HOME`;
+    }
+  }
+  return null;
+}
+
+/** The config dirs and agent-collab's opencode home for the turn's repo; null, or why they cannot be made. */
+export function prepareOpencode(env: NodeJS.ProcessEnv, repo: string): string | null {
+  const problem = prepareOpencodeConfigDir(env);
+  if (problem !== null) return problem;
   try {
-    mkdirSync(dir, { recursive: true });
-    const ignore = path.join(dir, '.gitignore');
-    if (!existsSync(ignore)) writeFileSync(ignore, CONFIG_GITIGNORE);
+    prepareOpencodeHome(env, repo);
     return null;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-    return `cannot prepare opencode's config dir ${dir} (${code}): make it writable, or set XDG_CONFIG_HOME`;
+    return `cannot prepare agent-collab's opencode home ${opencodeHome(env, repo)} (${code}): make it writable, or set XDG_STATE_HOME`;
   }
 }
 
@@ -151,11 +183,12 @@ export function opencodeFlavor(): CliFlavor {
     installHint: OPENCODE_INSTALL_HINT,
     args: (_turn, sessionId, _hook, _confined, model) => buildOpencodeArgs(sessionId, model),
     // opencode has no sandbox of its own: it runs whole inside agent-collab's box on every turn.
-    outerBox: (_turn, env) => opencodeOuterBox(env),
-    prepare: (_turn, hook) =>
+    // The box is made from the person's environment (their opencode dirs), not the child's (agent-collab's home).
+    outerBox: (turn) => opencodeOuterBox(process.env, turn.cwd),
+    prepare: (turn, hook) =>
       hook !== null && !commandGatePluginPresent()
         ? "agent-collab's command gate for opencode (its plugin and shell) is missing from the package: reinstall agent-collab"
-        : prepareOpencodeConfigDir(process.env),
+        : prepareOpencode(process.env, turn.cwd),
     translator() {
       const state = newOpencodeState();
       return {

@@ -5,8 +5,8 @@ import {
   opencodeEnv,
   opencodeFlavor,
   opencodeOuterBox,
-  opencodeStateDirs,
 } from '../../../src/adapters/opencode/opencode-agent.js';
+import { opencodeHome } from '../../../src/adapters/opencode/opencode-home.js';
 
 const hook = { command: "bash --norc -p '/x/hook.sh'", env: { AC_HOOK_TOKEN: 't' }, timeoutSeconds: 90 };
 
@@ -53,12 +53,40 @@ describe('opencode argv, config and environment', () => {
     expect(JSON.parse(env.OPENCODE_CONFIG_CONTENT ?? '{}')).not.toHaveProperty('plugin');
   });
 
-  it("opencode runs whole inside agent-collab's box with its data, cache and state dirs writable, its config dir not", () => {
-    const flavor = opencodeFlavor();
+  it("opencode's data, cache and state live in agent-collab's home for the repo; the person's show only their login", () => {
     const env = { HOME: '/h', XDG_DATA_HOME: '/d' };
-    expect(flavor.outerBox).toBeDefined();
-    expect(opencodeStateDirs(env)).toEqual(['/d/opencode', '/h/.cache/opencode', '/h/.local/state/opencode']);
-    expect(opencodeOuterBox(env).privateDirs).toEqual([{ path: '/h/.config/opencode' }]);
+    const home = opencodeHome(env, '/repo');
+    expect(home).toMatch(/^\/h\/\.local\/state\/agent-collab\/opencode\/[0-9a-f]{16}$/);
+    const child = opencodeEnv({ access: 'workspace-write', cwd: '/repo' }, null, env);
+    expect([child.XDG_DATA_HOME, child.XDG_CACHE_HOME, child.XDG_STATE_HOME]).toEqual(
+      ['data', 'cache', 'state'].map((d) => `${home}/${d}`),
+    );
+    expect(opencodeFlavor().outerBox).toBeDefined();
+    const box = opencodeOuterBox(env, '/repo');
+    expect(box.stateDirs).toEqual(['data', 'cache', 'state'].map((d) => `${home}/${d}/opencode`));
+    expect(box.scratchDirs).toEqual([`${home}/cache/opencode/bin`, `${home}/cache/opencode/node_modules`]);
+    expect(box.privateDirs).toEqual([
+      { path: '/h/.config/opencode' },
+      { path: '/d/opencode', only: ['auth.json'] },
+      { path: '/h/.cache/opencode', only: [] },
+      { path: '/h/.local/state/opencode', only: [] },
+      { path: '/h/.local/state/agent-collab/opencode', only: [home.split('/').pop()] },
+    ]);
+    expect(box.readOnly).toBeUndefined();
+  });
+
+  it('an OPENCODE_CONFIG_DIR is mounted read-only like the global config dir, an OPENCODE_CONFIG file read-only', () => {
+    const env = { HOME: '/h', OPENCODE_CONFIG_DIR: '/shared/oc', OPENCODE_CONFIG: '/repo/oc.json' };
+    const box = opencodeOuterBox(env, '/repo');
+    expect(box.privateDirs?.slice(0, 2)).toEqual([{ path: '/h/.config/opencode' }, { path: '/shared/oc' }]);
+    expect(box.readOnly).toEqual(['/repo/oc.json']);
+    const child = opencodeEnv({ access: 'workspace-write', cwd: '/repo' }, null, env);
+    expect([child.OPENCODE_CONFIG_DIR, child.OPENCODE_CONFIG]).toEqual(['/shared/oc', '/repo/oc.json']);
+  });
+
+  it('no formatter and no LSP server runs: both are off in the config agent-collab layers on top', () => {
+    for (const access of ['read-only', 'workspace-write'] as const)
+      expect(opencodeConfig({ access }, hook)).toMatchObject({ formatter: false, lsp: false });
   });
 
   it('with a hook, bash runs through the gate shell and every turn gets a fresh gate token', () => {

@@ -1,8 +1,21 @@
-// Bounds the gemini homes agent-collab makes (one per repo or worktree, gemini-agent.ts `geminiHome`): each records
-// the repo it serves, and a home whose repo is gone (a worktree that `clean` removed, a deleted checkout) is removed
-// when another is prepared. A home of a repo that still exists stays: its gemini sessions resume an unfinished run.
+// The homes agent-collab gives a CLI (gemini, opencode), one per repo or worktree, so that nothing a turn writes is
+// on a path the person's own CLI uses. Each records the repo it serves, and a home whose repo is gone (a worktree
+// that `clean` removed, a deleted checkout) is removed when another is prepared. A home of a repo that still exists
+// stays: its sessions resume an unfinished run.
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+
+/** `$XDG_STATE_HOME/agent-collab/<cli>/<key of the repo>` (else under ~/.local/state). */
+export function agentHome(env: NodeJS.ProcessEnv, cli: string, repo: string): string {
+  const state =
+    env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME)
+      ? env.XDG_STATE_HOME
+      : path.join(env.HOME ?? os.homedir(), '.local', 'state');
+  const key = createHash('sha256').update(path.resolve(repo)).digest('hex').slice(0, 16);
+  return path.join(state, 'agent-collab', cli, key);
+}
 
 /** The file in a home that names its repo. */
 export const HOME_REPO_FILE = 'repo';
