@@ -5,6 +5,8 @@ import {
   opencodeEnv,
   opencodeFlavor,
   opencodeOuterBox,
+  commandGatePluginPath,
+  gateShellPath,
 } from '../../../src/adapters/opencode/opencode-agent.js';
 import { opencodeHome } from '../../../src/adapters/opencode/opencode-home.js';
 
@@ -72,14 +74,15 @@ describe('opencode argv, config and environment', () => {
       { path: '/h/.local/state/opencode', only: [] },
       { path: '/h/.local/state/agent-collab/opencode', only: [home.split('/').pop()] },
     ]);
-    expect(box.readOnly).toBeUndefined();
+    // Only the command gate's own files (so they are there wherever agent-collab is installed).
+    expect(box.readOnly).toEqual([gateShellPath(), commandGatePluginPath()]);
   });
 
   it('an OPENCODE_CONFIG_DIR is mounted read-only like the global config dir, an OPENCODE_CONFIG file read-only', () => {
     const env = { HOME: '/h', OPENCODE_CONFIG_DIR: '/shared/oc', OPENCODE_CONFIG: '/repo/oc.json' };
     const box = opencodeOuterBox(env, '/repo');
     expect(box.privateDirs?.slice(0, 2)).toEqual([{ path: '/h/.config/opencode' }, { path: '/shared/oc' }]);
-    expect(box.readOnly).toEqual(['/repo/oc.json']);
+    expect(box.readOnly).toEqual([gateShellPath(), commandGatePluginPath(), '/repo/oc.json']);
     const child = opencodeEnv({ access: 'workspace-write', cwd: '/repo' }, null, env);
     expect([child.OPENCODE_CONFIG_DIR, child.OPENCODE_CONFIG]).toEqual(['/shared/oc', '/repo/oc.json']);
   });
