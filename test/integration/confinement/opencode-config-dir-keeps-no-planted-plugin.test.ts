@@ -3,7 +3,7 @@
 // a stand-in opencode that tries to plant a plugin and reports whether it found one.
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { agentConfinement } from '../../../src/adapters/confinement/index.js';
 import { createOpencodeAgent } from '../../../src/adapters/opencode/opencode-agent.js';
 import type { AgentEvent, AgentTurn } from '../../../src/core/types.js';
@@ -11,13 +11,9 @@ import { tempRepo } from '../../helpers/repo.js';
 import { mkdirs } from './helpers.js';
 
 let cleanup: (() => void) | undefined;
-const saved = { HOME: process.env.HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME };
 afterEach(() => {
   cleanup?.();
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
+  vi.unstubAllEnvs();
 });
 
 /** A stand-in opencode: reports whether a planted plugin is there, plants one, answers as opencode does. */
@@ -55,8 +51,8 @@ describe('opencode config dir in the box', () => {
     mkdirs(workdir, path.join(repo.home, 'bin'));
     mkdirSync(cfg, { recursive: true });
     writeFileSync(path.join(cfg, 'opencode.json'), '{"model":"local/m1"}\n');
-    process.env.HOME = repo.home;
-    process.env.XDG_CONFIG_HOME = path.join(repo.home, '.config');
+    vi.stubEnv('HOME', repo.home);
+    vi.stubEnv('XDG_CONFIG_HOME', path.join(repo.home, '.config'));
     const agent = createOpencodeAgent({
       name: 'opencode-planner',
       binary: standInOpencode(path.join(repo.home, 'bin')),

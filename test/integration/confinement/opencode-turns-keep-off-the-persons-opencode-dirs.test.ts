@@ -3,7 +3,7 @@
 // bwrap, a stand-in opencode that tries what a hostile turn would and reports what it could do.
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { agentConfinement } from '../../../src/adapters/confinement/index.js';
 import { createOpencodeAgent } from '../../../src/adapters/opencode/opencode-agent.js';
 import { opencodeHome } from '../../../src/adapters/opencode/opencode-home.js';
@@ -13,14 +13,10 @@ import { mkdirs } from './helpers.js';
 
 let cleanup: (() => void) | undefined;
 const NAMES = ['HOME', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'XDG_STATE_HOME'] as const;
-const EXTRA = ['OPENCODE_CONFIG_DIR', 'OPENCODE_CONFIG'] as const;
-const saved = Object.fromEntries([...NAMES, ...EXTRA].map((k) => [k, process.env[k]]));
+type ExtraEnv = 'OPENCODE_CONFIG_DIR' | 'OPENCODE_CONFIG';
 afterEach(() => {
   cleanup?.();
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
+  vi.unstubAllEnvs();
 });
 
 /**
@@ -65,7 +61,7 @@ async function answer(events: AsyncIterable<AgentEvent>): Promise<Record<string,
   return {};
 }
 
-function setUp(extraEnv: Partial<Record<(typeof EXTRA)[number], (repo: string) => string>> = {}) {
+function setUp(extraEnv: Partial<Record<ExtraEnv, (repo: string) => string>> = {}) {
   const repo = tempRepo();
   cleanup = repo.cleanup;
   const workdir = path.join(repo.dir, '.agent-collab');
@@ -73,10 +69,10 @@ function setUp(extraEnv: Partial<Record<(typeof EXTRA)[number], (repo: string) =
   mkdirs(workdir, path.join(repo.home, 'bin'), path.join(person.data, 'opencode'), path.join(person.cache, 'opencode'));
   writeFileSync(path.join(person.data, 'opencode', 'opencode.db'), 'ALL MY SESSIONS');
   writeFileSync(path.join(person.data, 'opencode', 'auth.json'), '{"anthropic":{"type":"api","key":"k"}}\n');
-  for (const k of NAMES) delete process.env[k];
-  process.env.HOME = repo.home;
-  process.env.XDG_CONFIG_HOME = path.join(repo.home, '.config');
-  for (const [k, f] of Object.entries(extraEnv)) process.env[k] = f(repo.dir);
+  for (const k of NAMES) vi.stubEnv(k, undefined);
+  vi.stubEnv('HOME', repo.home);
+  vi.stubEnv('XDG_CONFIG_HOME', path.join(repo.home, '.config'));
+  for (const [k, f] of Object.entries(extraEnv)) vi.stubEnv(k, f(repo.dir));
   const binary = standInOpencode(path.join(repo.home, 'bin'));
   const agent = createOpencodeAgent({
     name: 'opencode-planner',
