@@ -3,60 +3,35 @@
 import { isAgentRound } from '../core/interrupt.js';
 import type { BudgetCaps } from '../core/budget.js';
 import type { RunSetup } from './tabs/content.js';
-import { measureElement, type DOMElement, type Key } from 'ink';
+import type { Key } from 'ink';
 import { Box, ColorContext, colorsWanted } from './styled.js';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState, type ReactNode } from 'react';
-import type { EngineEvent } from '../core/events.js';
-import type { Awaiting } from '../core/types.js';
-import { Banner, hintsNow, type Modal } from './Banner.js';
+import { useCallback, useReducer, useRef, useState } from 'react';
+import { hintsNow, type Modal } from './Banner.js';
+import { BottomPanel } from './BottomPanel.js';
 import { FlashLine } from './FlashLine.js';
-import { commandDecideEvent, dialogFor } from './decision-keys.js';
-import { AwaitingDialog } from './dialogs/AwaitingDialog.js';
-import { ConfirmDialog } from './dialogs/ConfirmDialog.js';
-import { HelpOverlay } from './dialogs/HelpOverlay.js';
-import { CommandDialog } from './dialogs/ExecutionDialogs.js';
-import {
-  bindingOf,
-  commandFor,
-  isSearchCommand,
-  isViewCommand,
-  keyMatches,
-  TAB_IDS,
-  type CommandName,
-  type KeyContext,
-  type TabId,
-} from './keymap.js';
-import type { LineSource } from './line-source.js';
-import { FOLLOW, isScroll, scrollViewport, TOP, wheelViewport, type Viewport } from './lines.js';
-import { mouseFilter } from './mouse.js';
+import { dialogFor } from './decision-keys.js';
+import { commandFor, isSearchCommand, isViewCommand, TAB_IDS, type CommandName, type KeyContext } from './keymap.js';
+import { isScroll } from './lines.js';
 import { SearchLine } from './SearchLine.js';
-import { useSearch } from './use-search.js';
 import type { EditableFile, EngineLike, FilesReader, InputHistory } from './ports.js';
 import { inputHistory } from './input-history.js';
 import { scrollHint, ScrollView } from './ScrollView.js';
 import { StatusBar } from './StatusBar.js';
-import { COLLAPSIBLE, cycleTabs, TabBar } from './TabBar.js';
-import { codeTab, commentsTab, conversationTab, planTab, statusTab } from './tabs/content.js';
-import { useDiffView } from './use-diff-view.js';
-import { useLogView } from './use-log-view.js';
+import { TabBar } from './TabBar.js';
 import { useFileTexts } from './use-files.js';
 import { KeyRouterContext, type KeyRouter } from './key-router.js';
-import { useKeys, type KeyInfo } from './use-keys.js';
+import type { KeyInfo } from './use-keys.js';
+import { useKeyQueue } from './use-key-queue.js';
+import { useTabs } from './use-tabs.js';
+import { useEngineDispatch } from './use-engine-dispatch.js';
+import { useTabWindow } from './use-tab-window.js';
 import { InputHistoryContext, useTextField } from './use-text-field.js';
 import { useTypeAhead } from './use-type-ahead.js';
 import { withHistoryMarks } from './history-marks.js';
 import { useAttentionBell } from './use-attention-bell.js';
 import { useTerminalSize } from './use-terminal-size.js';
 import { useEngineBatches } from './use-engine-batches.js';
-import {
-  describeAction,
-  initialView,
-  reduceAll,
-  reduceView,
-  whoRuns,
-  type ViewAction,
-  type ViewState,
-} from './view-model.js';
+import { initialView, reduceAll, reduceView, type ViewAction, type ViewState } from './view-model.js';
 
 export interface AppProps {
   engine: EngineLike;
@@ -95,15 +70,6 @@ export interface AppProps {
 
 type Overlay = Extract<Modal, 'help' | 'confirm_stop' | 'confirm_enter'>;
 
-const INITIAL_VIEWPORTS: Record<TabId, Viewport> = {
-  conversation: FOLLOW,
-  plan: TOP,
-  comments: TOP,
-  log: FOLLOW,
-  status: TOP,
-  code: TOP,
-  diff: TOP,
-};
 const QUIT_WINDOW_MS = 2000;
 
 /** Ctrl+G or /ready before any goal is typed. */
@@ -131,15 +97,10 @@ export function App(props: AppProps) {
   const [view, send] = useReducer(reducer, engine.state, (s) =>
     initialView(s, { maxEntries: props.maxEntries, now: now() }),
   );
-  const [tab, setTab] = useState<TabId>('conversation');
-  const [opened, setOpened] = useState<ReadonlySet<TabId>>(new Set());
+  const { tab, opened, show: showTab, cycle } = useTabs();
   const [overlay, setOverlay] = useState<Overlay | null>(null);
-  const [answered, setAnswered] = useState<Awaiting | null>(null);
-  const [answeredCommand, setAnsweredCommand] = useState<string | null>(null);
   const [typingOff, setTypingOff] = useState(false);
   const [draft, setDraft] = useState('');
-  const [expanded, setExpanded] = useState(false);
-  const [viewports, setViewports] = useState(INITIAL_VIEWPORTS);
   const lastQuit = useRef<number | null>(null);
   const history = useRef(props.inputHistory ?? inputHistory([])).current;
   const { columns, rows } = useTerminalSize();
@@ -163,6 +124,15 @@ export function App(props: AppProps) {
   const busy = view.state.inflight !== null;
   // A stopped run asks nothing more: no dialog, only the help; the tabs stay readable.
   const stopped = view.stopped !== null;
+  const { dispatch, answered, answeredCommand } = useEngineDispatch(engine, send, {
+    stopped,
+    awaiting: view.awaiting,
+    // A stop or an interruption ends the round the queued message waited for: it goes back into the goal box, unsent.
+    onRoundEnds: () => {
+      const queued = typeAhead.take();
+      if (queued) setDraft((d) => [d.trim(), queued].filter(Boolean).join('\n')); // the box holds lines now
+    },
+  });
   const commandOpen = !stopped && pending !== null && pending.id !== answeredCommand;
   const modal: Modal | null = commandOpen
     ? 'command'
@@ -175,71 +145,9 @@ export function App(props: AppProps) {
   const goalBox = view.phase === 'REFINE_GOAL' && (view.awaiting?.kind === 'goal' || busy);
   const typing = goalBox && !typingOff && !modal && !view.finished && !stopped;
 
-  const dispatch = (event: EngineEvent, fromDialog = false): void => {
-    if (stopped) return; // nothing reaches the engine of a stopped run
-    // A stop or an interruption ends the round the queued message waited for: it goes back into the goal box, unsent.
-    if (event.type === 'stop' || event.type === 'interrupt' || (event.type === 'decide' && event.choice === 'stop')) {
-      const queued = typeAhead.take();
-      if (queued) setDraft((d) => [d.trim(), queued].filter(Boolean).join('\n')); // the box holds lines now
-    }
-    send({ type: 'sent', event });
-    if (fromDialog) setAnswered(view.awaiting);
-    const command = event.type === 'decide' && event.on === 'command';
-    if (command) setAnsweredCommand(event.id);
-    void engine.dispatch(event).then(
-      (ok) => {
-        if (!ok && fromDialog) setAnswered(null);
-        if (!ok && command) setAnsweredCommand(null);
-      },
-      (err: unknown) =>
-        send({ type: 'ui_notice', text: err instanceof Error ? err.message : String(err), tone: 'error' }),
-    );
-  };
-
-  // ---- layout: the content area's height is measured, so the window holds exactly what fits.
-  const contentRef = useRef<DOMElement>(null);
-  const [contentHeight, setContentHeight] = useState(Math.max(3, rows - 10));
-  useEffect(() => {
-    if (!contentRef.current) return;
-    const h = measureElement(contentRef.current).height;
-    if (h > 0 && h !== contentHeight) setContentHeight(h);
-  });
-
   const width = Math.max(20, columns);
-  const logView = useLogView(texts, width, contentHeight, tab === 'log');
-  const diffView = useDiffView(view.state, files, width, tab === 'diff');
-  const lines: LineSource = useMemo(() => {
-    switch (tab) {
-      case 'conversation':
-        return conversationTab(view, width, expanded);
-      case 'plan':
-        return planTab(view, texts, width);
-      case 'comments':
-        return commentsTab(view, texts, width);
-      case 'log':
-        return logView.lines;
-      case 'status':
-        return statusTab(view, width, now(), {
-          ...(props.roles && { roles: props.roles }),
-          ...(props.budget && { budget: props.budget }),
-        });
-      case 'code':
-        return codeTab(view, width);
-      case 'diff':
-        return diffView.lines;
-    }
-  }, [tab, view, texts, width, expanded, now, props.roles, props.budget, logView.lines, diffView.lines]);
-  // The Log tab's window follows its selected event; the others keep where the person scrolled.
-  const viewport = tab === 'log' ? logView.viewport : viewports[tab];
-  const search = useSearch({
-    lines,
-    tab,
-    viewport,
-    height: contentHeight,
-    // The Log tab's window follows its selected event: a match there selects its event.
-    setViewport: (id, update, line) =>
-      id === 'log' ? logView.selectLine(line) : setViewports((v) => ({ ...v, [id]: update(v[id]) })),
-  });
+  const win = useTabWindow({ tab, view, texts, files, width, rows, now, roles: props.roles, budget: props.budget });
+  const { lines, viewport, search } = win;
   const ctx: KeyContext = {
     phase: view.phase,
     mode: view.state.mode,
@@ -252,25 +160,6 @@ export function App(props: AppProps) {
     stopped,
     goalStated: draft.trim() !== '' || view.state.goal.trim() !== '',
     searching: search.query !== null,
-  };
-
-  // ---- commands
-  const showTab = (id: TabId): void => {
-    if (COLLAPSIBLE.has(id)) {
-      if (tab === id) {
-        setOpened((o) => new Set([...o].filter((x) => x !== id)));
-        setTab('conversation');
-        return;
-      }
-      setOpened((o) => new Set([...o, id]));
-    }
-    setTab(id);
-  };
-
-  const cycle = (step: 1 | -1): void => {
-    const list = cycleTabs(opened);
-    const i = list.indexOf(tab);
-    setTab(list[(i + step + list.length) % list.length] ?? 'conversation');
   };
 
   const edit = (file: EditableFile): void => {
@@ -310,11 +199,7 @@ export function App(props: AppProps) {
   const typeAhead = useTypeAhead(view.awaiting?.kind === 'goal' && !busy && !stopped && !modal, submitGoal);
 
   const run = (cmd: CommandName): void => {
-    if (isScroll(cmd) && tab === 'log') return logView.move(cmd);
-    if (isScroll(cmd)) {
-      setViewports((v) => ({ ...v, [tab]: scrollViewport(v[tab], cmd, lines.length, contentHeight) }));
-      return;
-    }
+    if (isScroll(cmd)) return win.scroll(cmd);
     switch (cmd) {
       case 'next_round':
         if (confirmEnter && view.awaiting?.kind === 'go') setOverlay('confirm_enter');
@@ -338,11 +223,10 @@ export function App(props: AppProps) {
       case 'toggle_input':
         return setTypingOff((x) => !x);
       case 'toggle_details':
-        return tab === 'log' ? logView.toggle() : setExpanded((x) => !x);
+        return win.toggleDetails();
       case 'diff_prev':
       case 'diff_next':
-        if (diffView.step(cmd === 'diff_next' ? 1 : -1)) setViewports((v) => ({ ...v, diff: TOP }));
-        return;
+        return win.stepDiff(cmd === 'diff_next' ? 1 : -1);
       case 'tab_next':
         return cycle(1);
       case 'tab_prev':
@@ -391,13 +275,6 @@ export function App(props: AppProps) {
   // The one keyboard listener: Ctrl+C always; then the open dialog, or the keymap, or the goal box.
   const handleKey = (input: string, key: Key, info: KeyInfo): void => {
     if (search.prompt !== null) return search.onPromptKey(input, key);
-    // Keys that came faster than Ink read them (key repeat, a busy loop) arrive as one text: outside the goal box
-    // each is a key of its own, one render apart (line breaks stay text: a paste without bracketed paste).
-    const keys = typing ? [] : burstKeys(input, key, info);
-    if (keys.length > 1) {
-      queued.current.unshift(...keys.slice(1));
-      return handleKey(...keys[0]!);
-    }
     if (modal) {
       if (router.dialog?.(input, key, info) !== false) return;
       // A key the dialog does not declare may still change the view or search (nothing that acts on the run).
@@ -411,93 +288,15 @@ export function App(props: AppProps) {
     const cmd = commandFor(input, key, ctx);
     if (cmd) run(cmd);
   };
-  // Keys are handled one render apart: a key that opens a dialog or moves a selection is on screen (and in the
-  // handlers) before the next key is looked at, however fast keys arrive (paste, key repeat, a busy event loop).
-  const queued = useRef<Array<[string, Key, KeyInfo]>>([]);
-  const rendering = useRef(false);
-  const [, setKeyTick] = useState(0);
-  const take = (input: string, key: Key, info: KeyInfo): void => {
-    rendering.current = true;
-    handleKey(input, key, info);
-    setKeyTick((n) => n + 1);
-  };
-  // Mouse reports (`[tui] mouse = "on"`) are never keys: the wheel scrolls the tab, the rest is dropped.
-  const mouse = useRef(mouseFilter()).current;
-  useKeys((input, key, info) => {
-    const report = info.paste ? null : mouse.take(input);
-    if (report) {
-      // The Log tab's window follows its selection: the wheel moves that.
-      if (report.kind === 'wheel' && tab === 'log') logView.move(report.direction < 0 ? 'scroll_up' : 'scroll_down');
-      else if (report.kind === 'wheel')
-        setViewports((v) => ({ ...v, [tab]: wheelViewport(v[tab], report.direction, lines.length, contentHeight) }));
-      return;
-    }
-    if (!info.paste && bindingOf('quit').keys.some((k) => keyMatches(k, input, key))) return quit();
-    if (rendering.current) queued.current.push([input, key, info]);
-    else take(input, key, info);
-  });
-  useLayoutEffect(() => {
-    rendering.current = false;
-    const next = queued.current.shift();
-    if (next) take(...next);
+  useKeyQueue({
+    handle: handleKey,
+    // Outside the goal box and the search line, several characters that came as one text are several keys.
+    splitBursts: search.prompt === null && !typing,
+    onWheel: win.wheel,
+    onQuit: quit,
   });
 
   const closeOverlay = (): void => setOverlay(null);
-  const bottom = (): ReactNode => {
-    const a = view.awaiting;
-    switch (modal) {
-      case 'help':
-        // Below the tab bar and above the flash line and the status bar's two lines: what the help may take.
-        return (
-          <HelpOverlay ctx={{ ...ctx, typing: false }} onClose={closeOverlay} columns={width} maxLines={rows - 6} />
-        );
-      case 'confirm_stop':
-        return (
-          <ConfirmDialog
-            title="Stop this phase and go back to goal refinement?"
-            body="The agents are stopped; plan.md is kept."
-            onYes={() => {
-              closeOverlay();
-              dispatch({ type: 'stop' });
-            }}
-            onNo={closeOverlay}
-          />
-        );
-      case 'confirm_enter':
-        return (
-          <ConfirmDialog
-            title={
-              a?.kind === 'go'
-                ? `Let the next round through (${whoRuns(a.action)}: ${describeAction(a.action, view.state)})?`
-                : 'Let the next round through?'
-            }
-            onYes={() => {
-              closeOverlay();
-              dispatch({ type: 'go' });
-            }}
-            onNo={closeOverlay}
-          />
-        );
-      case 'command':
-        return pending ? (
-          <CommandDialog pending={pending} onChoose={(choice) => dispatch(commandDecideEvent(pending, choice))} />
-        ) : null;
-      case null:
-        return <Banner view={view} editor={goalField.editor} typing={typing} busy={busy} queued={typeAhead.queued} />;
-      default:
-        return a ? (
-          <AwaitingDialog
-            awaiting={a}
-            onEvent={(event) => dispatch(event, true)}
-            onEditPlan={() => edit('plan')}
-            onEdit={edit}
-            texts={texts}
-            state={view.state}
-          />
-        ) : null;
-    }
-  };
-
   return (
     <ColorContext.Provider value={colors}>
       <KeyRouterContext.Provider value={router}>
@@ -505,21 +304,33 @@ export function App(props: AppProps) {
           {/* Only the conversation window and, past it, the dialog give way when space runs short: the window's
               size is measured after a frame, so a bottom that just grew must not squeeze the bars meanwhile. */}
           <Box flexShrink={0}>
-            <TabBar
-              tab={tab}
-              opened={opened}
-              columns={width}
-              right={scrollHint(lines.length, contentHeight, viewport)}
-            />
+            <TabBar tab={tab} opened={opened} columns={width} right={scrollHint(lines.length, win.height, viewport)} />
           </Box>
-          <Box ref={contentRef} flexDirection="column" flexGrow={1} flexShrink={1} flexBasis={0} overflow="hidden">
-            <ScrollView lines={lines} height={contentHeight} viewport={viewport} highlight={search.highlight} />
+          <Box ref={win.ref} flexDirection="column" flexGrow={1} flexShrink={1} flexBasis={0} overflow="hidden">
+            <ScrollView lines={lines} height={win.height} viewport={viewport} highlight={search.highlight} />
           </Box>
           <Box flexShrink={0}>
             <FlashLine flash={view.flash} columns={width} />
           </Box>
           <Box flexShrink={1} flexDirection="column" overflow="hidden">
-            <InputHistoryContext.Provider value={history}>{bottom()}</InputHistoryContext.Provider>
+            <InputHistoryContext.Provider value={history}>
+              <BottomPanel
+                modal={modal}
+                view={view}
+                ctx={ctx}
+                columns={width}
+                // Below the tab bar and above the flash line and the status bar's two lines: what the help may take.
+                maxHelpLines={rows - 6}
+                editor={goalField.editor}
+                typing={typing}
+                busy={busy}
+                queued={typeAhead.queued}
+                texts={texts}
+                dispatch={dispatch}
+                edit={edit}
+                closeOverlay={closeOverlay}
+              />
+            </InputHistoryContext.Provider>
           </Box>
           <SearchLine search={search} />
           <Box flexShrink={0} flexDirection="column">
@@ -536,12 +347,4 @@ export function App(props: AppProps) {
       </KeyRouterContext.Provider>
     </ColorContext.Provider>
   );
-}
-
-/** A text of several plain characters (no paste, no control key, no line break) as one key per character. */
-function burstKeys(input: string, key: Key, info: KeyInfo): Array<[string, Key, KeyInfo]> {
-  const chars = [...input];
-  const plain = !key.ctrl && !key.meta && !key.escape && !key.return && !key.tab && !key.backspace && !key.delete;
-  if (info.paste || !plain || chars.length < 2 || /[\r\n]/.test(input)) return [];
-  return chars.map((ch) => [ch, key, { ...info, raw: ch }]);
 }
