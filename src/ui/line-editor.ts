@@ -1,6 +1,6 @@
 // The text boxes' editor as a pure state and reducer: a value, a cursor in it, and what each key does — as in a
 // shell prompt (readline's keys) and in Claude Code / Codex (Shift+Enter or Ctrl+J for a new line, ↑/↓ history).
-import type { EditCommand } from './keymap.js';
+import type { EditCommand } from './edit-keys.js';
 
 export interface Editor {
   value: string;

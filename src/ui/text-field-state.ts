@@ -1,7 +1,7 @@
 // A text box's state as a pure function of its keys: the line editor (line-editor.ts) plus the walk through the
 // earlier goals and messages with ↑/↓, which keeps the text being typed and gives it back at the end of the walk.
 import type { Key } from 'ink';
-import { editCommandFor } from './keymap.js';
+import { editCommandFor } from './edit-keys.js';
 import { editLine, editorAtEnd, emptyEditor, type Editor } from './line-editor.js';
 import type { KeyInfo } from './paste.js';
 

@@ -2,7 +2,8 @@
 // Ctrl+C always gets through at once; mouse reports are never keys.
 import type { Key } from 'ink';
 import { useLayoutEffect, useRef, useState } from 'react';
-import { bindingOf, keyMatches } from './keymap.js';
+import { keyMatches } from './key-spec.js';
+import { bindingOf } from './keymap.js';
 import { mouseFilter } from './mouse.js';
 import { useKeys, type KeyInfo } from './use-keys.js';
 
