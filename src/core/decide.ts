@@ -102,45 +102,29 @@ export function onDecide(s: WorkflowState, e: DecideEvent, opts: TransitionOptio
       return next(s, { type: 'go' });
     case 'step_failed': {
       const w = requireAwaiting(s, e, 'step_failed');
-      if (e.choice === 'stop')
-        return stopToGoal(s, `Stopped at step ${w.step} by the person; back to goal refinement (plan kept)`);
+      if (e.choice === 'stop') return stopAtStep(s, w.step, 'by the person', PLAN_KEPT);
       if (e.choice === 'rollback' && w.rolledBack) reject(s, e, 'the step is already rolled back');
       return onStepChoice(s, e.choice, w);
     }
     case 'forbidden_change': {
       const w = requireAwaiting(s, e, 'forbidden_change');
-      if (e.choice === 'stop')
-        return stopToGoal(
-          s,
-          `Stopped at step ${w.step} (the agent changed what it must not); back to goal refinement (plan kept)`,
-        );
+      if (e.choice === 'stop') return stopAtStep(s, w.step, '(the agent changed what it must not)', PLAN_KEPT);
       return onForbiddenChoice(s, e.choice, w);
     }
     case 'secret_found': {
       const w = requireAwaiting(s, e, 'secret_found');
-      if (e.choice === 'stop')
-        return stopToGoal(
-          s,
-          `Stopped at step ${w.step} (possible secret); back to goal refinement (changes left uncommitted)`,
-        );
+      if (e.choice === 'stop') return stopAtStep(s, w.step, '(possible secret)', UNCOMMITTED);
       return onSecretChoice(s, e.choice, w);
     }
     case 'commit_failed': {
       const w = requireAwaiting(s, e, 'commit_failed');
-      if (e.choice === 'stop')
-        return stopToGoal(
-          s,
-          `Stopped at step ${w.step} (commit failed); back to goal refinement (changes left uncommitted)`,
-        );
+      if (e.choice === 'stop') return stopAtStep(s, w.step, '(commit failed)', UNCOMMITTED);
       return onCommitChoice(s, e.choice, w);
     }
     case 'hunks_overlap': {
       const w = requireAwaiting(s, e, 'hunks_overlap');
       if (e.choice === 'stop')
-        return stopToGoal(
-          s,
-          `Stopped at step ${w.step} (the agent changed lines you had changed too); back to goal refinement (changes left uncommitted)`,
-        );
+        return stopAtStep(s, w.step, '(the agent changed lines you had changed too)', UNCOMMITTED);
       return onOverlapChoice(s, e.choice, w);
     }
     case 'budget':
@@ -176,4 +160,12 @@ export function onDecide(s: WorkflowState, e: DecideEvent, opts: TransitionOptio
       };
     }
   }
+}
+
+const PLAN_KEPT = 'plan kept';
+const UNCOMMITTED = 'changes left uncommitted';
+
+/** `stop` at a question about a step: back to goal refinement, saying why and what is left of the step. */
+function stopAtStep(s: WorkflowState, step: number, why: string, left: string): TransitionResult {
+  return stopToGoal(s, `Stopped at step ${step} ${why}; back to goal refinement (${left})`);
 }
