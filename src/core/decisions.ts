@@ -67,6 +67,16 @@ export const RESUME_PROMPT = {
 
 export type ResumeChoice = (typeof RESUME_PROMPT)['choices'][number]['id'];
 
+/** The questions about a step share these: undo its changes, or stop executing the plan. */
+const ROLLBACK_STEP = choice(
+  'rollback',
+  'roll back the step’s changes',
+  'restore the files the step changed (its patch is kept)',
+  ['b'],
+);
+const stopExecution = (left: 'plan kept' | 'changes left uncommitted') =>
+  choice('stop', 'stop execution', `stop execution and go back to goal refinement (${left})`, ['s']);
+
 export const DECISIONS = {
   arbitration: {
     about: 'the iteration cap was reached',
@@ -218,10 +228,8 @@ export const DECISIONS = {
     choices: [
       choice('retry', 'retry the step', 'give the step one more attempt', ['r']),
       choice('skip', 'skip the step', 'skip the step; its changes stay uncommitted', ['k']),
-      choice('rollback', 'roll back the step’s changes', 'restore the files the step changed (its patch is kept)', [
-        'b',
-      ]),
-      choice('stop', 'stop execution', 'stop execution and go back to goal refinement (plan kept)', ['s']),
+      ROLLBACK_STEP,
+      stopExecution('plan kept'),
     ],
   },
   forbidden_change: {
@@ -234,10 +242,8 @@ export const DECISIONS = {
         ['r'],
       ),
       choice('skip', 'skip the step', 'skip the step; its file edits stay uncommitted', ['k']),
-      choice('rollback', 'roll back the step’s changes', 'restore the files the step changed (its patch is kept)', [
-        'b',
-      ]),
-      choice('stop', 'stop execution', 'stop execution and go back to goal refinement (plan kept)', ['s']),
+      ROLLBACK_STEP,
+      stopExecution('plan kept'),
     ],
   },
   secret_found: {
@@ -256,9 +262,7 @@ export const DECISIONS = {
         'leave the changes uncommitted and go on with the next step',
         ['l'],
       ),
-      choice('stop', 'stop execution', 'stop execution and go back to goal refinement (changes left uncommitted)', [
-        's',
-      ]),
+      stopExecution('changes left uncommitted'),
     ],
   },
   commit_failed: {
@@ -268,9 +272,7 @@ export const DECISIONS = {
       choice('continue', 'continue without committing', 'go on with the next step; the changes stay uncommitted', [
         'c',
       ]),
-      choice('stop', 'stop execution', 'stop execution and go back to goal refinement (changes left uncommitted)', [
-        's',
-      ]),
+      stopExecution('changes left uncommitted'),
     ],
   },
   hunks_overlap: {
@@ -291,9 +293,7 @@ export const DECISIONS = {
         'leave the step’s changes uncommitted and go on with the next step',
         ['l'],
       ),
-      choice('stop', 'stop execution', 'stop execution and go back to goal refinement (changes left uncommitted)', [
-        's',
-      ]),
+      stopExecution('changes left uncommitted'),
     ],
   },
   large_change: {
@@ -309,9 +309,7 @@ export const DECISIONS = {
         'leave the step’s changes uncommitted and go on with the next step',
         ['l'],
       ),
-      choice('rollback', 'roll back the step’s changes', 'restore the files the step changed (its patch is kept)', [
-        'b',
-      ]),
+      ROLLBACK_STEP,
     ],
   },
   external_change: {
