@@ -181,6 +181,13 @@ export function onStepStarted(s: WorkflowState, e: Ev<'step_started'>, reject: R
   };
 }
 
+/** The step whose tests are running: an event about any other step is refused. */
+function stepUnderTest(s: WorkflowState, step: number, reject: Reject): StepRun {
+  if (s.inflight?.kind !== 'run_tests' || s.inflight.step !== step || !s.stepRun)
+    reject(`step ${step} is not being tested`);
+  return s.stepRun as StepRun;
+}
+
 /** The runner found no test command: ask the planner (when allowed), else commit untested. */
 export function onNoTestCommand(
   s: WorkflowState,
@@ -188,9 +195,7 @@ export function onNoTestCommand(
   opts: ExecutionOptions,
   reject: Reject,
 ): TransitionResult {
-  if (s.inflight?.kind !== 'run_tests' || s.inflight.step !== e.step || !s.stepRun)
-    reject(`step ${e.step} is not being tested`);
-  const run = s.stepRun as StepRun;
+  const run = stepUnderTest(s, e.step, reject);
   if (opts.testFallbackToAgent && s.testCommand === null) {
     return proceed(s, { kind: 'ask_test_command', step: e.step }, [
       { type: 'log', title: 'No test command found; asking the planner' },
@@ -221,9 +226,7 @@ export function onTestsDone(
   opts: ExecutionOptions,
   reject: Reject,
 ): TransitionResult {
-  if (s.inflight?.kind !== 'run_tests' || s.inflight.step !== e.step || !s.stepRun)
-    reject(`step ${e.step} is not being tested`);
-  const run = s.stepRun as StepRun;
+  const run = stepUnderTest(s, e.step, reject);
   const notice: Effect = {
     type: 'notify',
     notice: {
