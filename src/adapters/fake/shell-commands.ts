@@ -21,38 +21,17 @@ export async function* runScriptedCommands(
     if (ctx.signal.aborted) return;
     const id = `${ctx.sessionId}-cmd-${i + 1}`;
     if (ctx.hook === null) {
-      yield {
-        type: 'command',
-        id,
-        command,
-        status: 'failed',
-        exitCode: null,
-        output: 'not run: the fake agent has no command hook to ask',
-      };
+      yield notRun(id, command, 'not run: the fake agent has no command hook to ask');
       continue;
     }
     const verdict = await runHook(ctx.hook, { command, cwd: ctx.cwd, sessionId: ctx.sessionId, toolUseId: id });
     if (ctx.signal.aborted) return;
     if (!verdict.allow) {
-      yield {
-        type: 'command',
-        id,
-        command,
-        status: 'failed',
-        exitCode: null,
-        output: `Command blocked by PreToolUse hook: ${verdict.reason}`,
-      };
+      yield notRun(id, command, `Command blocked by PreToolUse hook: ${verdict.reason}`);
       continue;
     }
     if (!ctx.hook.approvals.take(command)) {
-      yield {
-        type: 'command',
-        id,
-        command,
-        status: 'failed',
-        exitCode: null,
-        output: 'not run: the hook said allow but agent-collab has no approval on record',
-      };
+      yield notRun(id, command, 'not run: the hook said allow but agent-collab has no approval on record');
       continue;
     }
     yield { type: 'command', id, command, status: 'started' };
@@ -88,4 +67,9 @@ export async function* runScriptedCommands(
       output: truncateMiddle(r.all ?? '', TOOL_OUTPUT_MAX_BYTES),
     };
   }
+}
+
+/** A command that never ran: a failed command event saying why. */
+function notRun(id: string, command: string, why: string): AgentEvent {
+  return { type: 'command', id, command, status: 'failed', exitCode: null, output: why };
 }
