@@ -14,6 +14,7 @@ import { parseJsonLine, type Json } from './json-fields.js';
 import { runProcess, type DebugSink, type ProcessEnd, type RunningProcess } from './process-runner.js';
 import { SideEvents } from './side-events.js';
 import { truncateMiddle } from './truncate.js';
+import { errorEvent } from './agent-events.js';
 
 /** Translates one CLI run's output; a fresh one per run. */
 export interface LineTranslator {
@@ -396,9 +397,6 @@ export class CliAgent implements Agent {
     const message = `${this.flavor.cli} ${how}${stderr ? `: ${stderr}` : ''}`;
     if (resumed && end.exitCode !== 0 && this.flavor.sessionLost?.(end.stderr))
       return { type: 'error', kind: 'session_lost', message };
-    const f = stderr ? classifyFailure({ message: stderr }) : { kind: 'agent_error' as const, resetAt: undefined };
-    return f.resetAt
-      ? { type: 'error', kind: f.kind, message, resetAt: f.resetAt }
-      : { type: 'error', kind: f.kind, message };
+    return errorEvent(stderr ? classifyFailure({ message: stderr }) : { kind: 'agent_error' }, message);
   }
 }

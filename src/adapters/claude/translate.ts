@@ -5,6 +5,7 @@ import type { AgentEvent } from '../../core/types.js';
 import { classifyFailure } from '../failure-kind.js';
 import { arr, num, obj, str, type Json } from '../json-fields.js';
 import { TOOL_OUTPUT_MAX_BYTES, truncateMiddle } from '../truncate.js';
+import { commandEnded, errorEvent, toolResultEvents } from '../agent-events.js';
 
 export interface ClaudeTranslatorState {
   sessionId: string | null;
@@ -90,22 +91,10 @@ function toolResult(block: Json, toolUseResult: Json | null, state: ClaudeTransl
   state.toolUses.delete(id);
   if (use?.name === 'Bash') {
     const exitCode = isError ? Number(/^Exit code (\d+)/.exec(output)?.[1] ?? NaN) : 0;
-    return [
-      {
-        type: 'command',
-        id,
-        command: str(use.input.command) ?? '',
-        status: isError ? 'failed' : 'completed',
-        exitCode: Number.isNaN(exitCode) ? null : exitCode,
-        output,
-      },
-    ];
+    return commandEnded(id, str(use.input.command) ?? '', isError, exitCode, output);
   }
-  const events: AgentEvent[] = [{ type: 'tool_result', id, output, isError }];
   const path = use && FILE_TOOLS.has(use.name) ? (str(use.input.file_path) ?? str(use.input.notebook_path)) : null;
-  if (path && !isError)
-    events.push({ type: 'file_change', path, kind: toolUseResult?.type === 'create' ? 'add' : 'update' });
-  return events;
+  return toolResultEvents(id, output, isError, { path, kind: toolUseResult?.type === 'create' ? 'add' : 'update' });
 }
 
 function user(line: Json, state: ClaudeTranslatorState): AgentEvent[] {
@@ -147,12 +136,7 @@ function result(line: Json, state: ClaudeTranslatorState, now?: Date): AgentEven
       `claude ended with ${str(line.subtype) ?? 'an error'}`;
     if (errors.some((e) => /no conversation found/i.test(e)))
       return [...events, { type: 'error', kind: 'session_lost', message }];
-    const f = classifyFailure({ message, status: num(line.api_error_status), now });
-    events.push(
-      f.resetAt
-        ? { type: 'error', kind: f.kind, message, resetAt: f.resetAt }
-        : { type: 'error', kind: f.kind, message },
-    );
+    events.push(errorEvent(classifyFailure({ message, status: num(line.api_error_status), now }), message));
     return events;
   }
   const denials = arr(line.permission_denials);

@@ -3,6 +3,7 @@ import type { AgentEvent } from '../../core/types.js';
 import { classifyFailure, statusInText } from '../failure-kind.js';
 import { arr, num, obj, str, type Json } from '../json-fields.js';
 import { TOOL_OUTPUT_MAX_BYTES, truncateMiddle } from '../truncate.js';
+import { errorEvent } from '../agent-events.js';
 
 export interface CodexTranslatorState {
   threadId: string | null;
@@ -31,9 +32,7 @@ const FILE_CHANGE_KINDS = new Set(['add', 'update', 'delete']);
 
 function failure(message: string, now?: Date): AgentEvent {
   const f = classifyFailure({ message, now });
-  return f.resetAt
-    ? { type: 'error', kind: f.kind, message: f.message, resetAt: f.resetAt }
-    : { type: 'error', kind: f.kind, message: f.message };
+  return errorEvent(f, f.message);
 }
 
 function itemStarted(item: Json): AgentEvent[] {

@@ -10,6 +10,7 @@ import type { AgentEvent } from '../../core/types.js';
 import { classifyFailure } from '../failure-kind.js';
 import { num, obj, str, type Json } from '../json-fields.js';
 import { TOOL_OUTPUT_MAX_BYTES, truncateMiddle } from '../truncate.js';
+import { commandEnded, errorEvent, toolResultEvents } from '../agent-events.js';
 
 /** The CLI's shell tool; the name its BeforeTool hook sees too. */
 export const GEMINI_SHELL_TOOL = 'run_shell_command';
@@ -64,21 +65,10 @@ function toolResult(line: Json, state: GeminiTranslatorState): AgentEvent[] {
   if (use?.name === GEMINI_SHELL_TOOL && !blocked) {
     // gemini 0.61 reports a command that exited non-zero as a success too, and says no exit code (measured).
     const exitCode = Number(/Exit Code: (\d+)/i.exec(output)?.[1] ?? NaN);
-    return [
-      {
-        type: 'command',
-        id,
-        command: str(use.input.command) ?? '',
-        status: isError ? 'failed' : 'completed',
-        exitCode: Number.isNaN(exitCode) ? null : exitCode,
-        output,
-      },
-    ];
+    return commandEnded(id, str(use.input.command) ?? '', isError, exitCode, output);
   }
-  const events: AgentEvent[] = [{ type: 'tool_result', id, output, isError }];
   const path = use && FILE_TOOLS.has(use.name) ? str(use.input.file_path) : null;
-  if (path && !isError) events.push({ type: 'file_change', path, kind: use?.name === 'write_file' ? 'add' : 'update' });
-  return events;
+  return toolResultEvents(id, output, isError, { path, kind: use?.name === 'write_file' ? 'add' : 'update' });
 }
 
 function usage(stats: Json): AgentEvent {
@@ -98,12 +88,7 @@ function result(line: Json, state: GeminiTranslatorState, now?: Date): AgentEven
   if (line.status !== 'success') {
     const error = obj(line.error);
     const message = str(error?.message) ?? `gemini ended with status ${str(line.status) ?? 'unknown'}`;
-    const f = classifyFailure({ message, now });
-    events.push(
-      f.resetAt
-        ? { type: 'error', kind: f.kind, message, resetAt: f.resetAt }
-        : { type: 'error', kind: f.kind, message },
-    );
+    events.push(errorEvent(classifyFailure({ message, now }), message));
     return events;
   }
   events.push({ type: 'done', sessionId: state.sessionId, text: state.lastMessage });

@@ -6,6 +6,7 @@ import type { AgentEvent } from '../../core/types.js';
 import { classifyFailure } from '../failure-kind.js';
 import { num, obj, str, type Json } from '../json-fields.js';
 import { TOOL_OUTPUT_MAX_BYTES, truncateMiddle } from '../truncate.js';
+import { errorEvent } from '../agent-events.js';
 
 export interface OpencodeTranslatorState {
   sessionId: string | null;
@@ -25,9 +26,7 @@ const FILE_TOOLS: Record<string, 'add' | 'update'> = { write: 'add', edit: 'upda
 
 function failure(message: string, status: number | null, now?: Date): AgentEvent {
   const f = classifyFailure({ message, status: status ?? undefined, now });
-  return f.resetAt
-    ? { type: 'error', kind: f.kind, message: f.message, resetAt: f.resetAt }
-    : { type: 'error', kind: f.kind, message: f.message };
+  return errorEvent(f, f.message);
 }
 
 /** What gate-shell/bash prints, and its exit code, when it refuses a command the plugin did not approve. */
