@@ -8,7 +8,8 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRunWorktree } from '../../../src/adapters/git/run-worktree.js';
-import { boxedWorkspace, preCommitHook, repoStateOf } from '../../helpers/boxed-workspace.js';
+import { boxedWorkspace, preCommitHook } from '../../helpers/boxed-workspace.js';
+import { commitStep, guardedBesideAnotherRun } from '../../helpers/parallel-runs.js';
 import { tempRepo } from '../../helpers/repo.js';
 import { runBoxed } from '../confinement/helpers.js';
 
@@ -73,15 +74,10 @@ describe('a run worktree', () => {
 
   it('the guard ignores other runs’ branches and worktrees, and catches its own branch or the person’s moving', async () => {
     const repo = repoWithRun();
-    const mine = await createRunWorktree({ repoRoot: repo.dir, name: 'mine' });
-    const other = await createRunWorktree({ repoRoot: repo.dir, name: 'other' });
-    const guard = repoStateOf(mine.path);
-    const before = await guard.take();
+    const { other, guard, before } = await guardedBesideAnotherRun(repo.dir);
 
     // Another run commits a step and a third run starts, as `queue --parallel` does.
-    writeFileSync(path.join(other.path, 'o.txt'), 'o\n');
-    git(other.path, 'add', 'o.txt');
-    git(other.path, 'commit', '-qm', '[Step 1] other');
+    commitStep(other.path, 'o.txt', 'other');
     await createRunWorktree({ repoRoot: repo.dir, name: 'third' });
     expect((await guard.compare(before)).changes).toEqual([]);
 

@@ -4,11 +4,12 @@
 // does a run's own branch when its agent switched HEAD away from it first; and a worktree an agent adds there on an
 // existing branch is not taken for a run's.
 import { execFileSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRunWorktree, runWorktreesDir } from '../../../src/adapters/git/run-worktree.js';
 import { repoStateOf } from '../../helpers/boxed-workspace.js';
+import { commitStep, guardedBesideAnotherRun } from '../../helpers/parallel-runs.js';
 import { tempRepo } from '../../helpers/repo.js';
 
 const cleanups: Array<() => void> = [];
@@ -28,9 +29,7 @@ function repoWithRuns() {
 /** A run that finished and was cleaned: its branch holds a step commit, its worktree is gone. */
 async function finishedRun(repo: string, name: string): Promise<string> {
   const wt = await createRunWorktree({ repoRoot: repo, name });
-  writeFileSync(path.join(wt.path, `${name}.txt`), 'done\n');
-  git(wt.path, 'add', '.');
-  git(wt.path, 'commit', '-qm', '[Step 1] done');
+  commitStep(wt.path, `${name}.txt`, 'done');
   git(repo, 'worktree', 'remove', wt.path);
   return git(repo, 'rev-parse', wt.branch);
 }
@@ -108,14 +107,9 @@ describe('the guard and other runs’ branches', () => {
 
   it('still leaves alone what other runs do meanwhile: a step commit, a run started and finished, a worktree cleaned', async () => {
     const repo = repoWithRuns();
-    const mine = await createRunWorktree({ repoRoot: repo.dir, name: 'mine' });
-    const other = await createRunWorktree({ repoRoot: repo.dir, name: 'other' });
-    const guard = repoStateOf(mine.path);
-    const before = await guard.take();
+    const { other, guard, before } = await guardedBesideAnotherRun(repo.dir);
 
-    writeFileSync(path.join(other.path, 'o.txt'), 'o\n');
-    git(other.path, 'add', 'o.txt');
-    git(other.path, 'commit', '-qm', '[Step 1] other');
+    commitStep(other.path, 'o.txt', 'other');
     git(repo.dir, 'worktree', 'remove', other.path); // `clean` after it finished
     await finishedRun(repo.dir, 'quick'); // started and cleaned within the turn
     await createRunWorktree({ repoRoot: repo.dir, name: 'third' });
