@@ -7,6 +7,8 @@ import { constants } from 'node:fs';
 import { access, copyFile, cp, mkdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { EXIT, UserError } from '../../core/errors.js';
+import { redactText, secretEnvValues, type KnownSecret } from '../../core/redact.js';
+import { looksLikeRandomSecret } from '../../core/secret-patterns.js';
 import { excludeWorkdir, firstLine, locateRepo, runGit } from './git.js';
 
 /** Every run's branch is `agent-collab/<slug>`. */
@@ -108,9 +110,16 @@ export function checkWorktreeName(name: string): string {
   return name;
 }
 
-/** A branch- and file-name-safe slug of a goal's first words; "run" when nothing is left. */
-export function slugOf(text: string): string {
-  const words = text
+/**
+ * A branch- and file-name-safe slug of a goal's first words; "run" when nothing is left. A secret in the goal (a
+ * known format, a random-looking word, the value of one of `known`) is left out: a ref is pushed, listed and kept.
+ */
+export function slugOf(text: string, known: readonly KnownSecret[] = []): string {
+  const words = redactText(text, known)
+    .replace(/\[REDACTED:[^\]]*\]/g, ' ')
+    .split(/\s+/)
+    .filter((w) => !looksLikeRandomSecret(w))
+    .join(' ')
     .toLowerCase()
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '') // "ü" → "u", not "u-"
@@ -145,7 +154,8 @@ export async function createRunWorktree(opts: {
   name?: string;
   goal?: string;
 }): Promise<RunWorktree> {
-  const base = opts.name !== undefined ? checkWorktreeName(opts.name) : slugOf(opts.goal ?? '');
+  const base =
+    opts.name !== undefined ? checkWorktreeName(opts.name) : slugOf(opts.goal ?? '', secretEnvValues(process.env));
   const { root, excludeFile } = await locateRepo(opts.repoRoot);
   // Shared by every worktree: written here once, so that runs starting at the same moment find it in place.
   await excludeWorkdir(excludeFile, '.agent-collab');
