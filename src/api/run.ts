@@ -6,6 +6,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { UserError } from '../core/errors.js';
+import { createRedactor, secretEnvValues } from '../core/redact.js';
 import type { Agent, Awaiting, Role, WorkflowState } from '../core/types.js';
 import type { RoleSetup } from '../core/run-report.js';
 import { isPlainObject } from '../persistence/deep-merge.js';
@@ -172,8 +173,13 @@ export async function runWith(options: RunOptions, internal: InternalRunOptions)
       'the repo has an unfinished run: pass resume: true to go on with it, or fresh: true to archive it and start a new one',
       exitCode,
     );
-  return { ...resultOf(end, exitCode, report), worktree };
+  // Built from the run's state in memory, which holds the real values: redacted like the events (a step's title is
+  // the agent's text). Commits, paths and the branch are read back by the caller: kept as they are.
+  const redactor = createRedactor(secretEnvValues(process.env));
+  return { ...redactor.deep(resultOf(end, exitCode, report), RESULT_VERBATIM), worktree };
 }
+
+const RESULT_VERBATIM: ReadonlySet<string> = new Set(['commit', 'report', 'phase']);
 
 /** A run that failed in its new worktree says where that is: the worktree and branch stay for the person. */
 function inWorktree(err: unknown, worktree: RunWorktreeInfo | null): unknown {
