@@ -231,11 +231,17 @@ function charClasses(text: string): number {
   return [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((re) => re.test(text)).length;
 }
 
+/** A part of an identifier-shaped value that is a random body: long, upper and lower case and digits, varied. */
+function randomPart(part: string): boolean {
+  return part.length >= 16 && /[a-z]/.test(part) && /[A-Z]/.test(part) && /[0-9]/.test(part) && entropy(part) >= 3.5;
+}
+
 /** A hard-coded value that looks random: long enough, mixed, not a word, identifier, path, URL or placeholder. */
 export function looksLikeRandomSecret(value: string): boolean {
   if (value.length < 10) return false;
   if (looksLikePlaceholder(value)) return false;
-  if (/^[A-Za-z]+(?:[_.-][A-Za-z0-9]+)*$/.test(value)) return false; // words and identifiers: refresh_token, MY_TOKEN_2
+  // Words and identifiers (refresh_token, MY_TOKEN_2) are not, unless a part is long and random (live_9fK2mZq8xYp3…).
+  if (/^[A-Za-z]+(?:[_.-][A-Za-z0-9]+)*$/.test(value) && !value.split(/[_.-]/).some(randomPart)) return false;
   if (/^(?:\.{0,2}\/|~\/|[a-z][a-z0-9+.-]*:\/\/[^@]*$)/i.test(value)) return false; // paths; URLs without credentials
   if (
     /^[a-z0-9_-]+(?:\.[a-z0-9_-]+)+$/i.test(value) &&

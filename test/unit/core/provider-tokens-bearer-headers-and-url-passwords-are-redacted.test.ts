@@ -43,6 +43,12 @@ describe('redactText: provider keys, bearer headers, passwords in URLs', () => {
     expect(redactText('git clone https://oauth2:' + `${GITLAB}@gitlab.com/me/repo.git`)).not.toContain(GITLAB);
   });
 
+  it('hides a key-named value that is a word prefix and a random body (a provider it does not know)', () => {
+    const value = `live_${'9fK2mZq8xYp3LmN7vTr2'}`;
+    expect(redactText(`PAYMENTS_API_KEY=${value}`)).toBe('PAYMENTS_API_KEY=[REDACTED:secret]');
+    expect(redactText('SESSION_TOKEN_NAME=refresh_token_v2')).toBe('SESSION_TOKEN_NAME=refresh_token_v2');
+  });
+
   it.each([
     'https://example.com/path?x=1',
     'ssh://git@github.com/me/repo.git',
