@@ -7,8 +7,8 @@ import { constants } from 'node:fs';
 import { access, copyFile, cp, mkdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { EXIT, UserError } from '../../core/errors.js';
-import { redactText, secretEnvValues, type KnownSecret } from '../../core/redact.js';
-import { looksLikeRandomSecret } from '../../core/secret-patterns.js';
+import { secretEnvValues } from '../../core/redact.js';
+import { slugOf } from '../../core/slug.js';
 import { excludeWorkdir, firstLine, locateRepo, runGit } from './git.js';
 
 /** Every run's branch is `agent-collab/<slug>`. */
@@ -16,7 +16,6 @@ export const RUN_BRANCH_PREFIX = 'agent-collab/';
 /** What of the person's `.agent-collab/` a new worktree gets (it is kept out of git, so a checkout lacks it). */
 const SEEDED = ['config.toml', 'prompts', 'context.md'];
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,59}$/;
-const MAX_SLUG = 40;
 
 export interface RunWorktree {
   path: string;
@@ -108,32 +107,6 @@ export function checkWorktreeName(name: string): string {
       EXIT.badInput,
     );
   return name;
-}
-
-/**
- * A branch- and file-name-safe slug of a goal's first words; "run" when nothing is left. A secret in the goal (a
- * known format, a random-looking word, the value of one of `known`) is left out: a ref is pushed, listed and kept.
- */
-export function slugOf(text: string, known: readonly KnownSecret[] = []): string {
-  const words = redactText(text, known)
-    .replace(/\[REDACTED:[^\]]*\]/g, ' ')
-    .split(/\s+/)
-    .filter((w) => !looksLikeRandomSecret(w))
-    .join(' ')
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '') // "ü" → "u", not "u-"
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim()
-    .split(' ')
-    .filter(Boolean);
-  let slug = '';
-  for (const w of words) {
-    const next = slug ? `${slug}-${w}` : w;
-    if (next.length > MAX_SLUG) break;
-    slug = next;
-  }
-  return slug || (words[0] ?? '').slice(0, MAX_SLUG) || 'run';
 }
 
 /** The main checkout (the first of `git worktree list`) of the repository containing `dir`, real path. */

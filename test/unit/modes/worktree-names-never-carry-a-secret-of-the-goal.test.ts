@@ -2,7 +2,7 @@
 // a token or password in the goal must not become part of a git ref (pushed with the branch, listed by `ls`, kept
 // in the reflog) nor of a path. Known formats, secret-looking values and agent-collab's secret variables all go.
 import { describe, expect, it } from 'vitest';
-import { slugOf } from '../../../src/adapters/git/run-worktree.js';
+import { slugOf } from '../../../src/core/slug.js';
 
 const GITHUB = 'ghp_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5';
 
