@@ -168,12 +168,15 @@ async function removeLocked(row: RunListing): Promise<string> {
   if (why !== null) throw new Error(why);
   const main = await mainCheckoutOf(row.path);
   const kept = path.join(main, WORKDIR, 'worktree-runs', row.name);
-  const runs = path.join(row.path, WORKDIR, 'runs');
-  for (const id of await readdir(runs).catch(() => [] as string[])) {
-    const report = path.join(runs, id, 'report.md');
-    await mkdir(path.join(kept, id), { recursive: true });
-    await copyFile(report, path.join(kept, id, 'report.md')).catch(() => undefined); // a run without a report
-  }
+  // Its last run's reports, and those of the runs archived there before it (history/<date>-<slug>/runs/).
+  const history = path.join(row.path, WORKDIR, 'history');
+  const archived = (await readdir(history).catch(() => [] as string[])).map((d) => path.join(history, d, 'runs'));
+  for (const runs of [path.join(row.path, WORKDIR, 'runs'), ...archived])
+    for (const id of await readdir(runs).catch(() => [] as string[])) {
+      const report = path.join(runs, id, 'report.md');
+      await mkdir(path.join(kept, id), { recursive: true });
+      await copyFile(report, path.join(kept, id, 'report.md')).catch(() => undefined); // a run without a report
+    }
   // `.agent-collab/` is kept out of git (info/exclude), so `git worktree remove` takes it along without --force.
   const r = await runGit(main, ['worktree', 'remove', row.path]);
   if (r.exitCode !== 0) throw new Error(`git worktree remove failed: ${firstLine(r.stderr)}`);

@@ -2,7 +2,7 @@
 // after the run ended must not go with it unasked: an ignored file written since (a hand-made `.env`), or an
 // instruction waiting in the worktree's own inbox. Ignored files the run itself left (node_modules, build output)
 // do not keep it: they are as old as the run.
-import { existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -61,5 +61,26 @@ describe('agent-collab clean and what the person left in a finished worktree', (
     expect(existsSync(plain)).toBe(false);
     expect(out.text()).toMatch(/keeping with-env .*\.env/);
     expect(out.text()).toMatch(/keeping with-inbox .*next\.md/);
+  }, 30_000);
+
+  it('keeps the reports of the earlier runs archived in the worktree, not only of its last run', async () => {
+    const repo = tempRepo();
+    cleanups.push(repo.cleanup, () => rmSync(runWorktreesDir(repo.dir), { recursive: true, force: true }));
+    const wt = await createRunWorktree({ repoRoot: repo.dir, name: 'two-runs' });
+    const state = newState({ runId: 'r-last', goal: 'g', mode: 'auto', maxIterations: 5, now: ENDED });
+    state.phase = 'DONE';
+    const work = path.join(wt.path, '.agent-collab');
+    writeFileSync(path.join(work, 'state.json'), JSON.stringify(state));
+    mkdirSync(path.join(work, 'runs', 'r-last'), { recursive: true });
+    writeFileSync(path.join(work, 'runs', 'r-last', 'report.md'), 'last run\n');
+    const earlier = path.join(work, 'history', '2026-01-01-first', 'runs', 'r-first');
+    mkdirSync(earlier, { recursive: true });
+    writeFileSync(path.join(earlier, 'report.md'), 'first run\n');
+
+    expect(await runClean({ cwd: repo.dir, yes: true, stdout: sink() })).toBe(0);
+    expect(existsSync(wt.path)).toBe(false);
+    const kept = path.join(repo.dir, '.agent-collab', 'worktree-runs', 'two-runs');
+    expect(readFileSync(path.join(kept, 'r-last', 'report.md'), 'utf8')).toBe('last run\n');
+    expect(readFileSync(path.join(kept, 'r-first', 'report.md'), 'utf8')).toBe('first run\n');
   }, 30_000);
 });
