@@ -6,7 +6,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { UserError } from '../core/errors.js';
-import { createRedactor, secretEnvValues } from '../core/redact.js';
+import { createRedactor, redactText, secretEnvValues } from '../core/redact.js';
 import type { Agent, Awaiting, Role, WorkflowState } from '../core/types.js';
 import type { RoleSetup } from '../core/run-report.js';
 import { isPlainObject } from '../persistence/deep-merge.js';
@@ -108,6 +108,16 @@ export async function run(options: RunOptions): Promise<RunResult> {
 }
 
 export async function runWith(options: RunOptions, internal: InternalRunOptions): Promise<RunResult> {
+  try {
+    return await runChecked(options, internal);
+  } catch (err) {
+    // The one line echoes bad input (a config value): redacted like the events.
+    if (!(err instanceof UserError)) throw err;
+    throw new UserError(redactText(err.message, secretEnvValues(process.env)), err.exitCode);
+  }
+}
+
+async function runChecked(options: RunOptions, internal: InternalRunOptions): Promise<RunResult> {
   checkOptions(options);
   const worktree = await worktreeFor(options);
   const cwd = worktree?.path ?? path.resolve(options.cwd);
