@@ -9,6 +9,7 @@ import { EXIT, UserError } from './core/errors.js';
 import { neutralizeControls } from './core/terminal-text.js';
 import { HELP, VERSION } from './modes/help.js';
 import { asUserError } from './persistence/fs-errors.js';
+import { redactText, secretEnvValues } from './core/redact.js';
 
 // A reader that goes away (`agent-collab run --json | head`) is not an error worth a stack trace.
 for (const stream of [process.stdout, process.stderr]) {
@@ -273,7 +274,9 @@ main(process.argv.slice(2)).then(
     // A permission problem, a read-only disk or a directory in a file's place is the person's to fix: exit 2.
     const err = asUserError(thrown);
     if (err instanceof UserError) {
-      process.stderr.write(`agent-collab: ${neutralizeControls(err.message)}\n`);
+      // Bad input is echoed in the line (a config value): redacted like every other output.
+      const line = redactText(err.message, secretEnvValues(process.env));
+      process.stderr.write(`agent-collab: ${neutralizeControls(line)}\n`);
       process.exitCode = err.exitCode;
       return;
     }

@@ -6,6 +6,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { UserError } from '../core/errors.js';
+import { createRedactor, redactText, secretEnvValues } from '../core/redact.js';
 import type { Agent, Awaiting, Role, WorkflowState } from '../core/types.js';
 import type { RoleSetup } from '../core/run-report.js';
 import { isPlainObject } from '../persistence/deep-merge.js';
@@ -107,6 +108,16 @@ export async function run(options: RunOptions): Promise<RunResult> {
 }
 
 export async function runWith(options: RunOptions, internal: InternalRunOptions): Promise<RunResult> {
+  try {
+    return await runChecked(options, internal);
+  } catch (err) {
+    // The one line echoes bad input (a config value): redacted like the events.
+    if (!(err instanceof UserError)) throw err;
+    throw new UserError(redactText(err.message, secretEnvValues(process.env)), err.exitCode);
+  }
+}
+
+async function runChecked(options: RunOptions, internal: InternalRunOptions): Promise<RunResult> {
   checkOptions(options);
   const worktree = await worktreeFor(options);
   const cwd = worktree?.path ?? path.resolve(options.cwd);
@@ -172,8 +183,13 @@ export async function runWith(options: RunOptions, internal: InternalRunOptions)
       'the repo has an unfinished run: pass resume: true to go on with it, or fresh: true to archive it and start a new one',
       exitCode,
     );
-  return { ...resultOf(end, exitCode, report), worktree };
+  // Built from the run's state in memory, which holds the real values: redacted like the events (a step's title is
+  // the agent's text). Commits, paths and the branch are read back by the caller: kept as they are.
+  const redactor = createRedactor(secretEnvValues(process.env));
+  return { ...redactor.deep(resultOf(end, exitCode, report), RESULT_VERBATIM), worktree };
 }
+
+const RESULT_VERBATIM: ReadonlySet<string> = new Set(['commit', 'report', 'phase']);
 
 /** A run that failed in its new worktree says where that is: the worktree and branch stay for the person. */
 function inWorktree(err: unknown, worktree: RunWorktreeInfo | null): unknown {

@@ -31,6 +31,17 @@ export function mayHold(text: string, hints: readonly string[]): boolean {
 
 const notPlaceholder = (token: string): boolean => !looksLikePlaceholder(token);
 
+/** Rules of tokens that are a fixed prefix and a random body: [kind, tag, prefix, body]. */
+function providerRules(specs: ReadonlyArray<readonly [string, string, string, string]>): TokenRule[] {
+  return specs.map(([kind, tag, prefix, body]) => ({
+    kind,
+    hints: [prefix],
+    tag,
+    re: new RegExp(`${START_DASH}(${prefix}${body})(?![A-Za-z0-9_-])`, 'g'),
+    accept: (t: string) => notPlaceholder(t) && hasLetterAndDigit(t.slice(prefix.length)),
+  }));
+}
+
 /** Known formats. Order matters for the redactor: a more specific format before a more general one. */
 export const TOKEN_RULES: readonly TokenRule[] = [
   {
@@ -103,6 +114,14 @@ export const TOKEN_RULES: readonly TokenRule[] = [
     re: new RegExp(`${START_DASH}(sk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,255})`, 'g'),
     accept: (t) => notPlaceholder(t) && hasLetterAndDigit(t) && entropy(t) >= 3.5,
   },
+  // Keys of providers the gemini and opencode CLIs use (opencode logs in to many).
+  ...providerRules([
+    ['Hugging Face token', 'huggingface-token', 'hf_', '[A-Za-z0-9]{30,255}'],
+    ['Groq API key', 'groq-key', 'gsk_', '[A-Za-z0-9]{40,255}'],
+    ['xAI API key', 'xai-key', 'xai-', '[A-Za-z0-9]{40,255}'],
+    ['GitLab token', 'gitlab-token', 'glpat-', '[A-Za-z0-9_-]{20,255}'],
+    ['npm token', 'npm-token', 'npm_', '[A-Za-z0-9]{36,255}'],
+  ]),
   {
     kind: 'JSON Web Token',
     hints: ['eyJ'],
@@ -111,6 +130,22 @@ export const TOKEN_RULES: readonly TokenRule[] = [
       `${START_DASH}(eyJ[A-Za-z0-9_-]{10,4096}\\.eyJ[A-Za-z0-9_-]{10,8192}\\.[A-Za-z0-9_-]{10,4096})`,
       'g',
     ),
+  },
+  // Worth hiding in what agent-collab writes, too common in code (examples, local test databases) to hold a commit.
+  {
+    kind: 'Authorization header credential',
+    hints: ['Bearer', 'bearer', 'BEARER', 'Basic', 'basic'],
+    tag: 'bearer-token',
+    re: new RegExp(`${START}(?:bearer|basic)[ \\t]{1,8}([A-Za-z0-9._~+/-]{16,4096}={0,2})(?![A-Za-z0-9._~+/=-])`, 'gi'),
+    accept: (t) => notPlaceholder(t) && looksLikeRandomSecret(t),
+    redactOnly: true,
+  },
+  {
+    kind: 'password in a URL',
+    hints: ['://'],
+    tag: 'url-password',
+    re: /[a-z][a-z0-9+.-]{0,20}:\/\/[^\s/:@'"\\]{1,256}:([^\s/@'"\\]{3,256})(?=@)/gi,
+    redactOnly: true,
   },
 ];
 
@@ -196,11 +231,17 @@ function charClasses(text: string): number {
   return [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((re) => re.test(text)).length;
 }
 
+/** A part of an identifier-shaped value that is a random body: long, upper and lower case and digits, varied. */
+function randomPart(part: string): boolean {
+  return part.length >= 16 && /[a-z]/.test(part) && /[A-Z]/.test(part) && /[0-9]/.test(part) && entropy(part) >= 3.5;
+}
+
 /** A hard-coded value that looks random: long enough, mixed, not a word, identifier, path, URL or placeholder. */
 export function looksLikeRandomSecret(value: string): boolean {
   if (value.length < 10) return false;
   if (looksLikePlaceholder(value)) return false;
-  if (/^[A-Za-z]+(?:[_.-][A-Za-z0-9]+)*$/.test(value)) return false; // words and identifiers: refresh_token, MY_TOKEN_2
+  // Words and identifiers (refresh_token, MY_TOKEN_2) are not, unless a part is long and random (live_9fK2mZq8xYp3…).
+  if (/^[A-Za-z]+(?:[_.-][A-Za-z0-9]+)*$/.test(value) && !value.split(/[_.-]/).some(randomPart)) return false;
   if (/^(?:\.{0,2}\/|~\/|[a-z][a-z0-9+.-]*:\/\/[^@]*$)/i.test(value)) return false; // paths; URLs without credentials
   if (
     /^[a-z0-9_-]+(?:\.[a-z0-9_-]+)+$/i.test(value) &&

@@ -8,6 +8,7 @@ import { findRepoRoot } from '../adapters/git/git.js';
 import type { AgentName, Config } from '../persistence/config-schema.js';
 import { geminiModelCheck } from './doctor-gemini.js';
 import { loadConfig } from '../persistence/config.js';
+import { createRedactor, secretEnvValues } from '../core/redact.js';
 import { UserError } from '../core/errors.js';
 import { checkPathsStayInRepo, resolvePaths } from '../persistence/paths.js';
 import {
@@ -210,7 +211,10 @@ export async function runDoctor(opts: {
   homeDir?: string;
   probe?: () => Promise<Confinement>;
 }): Promise<number> {
-  const out = opts.out ?? process.stdout;
+  const stdout = opts.out ?? process.stdout;
+  // What doctor prints is pasted into bug reports: a CLI's error line, a base URL, redacted like every other output.
+  const redactor = createRedactor(secretEnvValues(process.env));
+  const out = { write: (text: string) => stdout.write(redactor.text(text)) };
   const checks = await runChecks(opts.cwd, opts.homeDir, opts.probe);
   for (const c of checks) {
     out.write(`${c.ok ? 'ok     ' : 'PROBLEM'} ${c.name}: ${c.detail}\n`);

@@ -1,5 +1,7 @@
 import * as z from './zod.js';
 import { configSchema } from './config-schema.js';
+import { marker, redactText } from '../core/redact.js';
+import { looksLikeRandomSecret } from '../core/secret-patterns.js';
 
 /** Turns the first zod issue for a config layer into "key path + what is expected (got …)", one line. */
 export function describeConfigIssue(issue: z.core.$ZodIssue, raw: unknown): string {
@@ -99,7 +101,9 @@ export function formatPath(path: readonly PropertyKey[]): string {
 
 function formatValue(value: unknown): string {
   if (value === undefined) return 'nothing';
+  // A key pasted into the wrong field is not printed back: redacted before it is cut (a cut token is no longer known).
+  if (typeof value === 'string' && looksLikeRandomSecret(value)) return marker('secret');
   const text = value instanceof Date ? value.toISOString() : (JSON.stringify(value) ?? String(value));
-  const oneLine = text.replace(/\s+/g, ' ');
+  const oneLine = redactText(text.replace(/\s+/g, ' '));
   return oneLine.length > 40 ? `${oneLine.slice(0, 39)}…` : oneLine;
 }

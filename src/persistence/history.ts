@@ -1,5 +1,7 @@
 import { mkdir, rename } from 'node:fs/promises';
 import path from 'node:path';
+import { secretEnvValues } from '../core/redact.js';
+import { slugOf } from '../core/slug.js';
 import type { Paths } from './paths.js';
 
 /**
@@ -22,24 +24,9 @@ export async function archiveRun(
   return dir;
 }
 
-/** Lowercase ASCII words joined by '-', at most 40 characters; 'run' when nothing is left. */
+/** The history dir's slug of the goal: without a secret of it (the goal in memory holds the real values). */
 export function slugify(goal: string): string {
-  const words = goal
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean);
-  let slug = '';
-  for (const word of words) {
-    const next = slug ? `${slug}-${word}` : word;
-    if (next.length > 40) {
-      if (!slug) slug = word.slice(0, 40);
-      break;
-    }
-    slug = next;
-  }
-  return slug || 'run';
+  return slugOf(goal, secretEnvValues(process.env));
 }
 
 function localDate(d: Date): string {

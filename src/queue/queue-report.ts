@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { writeAtomic } from '../persistence/atomic-write.js';
+import { moveInto } from './inbox.js';
 import { parseFrontmatter, renderFrontmatter } from '../persistence/frontmatter.js';
 import type { InstructionStatus } from './queue-events.js';
 
@@ -34,8 +35,17 @@ export function reportPath(reportsDir: string, name: string): string {
   return path.join(reportsDir, `${name}.md`);
 }
 
+/** Outcomes a later run of the same name replaces: the run waited or was stopped, and goes on (or starts anew). */
+const GOES_ON = new Set<unknown>(['WAITING', 'INTERRUPTED']);
+
+/**
+ * Writes `reports/<name>.md`. An earlier report there of a finished instruction (an earlier file of the same name)
+ * is moved aside to `<name>-2.md`, `-3`, … first: it is the only record of that run's outcome.
+ */
 export async function writeQueueReport(reportsDir: string, report: QueueReport, body: string): Promise<string> {
   const file = reportPath(reportsDir, report.instruction);
+  const before = await readQueueReport(reportsDir, report.instruction);
+  if (before !== null && !GOES_ON.has(before.status)) await moveInto(file, reportsDir);
   const front = await renderFrontmatter({ ...report });
   await writeAtomic(file, `${front}\n${body.trim()}\n`);
   return file;

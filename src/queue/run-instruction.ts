@@ -1,6 +1,7 @@
 // One instruction of the queue: its context read, its run made through the library API (api/run.ts, one engine,
 // in-process), its outcome classified, its report written and its file moved. The queue (queue.ts) decides where
 // and in which order; this never throws: whatever goes wrong becomes the instruction's FAILED report.
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runWith } from '../api/run.js';
@@ -131,7 +132,20 @@ function destination(status: InstructionStatus, dirs: InboxDirs): string | null 
   return null;
 }
 
-/** Writes the report, moves the file, and says so (the `instruction_finished` event). */
+/** The file holds other text than its run started from: the person edited it meanwhile (false when it is gone). */
+async function editedSince(file: string, digest: string | undefined): Promise<boolean> {
+  if (digest === undefined) return false;
+  const now = await readFile(file).catch(() => null);
+  return now !== null && createHash('sha256').update(now).digest('hex') !== digest;
+}
+
+const EDITED =
+  '; the instruction was edited while its run went on: it stays in the inbox, and the next `agent-collab queue` runs its new text';
+
+/**
+ * Writes the report, moves the file, and says so (the `instruction_finished` event). A file edited during its run
+ * is not filed away: its new text was never run.
+ */
 export async function finish(
   i: Pick<Instruction, 'name' | 'file'> & Partial<Instruction>,
   fields: Omit<
@@ -141,11 +155,17 @@ export async function finish(
   body: string,
   s: RunSettings,
 ): Promise<InstructionFinishedEvent> {
-  const to = destination(fields.status, s.dirs);
+  let to = destination(fields.status, s.dirs);
+  let reason = fields.reason;
+  if (to !== null && (await editedSince(i.file, i.digest))) {
+    to = null;
+    reason += EDITED;
+  }
   const movedTo = to ? await moveInto(i.file, to) : null;
   const report: QueueReport = {
     instruction: i.name,
     ...fields,
+    reason,
     type: i.type ?? null,
     priority: i.priority ?? null,
     id: i.id ?? null,
@@ -153,12 +173,12 @@ export async function finish(
     moved_to: movedTo ? path.relative(s.repoRoot, movedTo) : null,
     ended_at: new Date().toISOString(),
   };
-  const file = await writeQueueReport(s.dirs.reports, report, body || `# ${fields.status}\n\n${fields.reason}`);
+  const file = await writeQueueReport(s.dirs.reports, report, body || `# ${fields.status}\n\n${reason}`);
   const event: InstructionFinishedEvent = {
     event: 'instruction_finished',
     instruction: i.name,
     status: fields.status,
-    reason: fields.reason,
+    reason,
     report: file,
     moved_to: movedTo,
     exit_code: fields.exit_code ?? EXIT.badInput,

@@ -1,7 +1,7 @@
 // The runs across a repository's worktrees (`agent-collab ls`) and the removal of finished run worktrees
 // (`agent-collab clean`). Reading is read-only: state.json is parsed, never moved aside, and no lock is taken; a
 // worktree whose instance lock is held by a live process shows its run as running.
-import { copyFile, mkdir, readdir, readFile, rmdir } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, readdir, readFile, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { acquireInstanceLock } from '../../persistence/instance-lock.js';
 import { workflowStateSchema } from '../../persistence/state-schema.js';
@@ -25,6 +25,8 @@ export interface RunListing {
   stepsTotal: number;
   costUsd: number;
   goal: string | null;
+  /** When the saved run last changed (its state's updatedAt): for a DONE run, when it ended. */
+  endedAt: string | null;
 }
 
 const WORKDIR = '.agent-collab';
@@ -57,7 +59,7 @@ export async function listRuns(dir: string): Promise<RunListing[]> {
 async function runAt(worktree: string): Promise<Omit<RunListing, 'name' | 'branch' | 'path' | 'main' | 'runWorktree'>> {
   const workdir = path.join(worktree, WORKDIR);
   const running = await lockHeldByLiveProcess(workdir);
-  const none = { phase: null, running, stepsDone: 0, stepsTotal: 0, costUsd: 0, goal: null };
+  const none = { phase: null, running, stepsDone: 0, stepsTotal: 0, costUsd: 0, goal: null, endedAt: null };
   const text = await readFile(path.join(workdir, 'state.json'), 'utf8').catch(() => null);
   if (text === null) return none;
   let data: unknown;
@@ -76,6 +78,7 @@ async function runAt(worktree: string): Promise<Omit<RunListing, 'name' | 'branc
     stepsTotal: s.steps.length,
     costUsd: s.usage.costUsd,
     goal: s.goal,
+    endedAt: s.updatedAt,
   };
 }
 
@@ -100,7 +103,44 @@ export async function whyKept(row: RunListing): Promise<string | null> {
   const status = await runGit(row.path, ['status', '--porcelain', '--untracked-files=all']);
   if (status.exitCode !== 0) return `git status failed there: ${firstLine(status.stderr)}`;
   if (status.stdout.trim() !== '') return 'it has uncommitted changes; commit or remove them first';
+  // `git worktree remove` takes ignored files and agent-collab's dir along: what the person left there is kept.
+  const inbox = (await readdir(path.join(row.path, WORKDIR, 'inbox')).catch(() => [] as string[])).filter((n) =>
+    n.endsWith('.md'),
+  );
+  if (inbox.length > 0)
+    return `instructions wait in its ${WORKDIR}/inbox/ (${few(inbox)}); run them there or move them first`;
+  const since = row.endedAt === null ? [] : await ignoredSince(row.path, Date.parse(row.endedAt));
+  if (since.length > 0)
+    return `ignored files were written there after its run ended (${few(since)}); move or delete them first`;
   return null;
+}
+
+function few(names: string[]): string {
+  return names.length <= 3 ? names.join(', ') : `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`;
+}
+
+/**
+ * The ignored files of a worktree (agent-collab's dir aside) changed after `time`: the person's, not the run's (what
+ * the run built or installed is as old as the run). Up to 4, enough to name them.
+ */
+async function ignoredSince(worktree: string, time: number): Promise<string[]> {
+  if (!Number.isFinite(time)) return [];
+  const r = await runGit(worktree, ['ls-files', '-z', '--others', '--ignored', '--exclude-standard']);
+  const files = r.stdout.split('\0').filter((f) => f !== '' && !f.startsWith(`${WORKDIR}/`));
+  const found: string[] = [];
+  for (let i = 0; i < files.length && found.length < 4; i += 256) {
+    const batch = files.slice(i, i + 256);
+    const times = await Promise.all(
+      batch.map((f) =>
+        lstat(path.join(worktree, f)).then(
+          (st) => st.mtimeMs,
+          () => 0,
+        ),
+      ),
+    );
+    batch.forEach((f, k) => (times[k]! > time ? found.push(f) : undefined));
+  }
+  return found;
 }
 
 /**
@@ -128,12 +168,15 @@ async function removeLocked(row: RunListing): Promise<string> {
   if (why !== null) throw new Error(why);
   const main = await mainCheckoutOf(row.path);
   const kept = path.join(main, WORKDIR, 'worktree-runs', row.name);
-  const runs = path.join(row.path, WORKDIR, 'runs');
-  for (const id of await readdir(runs).catch(() => [] as string[])) {
-    const report = path.join(runs, id, 'report.md');
-    await mkdir(path.join(kept, id), { recursive: true });
-    await copyFile(report, path.join(kept, id, 'report.md')).catch(() => undefined); // a run without a report
-  }
+  // Its last run's reports, and those of the runs archived there before it (history/<date>-<slug>/runs/).
+  const history = path.join(row.path, WORKDIR, 'history');
+  const archived = (await readdir(history).catch(() => [] as string[])).map((d) => path.join(history, d, 'runs'));
+  for (const runs of [path.join(row.path, WORKDIR, 'runs'), ...archived])
+    for (const id of await readdir(runs).catch(() => [] as string[])) {
+      const report = path.join(runs, id, 'report.md');
+      await mkdir(path.join(kept, id), { recursive: true });
+      await copyFile(report, path.join(kept, id, 'report.md')).catch(() => undefined); // a run without a report
+    }
   // `.agent-collab/` is kept out of git (info/exclude), so `git worktree remove` takes it along without --force.
   const r = await runGit(main, ['worktree', 'remove', row.path]);
   if (r.exitCode !== 0) throw new Error(`git worktree remove failed: ${firstLine(r.stderr)}`);

@@ -7,6 +7,8 @@ import { constants } from 'node:fs';
 import { access, copyFile, cp, mkdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { EXIT, UserError } from '../../core/errors.js';
+import { secretEnvValues } from '../../core/redact.js';
+import { slugOf } from '../../core/slug.js';
 import { excludeWorkdir, firstLine, locateRepo, runGit } from './git.js';
 
 /** Every run's branch is `agent-collab/<slug>`. */
@@ -14,7 +16,6 @@ export const RUN_BRANCH_PREFIX = 'agent-collab/';
 /** What of the person's `.agent-collab/` a new worktree gets (it is kept out of git, so a checkout lacks it). */
 const SEEDED = ['config.toml', 'prompts', 'context.md'];
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,59}$/;
-const MAX_SLUG = 40;
 
 export interface RunWorktree {
   path: string;
@@ -108,25 +109,6 @@ export function checkWorktreeName(name: string): string {
   return name;
 }
 
-/** A branch- and file-name-safe slug of a goal's first words; "run" when nothing is left. */
-export function slugOf(text: string): string {
-  const words = text
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '') // "ü" → "u", not "u-"
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim()
-    .split(' ')
-    .filter(Boolean);
-  let slug = '';
-  for (const w of words) {
-    const next = slug ? `${slug}-${w}` : w;
-    if (next.length > MAX_SLUG) break;
-    slug = next;
-  }
-  return slug || (words[0] ?? '').slice(0, MAX_SLUG) || 'run';
-}
-
 /** The main checkout (the first of `git worktree list`) of the repository containing `dir`, real path. */
 export async function mainCheckoutOf(dir: string): Promise<string> {
   const { root } = await locateRepo(dir);
@@ -145,7 +127,8 @@ export async function createRunWorktree(opts: {
   name?: string;
   goal?: string;
 }): Promise<RunWorktree> {
-  const base = opts.name !== undefined ? checkWorktreeName(opts.name) : slugOf(opts.goal ?? '');
+  const base =
+    opts.name !== undefined ? checkWorktreeName(opts.name) : slugOf(opts.goal ?? '', secretEnvValues(process.env));
   const { root, excludeFile } = await locateRepo(opts.repoRoot);
   // Shared by every worktree: written here once, so that runs starting at the same moment find it in place.
   await excludeWorkdir(excludeFile, '.agent-collab');

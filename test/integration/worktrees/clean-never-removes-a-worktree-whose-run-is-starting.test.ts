@@ -32,6 +32,7 @@ describe('agent-collab clean and a run starting', () => {
       stepsTotal: 1,
       costUsd: 0,
       goal: 'g',
+      endedAt: null,
     };
     const workdir = path.join(wt.path, '.agent-collab');
     // A run starting: the lock taken, its pid not written yet.

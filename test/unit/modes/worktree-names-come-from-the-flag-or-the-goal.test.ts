@@ -1,7 +1,8 @@
 // `--worktree [name]`: the optional name is the next argument unless that is another option; a goal's first words
 // make a branch- and path-safe slug; a name given by the person is checked, never rewritten.
 import { describe, expect, it } from 'vitest';
-import { checkWorktreeName, slugOf } from '../../../src/adapters/git/run-worktree.js';
+import { checkWorktreeName } from '../../../src/adapters/git/run-worktree.js';
+import { slugOf } from '../../../src/core/slug.js';
 import { takeWorktreeFlag } from '../../../src/modes/worktrees.js';
 
 describe('--worktree [name]', () => {
