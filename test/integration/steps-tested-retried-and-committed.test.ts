@@ -57,7 +57,9 @@ function runDir(repo: ReturnType<typeof tempRepo>): string {
   return path.join(runs, id ?? '');
 }
 
-describe('step execution: tests, retries, commits', () => {
+// A 3-step headless run with a test run after each step and a retry: 12 s on a quiet 2-core CI machine, over 30 s
+// when other work loads it (measured).
+describe('step execution: tests, retries, commits', { timeout: 90_000 }, () => {
   it('a 3-step plan ends with its commits, tests after each step, one step failing once and passing on retry', async () => {
     const repo = repoWithTests();
     cleanup = repo.cleanup;
