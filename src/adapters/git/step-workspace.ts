@@ -141,10 +141,17 @@ export class GitStepWorkspace implements StepWorkspace {
       baseTree,
       startedAt: opts.startedAt,
     });
-    // The log that holds a step commit names HEAD's tree too: one git process less per commit.
-    const [logged, now] = await Promise.all([
+    // The log that holds a step commit names HEAD's tree too: one git process less per commit. The repository's
+    // safety is read alongside (it reads only HEAD and git's operation files); it is judged below, before any commit.
+    const [logged, now, unsafe] = await Promise.all([
       opts.baseTree ? stepCommitAndHeadTree(this.repoRoot, keyFrom(opts.baseTree), signal) : null,
       this.snapshot(signal),
+      checkRepoSafety(
+        this.repoRoot,
+        { allowDetached: this.limits.allowDetached, atStart: false },
+        signal,
+        this.gitPaths,
+      ),
     ]);
     const found = logged?.found ?? null;
     const head = logged?.headTree !== undefined ? logged.headTree : await this.headTree(signal);
@@ -158,29 +165,25 @@ export class GitStepWorkspace implements StepWorkspace {
     }
 
     // Never into a rebase, a merge, … that began during the run (nor onto a HEAD that became detached).
-    const unsafe = await checkRepoSafety(
-      this.repoRoot,
-      { allowDetached: this.limits.allowDetached, atStart: false },
-      signal,
-      this.gitPaths,
-    );
     if (unsafe) return { kind: 'failed', message: `step ${opts.step} was not committed: ${unsafe.message}` };
 
-    const plan = await new AgentHunks(this.repoRoot, this.everythingButWorkdir()).plan(key.baseTree, now, headOrEmpty, {
-      personsIndex: opts.baseTree !== null,
-      commitBoth: opts.commitBoth === true,
-    });
-    if (plan.overlaps.length > 0) return { kind: 'overlap', files: plan.overlaps };
-    if (plan.commit.length === 0) return { kind: 'nothing' };
-    const files = plan.commit.map((c) => c.path);
-    if (!opts.allowLarge) {
-      const large = await this.largeChange(plan.commit);
-      if (large) return { kind: 'large', large };
-    }
     return this.withTempIndex(async (env) => {
       // The commit is HEAD plus the agent's hunks, built in an index of its own: the person's index is not staged
-      // from, and git commit (hooks included) sees only this index.
-      if (head !== null) await this.must(['read-tree', 'HEAD'], { env }, 'read HEAD');
+      // from, and git commit (hooks included) sees only this index. HEAD is read into it while the hunks are sorted.
+      const [plan] = await Promise.all([
+        new AgentHunks(this.repoRoot, this.everythingButWorkdir()).plan(key.baseTree, now, headOrEmpty, {
+          personsIndex: opts.baseTree !== null,
+          commitBoth: opts.commitBoth === true,
+        }),
+        head !== null ? this.must(['read-tree', 'HEAD'], { env }, 'read HEAD') : null,
+      ]);
+      if (plan.overlaps.length > 0) return { kind: 'overlap', files: plan.overlaps } as const;
+      if (plan.commit.length === 0) return { kind: 'nothing' } as const;
+      const files = plan.commit.map((c) => c.path);
+      if (!opts.allowLarge) {
+        const large = await this.largeChange(plan.commit);
+        if (large) return { kind: 'large', large } as const;
+      }
       await this.updateIndex(plan.commit, env);
       const tree = (await this.must(['write-tree'], { env }, 'stage the step')).trim();
       const patch = await this.must(['diff', '--binary', ...DIFF_FLAGS, headOrEmpty, tree], {}, 'diff the step');
