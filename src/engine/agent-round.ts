@@ -317,6 +317,9 @@ export class AgentRounds {
       await this.ctx.deps.outputDrained?.();
       switch (ev.type) {
         case 'session':
+          // The CLI is up and waits on its model: the shell parser loads now, not on the first check (~0.15 s of
+          // CPU at the step commit). A failure is left to the check that needs it, which says what to do.
+          void this.ctx.deps.commands?.ready().catch(() => undefined);
           await this.ctx.dispatch({ type: 'session', role, sessionId: ev.sessionId });
           break;
         case 'usage':
